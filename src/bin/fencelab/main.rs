@@ -1,0 +1,34 @@
+//! The `fencelab` command line. Each subcommand lives in its own module.
+//! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: fencelab <command> [args]
+
+commands:
+  check FILE... [--mode strict|pragmatic] [--json]   check scenarios against their expectations
+  fmt FILE                                           rewrite a scenario file canonically
+  parse FILE --json                                  print the scenario model
+  litmus DIR --expected CSV [--liveness CSV] [--json] | litmus --print TEST
+  lessons check [DIR]                                verify every lesson
+  share FILE [--base URL] | unshare LINK             scenario links";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let code = match command.as_str() {
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            0
+        }
+        other => {
+            let _ = rest;
+            eprintln!("error: unknown command `{other}`\n\n{USAGE}");
+            2
+        }
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,140 @@
+//! What the checker reports: plain, serializable data for the CLI, lessons and the app.
+
+use serde::{Deserialize, Serialize};
+
+use crate::schedule::Schedule;
+
+/// How to treat the points where the PTX spec is silent (reference §12).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Mode {
+    /// Follow the spec literally.
+    Strict,
+    /// Accept what production code (CUTLASS) does; differences become notes.
+    #[default]
+    Pragmatic,
+}
+
+/// Caps and mode for one run. The core never reads a clock (wasm32 has none), so time
+/// limits are the caller's business; `max_states` bounds the work.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    pub mode: Mode,
+    pub max_states: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { mode: Mode::default(), max_states: 200_000 }
+    }
+}
+
+/// The overall verdict class, worst first when several findings exist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Verdict {
+    Correct,
+    Race,
+    Deadlock,
+    Undefined,
+    /// The caps were hit before exploration finished; nothing was proven.
+    Partial,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FindingKind {
+    /// Conflicting accesses neither morally strong nor causality-ordered (a stale read is
+    /// the visible symptom of one).
+    Race,
+    Deadlock,
+    Undefined,
+}
+
+/// Which synchronization is missing, for a race (issue 4's classification).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RaceReason {
+    NoSynchronization,
+    ExecutionOrderOnly,
+    ScopeMismatch,
+    MissingProxyFence,
+    StateSpaceRestriction,
+    AsyncNotObserved,
+    WrongPhase,
+}
+
+/// One access named by a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    /// Thread name, or an async agent's name such as `tma#0 (producer)`.
+    pub agent: String,
+    /// Thread whose program holds the instruction (the issuer, for async agents).
+    pub thread: String,
+    /// Index of the instruction in that thread's program.
+    pub instr: usize,
+    pub location: String,
+    pub is_write: bool,
+    /// Index of the step in the witness that performed it.
+    pub step: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub reason: Option<RaceReason>,
+    /// One line, rustc style: lowercase, no trailing period.
+    pub message: String,
+    /// Why, in plain words, and what would fix it.
+    pub explanation: String,
+    pub accesses: Vec<Access>,
+    /// Shortest schedule that reaches the finding.
+    pub witness: Schedule,
+}
+
+/// One reachable final state, projected on the terms the conditions mention.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// `(term, value)` pairs, e.g. `("consumer:r0", 42)`.
+    pub values: Vec<(String, i64)>,
+    /// How many explored executions ended here.
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionResult {
+    /// Index into `Scenario::conditions`.
+    pub index: usize,
+    /// `exists`: the condition is reachable. `~exists`/`forall`: it holds in every execution.
+    pub holds: bool,
+    /// An execution showing the answer (reaching it, or violating it), when there is one.
+    pub witness: Option<Schedule>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectationResult {
+    /// What was declared, e.g. `expect correct` or `forall (consumer:r0 == 42)`.
+    pub declared: String,
+    pub ok: bool,
+    /// What was found instead, when not ok.
+    pub actual: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    pub states: u64,
+    pub transitions: u64,
+    /// False when a cap stopped exploration.
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    pub mode: Mode,
+    pub verdict: Verdict,
+    pub findings: Vec<Finding>,
+    pub outcomes: Vec<Outcome>,
+    pub conditions: Vec<ConditionResult>,
+    pub expectations: Vec<ExpectationResult>,
+    /// Whether some reachable state hangs (for liveness checks).
+    pub hangs: bool,
+    /// Set when the other mode gives a different verdict, saying how and why.
+    pub mode_note: Option<String>,
+    pub stats: Stats,
+}

@@ -1,0 +1,6 @@
+//! fencelab core: the scenario model, its text syntax, the checker and everything the app
+//! and the CLI share. No UI and no IO live here, and user input never panics.
+
+pub mod check;
+pub mod model;
+pub mod schedule;

@@ -1,0 +1,74 @@
+//! The scenario model: a machine, its memory, per-thread programs and expectations.
+//!
+//! A [`Scenario`] is the unit the editor edits, the checker explores, lessons embed and
+//! links carry. It is plain data: names refer to declarations by string, and the checker
+//! resolves them. Source positions live in the syntax layer, not here.
+
+mod cond;
+mod instr;
+mod machine;
+
+pub use cond::{CmpOp, Cond, Expect, FinalCondition, Quantifier, Term};
+pub use instr::{
+    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
+    ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
+};
+pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread};
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the serialized scenario shape. Bump it when a field changes meaning.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// A producer/consumer program on a small GPU, with what it is expected to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// One-line title, from the first `#` comment line of a `.fence` file.
+    pub title: Option<String>,
+    /// Clusters, in declaration order. A CTA declared without a cluster gets its own.
+    pub clusters: Vec<Cluster>,
+    pub ctas: Vec<Cta>,
+    pub locations: Vec<Location>,
+    pub mbarriers: Vec<Mbarrier>,
+    pub threads: Vec<Thread>,
+    /// The verdict class the author claims, if any.
+    pub expect: Option<Expect>,
+    /// Litmus-style final conditions over registers and memory.
+    pub conditions: Vec<FinalCondition>,
+}
+
+impl Scenario {
+    pub fn cta(&self, name: &str) -> Option<usize> {
+        self.ctas.iter().position(|c| c.name == name)
+    }
+
+    pub fn location(&self, name: &str) -> Option<usize> {
+        self.locations.iter().position(|l| l.name == name)
+    }
+
+    pub fn mbarrier(&self, name: &str) -> Option<usize> {
+        self.mbarriers.iter().position(|m| m.name == name)
+    }
+
+    pub fn thread(&self, name: &str) -> Option<usize> {
+        self.threads.iter().position(|t| t.name == name)
+    }
+
+    /// Cluster index of a CTA.
+    pub fn cluster_of(&self, cta: usize) -> usize {
+        self.ctas[cta].cluster
+    }
+
+    /// GPU index of a CTA (scenarios are single-GPU unless imported from litmus tests).
+    pub fn gpu_of(&self, cta: usize) -> u32 {
+        self.clusters[self.ctas[cta].cluster].gpu
+    }
+
+    /// Whether any cluster holds more than one CTA.
+    pub fn has_clusters(&self) -> bool {
+        self.clusters
+            .iter()
+            .enumerate()
+            .any(|(i, _)| self.ctas.iter().filter(|c| c.cluster == i).count() > 1)
+    }
+}

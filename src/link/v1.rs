@@ -14,8 +14,9 @@ use super::{LinkError, SharePayload};
 
 /// Largest decompressed body accepted; realistic scenarios need a few kilobytes.
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
-/// Deepest nesting accepted; real scenarios stay near 10.
-pub const MAX_NESTING: u32 = 64;
+/// Deepest nesting accepted (sequences, enums, options each count one level). Real
+/// scenarios stay below 16; the bound keeps decoding within a small stack.
+pub const MAX_NESTING: u32 = 32;
 /// miniz_oxide's best ratio; links are small, so speed does not matter.
 const COMPRESSION_LEVEL: u8 = 10;
 
@@ -28,7 +29,10 @@ pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> 
     if raw.len() > MAX_DECODED_BYTES {
         return Err(LinkError::TooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
     }
-    Ok(miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL))
+    let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
+    // Limits such as the nesting depth are only known to the decoder: prove the link opens.
+    decode_body(&body)?;
+    Ok(body)
 }
 
 pub(super) fn decode_body(body: &[u8]) -> Result<SharePayload, LinkError> {

@@ -1,6 +1,7 @@
 //! Scenario → link → scenario, for arbitrary scenarios and views.
 
 use crate::arb_scenario::payload;
+use crate::on_big_stack;
 use crate::samples::{handoff_payload, mbarrier_handoff};
 use fencelab::link::{decode, encode, share_url, SharePayload, ROUTE};
 use proptest::prelude::*;
@@ -18,14 +19,10 @@ fn survives_a_link(payload: SharePayload) -> Result<(), TestCaseError> {
 
 #[test]
 fn every_payload_survives_a_link() {
-    // Unoptimised deflate keeps its compressor state on the stack: give it room.
-    let run = || TestRunner::new(ProptestConfig::with_cases(300)).run(&payload(), survives_a_link);
-    let outcome = std::thread::Builder::new().stack_size(32 << 20).spawn(run).map(|t| t.join());
-    match outcome {
-        Ok(Ok(result)) => result.expect("round trip"),
-        Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        Err(e) => panic!("cannot start the test thread: {e}"),
-    }
+    on_big_stack(|| {
+        TestRunner::new(ProptestConfig::with_cases(300)).run(&payload(), survives_a_link)
+    })
+    .expect("round trip");
 }
 
 #[test]

@@ -2,5 +2,7 @@
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
 pub mod check;
+pub mod diag;
 pub mod model;
 pub mod schedule;
+pub mod syntax;

@@ -3,6 +3,10 @@
 
 pub mod check;
 pub mod diag;
+mod load;
 pub mod model;
 pub mod schedule;
 pub mod syntax;
+pub mod verify;
+
+pub use load::{load, Loaded};

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod link;
 mod load;
 pub mod model;
 pub mod schedule;

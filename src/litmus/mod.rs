@@ -8,6 +8,7 @@
 mod barrier;
 mod build;
 mod cond;
+pub mod conformance;
 mod cursor;
 mod error;
 mod instr;

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod diag;
 pub mod link;
+pub mod litmus;
 mod load;
 pub mod model;
 pub mod schedule;

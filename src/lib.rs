@@ -2,5 +2,6 @@
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
 pub mod check;
+pub mod lesson;
 pub mod model;
 pub mod schedule;

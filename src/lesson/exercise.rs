@@ -8,6 +8,7 @@
 //! lanes: producer
 //! forbid: membar-gpu
 //! max-instructions: 6
+//! mode: strict
 //! hint: Which thread's scope must include which?
 //! --- start
 //! cta A ...
@@ -16,6 +17,7 @@
 //! ```
 
 use super::front::is_valid_id;
+use super::parse::parse_mode;
 use super::types::{Exercise, Forbid, Goal, LessonError, Part};
 use crate::model::Expect;
 
@@ -88,6 +90,10 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
                 }
             }
             "lanes" => ex.goal.lanes = Some(split_names(value)),
+            "mode" => match parse_mode(value) {
+                Some(mode) => ex.goal.mode = mode,
+                None => errors.push(LessonError::new(line_no, format!("unknown mode `{value}` (expected `strict` or `pragmatic`)"))),
+            },
             "forbid" => parse_forbid(value, line_no, &mut ex.goal, errors),
             "max-instructions" => match value.parse() {
                 Ok(n) => ex.goal.max_instructions = Some(n),
@@ -95,7 +101,7 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
             },
             other => errors.push(LessonError::new(
                 line_no,
-                format!("unknown exercise key `{other}` (expected `id`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions` or `hint`)"),
+                format!("unknown exercise key `{other}` (expected `id`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `mode` or `hint`)"),
             )),
         }
     }

@@ -26,7 +26,7 @@ pub fn parse_front_matter<'a>(lines: &[&'a str], errors: &mut Vec<LessonError>) 
             errors.push(LessonError::new(line_no, format!("expected `key: value`, found `{line}`")));
             continue;
         };
-        let (key, value) = (key.trim(), value.trim());
+        let (key, value) = (key.trim(), unquote(value.trim()));
         if seen.contains(&key) {
             errors.push(LessonError::new(line_no, format!("`{key}` is given twice")));
             continue;
@@ -65,6 +65,11 @@ fn require_fields(meta: &LessonMeta, seen: &[&str], errors: &mut Vec<LessonError
     }
 }
 
+/// `"text"` → `text`, so titles may contain `:`.
+fn unquote(value: &str) -> &str {
+    value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value)
+}
+
 /// Ids appear in URLs and storage keys: keep them to `[a-z0-9-]`.
 pub fn is_valid_id(id: &str) -> bool {
     !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
@@ -92,10 +97,11 @@ mod tests {
     #[test]
     fn reads_every_key() {
         let (meta, next, errors) =
-            parse("---\nid: scopes\ntitle: Scopes\norder: 2\nprerequisites: [intro]\ntags: [scope, basics]\n---\nbody");
+            parse("---\nid: scopes\ntitle: \"Scopes: both ways\"\norder: 2\nprerequisites: [intro]\ntags: [scope, basics]\n---\nbody");
         assert_eq!(errors, vec![]);
         assert_eq!(next, 7);
         assert_eq!(meta.id, "scopes");
+        assert_eq!(meta.title, "Scopes: both ways");
         assert_eq!(meta.order, 2);
         assert_eq!(meta.prerequisites, vec!["intro"]);
         assert_eq!(meta.tags, vec!["scope", "basics"]);

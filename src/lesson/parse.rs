@@ -5,6 +5,7 @@
 use super::exercise::parse_exercise;
 use super::front::parse_front_matter;
 use super::types::{Block, Lesson, LessonError};
+use crate::check::Mode;
 
 /// Info strings of the fenced blocks lessons give a meaning to.
 const SCENARIO_FENCE: &str = "fence";
@@ -20,7 +21,7 @@ pub fn parse_lesson(src: &str) -> (Lesson, Vec<LessonError>) {
     let mut i = body_start;
     while let Some(line) = lines.get(i) {
         let fence_line = i + 1;
-        let Some(info) = special_fence(line) else {
+        let Some((info, mode)) = special_fence(line) else {
             prose.push(line);
             i += 1;
             continue;
@@ -32,8 +33,11 @@ pub fn parse_lesson(src: &str) -> (Lesson, Vec<LessonError>) {
             errors.push(LessonError::new(fence_line, format!("```{info} block is not closed")));
         }
         if info == SCENARIO_FENCE {
-            blocks.push(Block::Scenario { source: join(body), line: fence_line + 1 });
+            blocks.push(Block::Scenario { source: join(body), line: fence_line + 1, mode });
         } else {
+            if mode.is_some() {
+                errors.push(LessonError::new(fence_line, "an exercise sets its mode with `mode:` in its header"));
+            }
             blocks.push(Block::Exercise(parse_exercise(body, fence_line, &mut errors)));
         }
         i = end + 1;
@@ -43,10 +47,27 @@ pub fn parse_lesson(src: &str) -> (Lesson, Vec<LessonError>) {
     (Lesson { meta, blocks }, errors)
 }
 
-/// The info string of a fence opening a scenario or exercise block, if `line` is one.
-fn special_fence(line: &str) -> Option<&'static str> {
-    let info = line.trim_end().strip_prefix("```")?.trim();
-    [SCENARIO_FENCE, EXERCISE_FENCE].into_iter().find(|k| *k == info)
+/// The kind and optional mode of a fence opening a scenario or exercise block, if `line`
+/// is one (```` ```fence ````, ```` ```fence strict ````, ```` ```exercise ````).
+fn special_fence(line: &str) -> Option<(&'static str, Option<Mode>)> {
+    let mut words = line.trim_end().strip_prefix("```")?.split_whitespace();
+    let first = words.next()?;
+    let kind = [SCENARIO_FENCE, EXERCISE_FENCE].into_iter().find(|k| *k == first)?;
+    let mode = match (words.next(), words.next()) {
+        (None, _) => None,
+        (Some(word), None) => Some(parse_mode(word)?),
+        _ => return None,
+    };
+    Some((kind, mode))
+}
+
+/// `strict` / `pragmatic`, as written in lessons.
+pub fn parse_mode(word: &str) -> Option<Mode> {
+    match word {
+        "strict" => Some(Mode::Strict),
+        "pragmatic" => Some(Mode::Pragmatic),
+        _ => None,
+    }
 }
 
 /// Index of the line closing the block whose body starts at `from` (or `lines.len()`).
@@ -93,12 +114,21 @@ mod tests {
         assert_eq!(lesson.meta.id, "demo");
         assert_eq!(lesson.blocks.len(), 4, "{:#?}", lesson.blocks);
         assert_eq!(lesson.blocks[0], Block::Prose("# Hello\n\nSome prose.\n".into()));
-        assert_eq!(lesson.blocks[1], Block::Scenario { source: "cta A\nexpect correct\n".into(), line: 11 });
+        assert_eq!(lesson.blocks[1], Block::Scenario { source: "cta A\nexpect correct\n".into(), line: 11, mode: None });
         // Other code blocks stay prose.
         assert!(matches!(&lesson.blocks[2], Block::Prose(p) if p.contains("```rust")));
         let Block::Exercise(ex) = &lesson.blocks[3] else { panic!("not an exercise") };
         assert_eq!(ex.line, 21);
         assert_eq!(ex.start.line, 27);
+    }
+
+    #[test]
+    fn a_scenario_fence_may_pin_the_mode() {
+        let (lesson, errors) = parse_lesson("---\nid: d\ntitle: D\norder: 1\n---\n```fence strict\ncta A\n```\n```fence loud\n```\n");
+        assert_eq!(errors, vec![]);
+        assert!(matches!(lesson.blocks[0], Block::Scenario { mode: Some(Mode::Strict), .. }));
+        // An unknown word makes it an ordinary code block.
+        assert!(matches!(&lesson.blocks[1], Block::Prose(p) if p.contains("fence loud")));
     }
 
     #[test]

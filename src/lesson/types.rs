@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::check::Mode;
 use crate::model::Expect;
 
 /// A problem in a lesson file, with the 1-based line it is on.
@@ -40,7 +41,9 @@ pub enum Block {
     /// Markdown prose; render it with [`super::render_markdown`].
     Prose(String),
     /// A ```` ```fence ```` block: `.fence` source and the lesson line its first line is on.
-    Scenario { source: String, line: usize },
+    /// ```` ```fence strict ```` / ```` ```fence pragmatic ```` pin the checker's mode;
+    /// `None` means the default mode.
+    Scenario { source: String, line: usize, mode: Option<Mode> },
     Exercise(Exercise),
 }
 
@@ -81,11 +84,19 @@ pub struct Goal {
     pub forbid: Vec<Forbid>,
     /// At most this many instructions over all threads, labels excluded.
     pub max_instructions: Option<usize>,
+    /// The checker mode grading runs in (`mode: strict`); pragmatic unless given.
+    pub mode: Mode,
 }
 
 impl Default for Goal {
     fn default() -> Self {
-        Goal { verdict: Expect::Correct, lanes: None, forbid: Vec::new(), max_instructions: None }
+        Goal {
+            verdict: Expect::Correct,
+            lanes: None,
+            forbid: Vec::new(),
+            max_instructions: None,
+            mode: Mode::Pragmatic,
+        }
     }
 }
 

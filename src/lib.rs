@@ -6,6 +6,7 @@ pub mod diag;
 pub mod link;
 pub mod litmus;
 mod load;
+pub mod lesson;
 pub mod model;
 pub mod schedule;
 pub mod syntax;

@@ -393,12 +393,7 @@ fn view() -> impl Strategy<Value = ViewState> {
     ];
     let lesson = (name(), any::<u32>()).prop_map(|(id, block)| LessonRef { id, block });
     let theme = prop_oneof![Just(Theme::System), Just(Theme::Light), Just(Theme::Dark)];
-    let panels = any::<[bool; 4]>().prop_map(|[trace, memory, report, explanation]| Panels {
-        trace,
-        memory,
-        report,
-        explanation,
-    });
+    let panels = any::<u32>().prop_map(Panels::from_bits);
     (mode, option::of(trace), option::of(any::<u32>()), option::of(lesson), panels, theme).prop_map(
         |(mode, trace, step, lesson, panels, theme)| ViewState {
             mode,

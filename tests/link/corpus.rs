@@ -7,7 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use fencelab::check::Mode;
-use fencelab::link::{decode, encode, LessonRef, SharePayload, Theme, TraceRef, FORMAT_VERSION};
+use fencelab::link::{
+    decode, encode, LessonRef, Panel, SharePayload, Theme, TraceRef, FORMAT_VERSION,
+};
 use fencelab::model::{Scenario, Thread};
 use proptest::collection::vec;
 use proptest::strategy::{Strategy, ValueTree};
@@ -35,7 +37,7 @@ fn every_frozen_link_still_decodes_to_its_payload() {
             .filter(|path| path.extension().is_some_and(|ext| ext == "link"))
             .collect();
         links.sort();
-        assert!(links.len() >= 5, "format {version} needs its frozen links in {}", dir.display());
+        assert!(links.len() >= 10, "format {version} needs its frozen links in {}", dir.display());
         for link in links {
             let expected: SharePayload = serde_json::from_str(&read(&link.with_extension("json")))
                 .unwrap_or_else(|e| panic!("{}: bad expected payload: {e}", link.display()));
@@ -46,7 +48,7 @@ fn every_frozen_link_still_decodes_to_its_payload() {
 }
 
 /// Payloads frozen for the current format: a realistic one with every view option set,
-/// a few arbitrary ones, and one program holding a sample of every instruction kind.
+/// the templates, a few arbitrary ones, and one program sampling every instruction kind.
 fn samples_to_freeze() -> Vec<(String, SharePayload)> {
     let mut handoff = SharePayload::scenario_only(mbarrier_handoff());
     handoff.view.mode = Mode::Strict;
@@ -54,8 +56,18 @@ fn samples_to_freeze() -> Vec<(String, SharePayload)> {
     handoff.view.step = Some(3);
     handoff.view.lesson = Some(LessonRef { id: "mbarrier-basics".into(), block: 2 });
     handoff.view.ui.theme = Theme::Dark;
-    handoff.view.ui.panels.memory = true;
+    handoff.view.ui.panels.set(Panel::Memory, true);
+    handoff.view.ui.panels.set(Panel::Explanation, false);
     let mut samples = vec![("handoff-with-view".to_string(), handoff)];
+
+    let templates = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/templates");
+    for entry in fs::read_dir(&templates).expect("templates exist").filter_map(Result::ok) {
+        let path = entry.path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+        let loaded = fencelab::load(&read(&path));
+        assert!(!loaded.has_errors(), "{} has errors", path.display());
+        samples.push((format!("template-{stem}"), SharePayload::scenario_only(loaded.scenario)));
+    }
 
     let mut runner = TestRunner::deterministic();
     for index in 1..=4 {

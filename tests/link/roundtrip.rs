@@ -3,7 +3,7 @@
 use crate::arb_scenario::payload;
 use crate::on_big_stack;
 use crate::samples::{handoff_payload, mbarrier_handoff};
-use fencelab::link::{decode, encode, share_url, SharePayload, ROUTE};
+use fencelab::link::{decode, encode, share_url, Panel, Panels, SharePayload, ROUTE};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -72,4 +72,18 @@ fn hostile_names_round_trip_as_plain_data() {
     assert_eq!(decoded.scenario.locations[0].name, hostile);
     assert_eq!(decoded.scenario.threads[0].name, hostile);
     assert_eq!(decoded, payload);
+}
+
+#[test]
+fn panels_keep_bits_this_version_does_not_know() {
+    let mut panels = Panels::default();
+    assert!(panels.is_open(Panel::Trace) && !panels.is_open(Panel::Memory));
+    panels.set(Panel::Memory, true);
+    panels.set(Panel::Trace, false);
+    assert!(panels.is_open(Panel::Memory) && !panels.is_open(Panel::Trace));
+    let future = Panels::from_bits(panels.bits() | 1 << 20);
+    let mut payload = handoff_payload();
+    payload.view.ui.panels = future;
+    let decoded = decode(&encode(&payload).expect("encodes")).expect("decodes");
+    assert_eq!(decoded.view.ui.panels.bits(), future.bits());
 }

@@ -15,7 +15,7 @@ use proptest::collection::vec;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use crate::arb_scenario::{instr, payload};
+use crate::arb_scenario::{instr, instr_kinds, payload};
 use crate::on_big_stack;
 use crate::samples::mbarrier_handoff;
 
@@ -74,7 +74,12 @@ fn samples_to_freeze() -> Vec<(String, SharePayload)> {
         let tree = payload().new_tree(&mut runner).expect("strategy yields a value");
         samples.push((format!("arbitrary-{index}"), tree.current()));
     }
-    let program = vec(instr(), 300).new_tree(&mut runner).expect("strategy yields").current();
+    // Two samples of every leaf kind, plus a few spin-waits around arbitrary kinds.
+    let mut program = Vec::new();
+    for kind in instr_kinds().iter().chain(instr_kinds().iter()) {
+        program.push(kind.new_tree(&mut runner).expect("strategy yields").current());
+    }
+    program.extend(vec(instr(), 8).new_tree(&mut runner).expect("strategy yields").current());
     let mut scenario: Scenario = mbarrier_handoff();
     scenario.threads.push(Thread { name: "everything".into(), cta: 0, lanes: 1, program });
     samples.push(("every-instruction".into(), SharePayload::scenario_only(scenario)));

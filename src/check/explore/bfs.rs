@@ -68,6 +68,7 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
     seen.insert(key(&m0), 0);
     let mut finding_keys = HashSet::new();
     let mut deadlock_keys = HashSet::new();
+    let initial = m0.clone();
     let mut queue = VecDeque::from([(0u32, m0)]);
     'bfs: while let Some((id, m)) = queue.pop_front() {
         if m.undefined {
@@ -148,10 +149,22 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
         for cycle in super::scc::closed_cycles(&succs) {
             if let Some(&entry) = cycle.first() {
                 let schedule = witness(&nodes, entry, None);
+                let mut m = initial.clone();
+                for step in &schedule.steps {
+                    apply(layout, mode, &mut m, *step)?;
+                }
+                let spinning: Vec<String> = (0..m.agents.len() as u32)
+                    .filter(|&a| m.agents.get(a as usize).is_some_and(|x| x.status != Status::Done))
+                    .map(|a| {
+                        let at = semantics::current_instr(layout, &m, a).map_or_else(String::new, crate::check::text::instr);
+                        format!("`{}` at `{at}`", agent_name(layout, &m, a))
+                    })
+                    .collect();
                 out.deadlocks.push(Deadlock {
-                    message: "livelock: some threads spin forever and can never leave their loop".into(),
+                    message: format!("livelock: {} can never leave its loop", spinning.join(", ")),
                     explanation: format!(
-                        "{} reachable states form a cycle no step leaves; replay the witness to see which loop never exits",
+                        "from the witness on, {} reachable states form a cycle that no step leaves: \
+                         the value the loop waits for is never written (or never becomes visible)",
                         cycle.len()
                     ),
                     witness: schedule,

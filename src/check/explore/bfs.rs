@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 
 use super::por;
 use crate::check::machine::{Layout, Machine, Status};
-use crate::check::report::Mode;
+use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
 use crate::check::step::apply;
 use crate::schedule::{Schedule, Step};
@@ -113,6 +113,14 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {
                         out.findings.push((f, witness(&nodes, id, Some(step))));
+                    } else if f.reason.is_some_and(|r| r != RaceReason::NoSynchronization) {
+                        // Prefer the shortest witness that also shows which sync was tried.
+                        let vague = out.findings.iter_mut().find(|(g, _)| {
+                            g.kind == f.kind && g.key == f.key && g.reason == Some(RaceReason::NoSynchronization)
+                        });
+                        if let Some(slot) = vague {
+                            *slot = (f, witness(&nodes, id, Some(step)));
+                        }
                     }
                 }
                 let k = key(&next);

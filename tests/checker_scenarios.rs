@@ -22,6 +22,13 @@ fn run_dir(dir: &Path) -> Vec<String> {
             continue; // async semantics are another module's job
         }
         assert!(!report.expectations.is_empty(), "{} declares no expectation", path.display());
+        // `# reason: ScopeMismatch` pins the classification of the data race the file shows.
+        if let Some(reason) = src.lines().find_map(|l| l.strip_prefix("# reason: ")) {
+            let found: Vec<String> = report.findings.iter().filter_map(|f| f.reason).map(|r| format!("{r:?}")).collect();
+            if !found.iter().any(|r| r == reason.trim()) {
+                failures.push(format!("{}: expected a race classified {reason}, found {found:?}", path.display()));
+            }
+        }
         for e in &report.expectations {
             if !e.ok {
                 failures.push(format!(

@@ -139,7 +139,10 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         for (i, a) in f.accesses.iter().enumerate() {
             let what = if a.is_write { "write" } else { "read" };
             let span = span_of(map, &a.thread, scenario, a.instr);
-            let label = format!("{what} by `{}` (step {})", a.agent, a.step + 1);
+            let label = match f.kind {
+                FindingKind::Deadlock => format!("`{}` is stuck here", a.agent),
+                _ => format!("{what} by `{}` (step {})", a.agent, a.step + 1),
+            };
             d = if i + 1 == f.accesses.len() { d.with_primary(span, label) } else { d.with_secondary(span, label) };
         }
         if let Some(r) = f.reason {

@@ -20,6 +20,8 @@ pub struct Terminal {
 }
 
 pub struct Deadlock {
+    /// Blocked threads and the instruction each is stuck at.
+    pub blocked: Vec<(u32, crate::check::machine::InstrRef)>,
     pub message: String,
     pub explanation: String,
     pub witness: Schedule,
@@ -168,7 +170,17 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
                         format!("`{}` at `{at}`", agent_name(layout, &m, a))
                     })
                     .collect();
+                let blocked = (0..m.agents.len() as u32)
+                    .filter_map(|a| match m.agents.get(a as usize) {
+                        Some(x) if x.status != Status::Done => match x.kind {
+                            crate::check::machine::AgentKind::Thread(t) => Some((a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
+                            crate::check::machine::AgentKind::Async { issuer, .. } => Some((a, issuer)),
+                        },
+                        _ => None,
+                    })
+                    .collect();
                 out.deadlocks.push(Deadlock {
+                    blocked,
                     message: format!("livelock: {} can never leave its loop", spinning.join(", ")),
                     explanation: format!(
                         "from the witness on, {} reachable states form a cycle that no step leaves: \
@@ -188,12 +200,24 @@ fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], wi
     let mut lines: Vec<String> = blocked.iter().map(|(a, why)| format!("`{}` {why}", agent_name(layout, m, *a))).collect();
     for (idx, b) in m.mbars.iter().enumerate() {
         let name = layout.mbar_locs.get(idx).and_then(|l| layout.locs.get(*l)).map_or("?", |l| l.name.as_str());
-        if b.valid && (b.tx != 0 || b.pending != b.expected) {
-            lines.push(mbarrier::debt(name, b));
+        let debt = mbarrier::debt(name, b);
+        if b.valid && (b.tx != 0 || b.pending != b.expected) && !lines.iter().any(|l| l.contains(&debt)) {
+            lines.push(debt);
         }
     }
+    let blocked_at = blocked
+        .iter()
+        .filter_map(|(a, _)| match m.agents.get(*a as usize) {
+            Some(x) => match x.kind {
+                crate::check::machine::AgentKind::Thread(t) => Some((*a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
+                crate::check::machine::AgentKind::Async { issuer, .. } => Some((*a, issuer)),
+            },
+            None => None,
+        })
+        .collect();
     let done = m.agents.iter().filter(|a| a.status == Status::Done).count();
     Deadlock {
+        blocked: blocked_at,
         message: format!("deadlock: {} can never proceed ({done} of {} agents finished)", names.join(", "), m.agents.len()),
         explanation: lines.join("\n"),
         witness,

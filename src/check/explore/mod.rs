@@ -66,12 +66,25 @@ pub fn check(scenario: &Scenario, options: &Options) -> Report {
         });
     }
     for d in &ex.deadlocks {
+        let step = d.witness.steps.len();
+        let accesses = d
+            .blocked
+            .iter()
+            .map(|(a, at)| Access {
+                agent: agent_name(&layout, &m0, *a),
+                thread: layout.threads.get(at.thread).map_or(String::new(), |t| t.name.clone()),
+                instr: at.pc,
+                location: String::new(),
+                is_write: false,
+                step,
+            })
+            .collect();
         report.findings.push(Finding {
             kind: FindingKind::Deadlock,
             reason: None,
             message: d.message.clone(),
             explanation: d.explanation.clone(),
-            accesses: Vec::new(),
+            accesses,
             witness: d.witness.clone(),
         });
     }

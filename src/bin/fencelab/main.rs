@@ -4,6 +4,7 @@
 mod fmt;
 mod input;
 mod parse;
+mod check;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         }
         "fmt" => fmt::run(rest),
         "parse" => parse::run(rest),
+        "check" => check::run(rest),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

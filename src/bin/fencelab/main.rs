@@ -5,6 +5,7 @@ mod fmt;
 mod input;
 mod parse;
 mod check;
+mod litmus;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         "fmt" => fmt::run(rest),
         "parse" => parse::run(rest),
         "check" => check::run(rest),
+        "litmus" => litmus::run(rest),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

@@ -6,6 +6,7 @@ mod input;
 mod parse;
 mod check;
 mod litmus;
+mod share;
 
 use std::process::ExitCode;
 
@@ -34,6 +35,8 @@ fn main() -> ExitCode {
         "parse" => parse::run(rest),
         "check" => check::run(rest),
         "litmus" => litmus::run(rest),
+        "share" => share::share(rest),
+        "unshare" => share::unshare(rest),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

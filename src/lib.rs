@@ -2,5 +2,14 @@
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
 pub mod check;
+pub mod diag;
+pub mod link;
+pub mod litmus;
+mod load;
+pub mod lesson;
 pub mod model;
 pub mod schedule;
+pub mod syntax;
+pub mod verify;
+
+pub use load::{load, Loaded};

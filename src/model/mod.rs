@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub const SCENARIO_VERSION: u32 = 1;
 
 /// A producer/consumer program on a small GPU, with what it is expected to show.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scenario {
     /// One-line title, from the first `#` comment line of a `.fence` file.
     pub title: Option<String>,

@@ -1,0 +1,11 @@
+//! Diagnostics: plain data ([`Diagnostic`]), the error-code table and a rustc-style renderer.
+
+mod codes;
+mod diagnostic;
+mod render;
+mod suggest;
+
+pub use codes::{explain, CodeInfo, CODES};
+pub use diagnostic::{Diagnostic, Label, Severity, Span};
+pub use render::{line_col, render, render_all};
+pub use suggest::{closest, edit_distance};

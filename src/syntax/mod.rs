@@ -1,0 +1,11 @@
+//! The `.fence` text syntax (docs/syntax.md): lexer, recovering parser, canonical printer
+//! and the source map that ties model parts back to byte spans.
+
+mod lexer;
+mod parser;
+mod printer;
+mod source_map;
+
+pub use parser::{parse, Parsed, MAX_COND_DEPTH, MAX_ERRORS, MAX_INPUT_BYTES};
+pub use printer::{cond_text, condition_text, default_note, expect_str, instr_text, print, term_text};
+pub use source_map::SourceMap;

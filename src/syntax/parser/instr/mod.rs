@@ -1,0 +1,142 @@
+//! Instruction lines inside a thread: labels, `wait` spin forms, and one parser per family.
+
+mod barrier;
+mod control;
+mod copy;
+mod fence;
+mod mbarrier;
+mod memory;
+mod tensor;
+
+pub use control::branch_name;
+
+use super::cursor::{is_ident, Cursor, PResult};
+use super::mods::{segments, Seg};
+use super::Parser;
+use crate::diag::{closest, Diagnostic, Span};
+use crate::model::Instr;
+use crate::syntax::lexer::{Line, Tok, Token};
+
+/// Opcodes offered as "did you mean" suggestions.
+const OPCODES: &[&str] = &[
+    "ld", "st", "tld", "suld", "sust", "atom", "red", "fence", "membar", "bar", "barrier",
+    "mbarrier", "cp", "wgmma", "tcgen05", "bra", "beq", "bne", "blt", "ble", "bgt", "bge",
+    "mov", "add", "exit", "wait", "__syncthreads()", "__threadfence()", "__threadfence_block()",
+];
+
+pub(super) fn bad_form(span: Option<Span>, message: &str, help: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error("F0207", message.to_string())
+            .with_primary(span, "invalid form")
+            .with_help(help.to_string()),
+    )
+}
+
+impl Parser {
+    pub(super) fn instruction_line(&mut self, line: &Line) -> PResult<()> {
+        let Some(thread) = self.thread else { return Ok(()) };
+        let mut c = Cursor::new(&line.tokens, line.span);
+        if let (Some(Tok::Word(name)), Some(Tok::Colon)) = (c.peek_tok(), c.peek_at(1)) {
+            if is_ident(name) {
+                let span = c.peek().map(|t| t.span);
+                c.bump();
+                c.bump();
+                self.push_instr(thread, Instr::Label(name.clone()), span.unwrap_or(line.span), Vec::new());
+                if c.at_end() {
+                    return Ok(());
+                }
+            }
+        }
+        let start = c.index();
+        let instr = instruction(&mut c, &mut self.diags, true)?;
+        c.finish("the instruction")?;
+        let span = c.span_from(start);
+        let operands = std::mem::take(&mut c.operands);
+        self.push_instr(thread, instr, span, operands);
+        Ok(())
+    }
+
+    fn push_instr(&mut self, thread: usize, instr: Instr, span: Span, operands: Vec<Span>) {
+        if let Some(t) = self.scenario.threads.get_mut(thread) {
+            t.program.push(instr);
+        }
+        if let Some(spans) = self.map.instrs.get_mut(thread) {
+            spans.push(span);
+        }
+        if let Some(ops) = self.map.operands.get_mut(thread) {
+            ops.push(operands);
+        }
+    }
+}
+
+/// One instruction; `allow_wait` is false inside `wait …` (no nesting).
+fn instruction(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> PResult<Instr> {
+    if c.eat(&Tok::At) {
+        return control::predicated_branch(c);
+    }
+    let (word, span) = match c.peek() {
+        Some(Token { tok: Tok::Word(w), span }) => (w.clone(), *span),
+        _ => return Err(c.error_here("an instruction")),
+    };
+    c.bump();
+    if word == "wait" {
+        if !allow_wait {
+            return Err(bad_form(Some(span), "`wait` cannot be nested", "write `wait` once"));
+        }
+        return wait(c, span, diags);
+    }
+    let segs = segments(&word, span);
+    let head = segs.first().map_or("", |s| s.text);
+    let second = segs.get(1).map(|s| s.text);
+    match head {
+        "ld" | "tld" | "suld" => memory::load(c, &segs, diags),
+        "st" | "red" if second == Some("async") => copy::st_async(c, &segs, diags),
+        "st" | "sust" => memory::store(c, &segs, diags),
+        "atom" | "red" => memory::atom(c, &segs, diags),
+        "fence" => fence::fence(&segs, diags),
+        "membar" | "__threadfence()" | "__threadfence_block()" => fence::sugar(head, &segs, diags),
+        "bar" | "barrier" => barrier::bar(c, &segs, diags),
+        "__syncthreads()" => Ok(barrier::sync_threads()),
+        "mbarrier" => mbarrier::mbarrier(c, &segs, diags),
+        "cp" => copy::cp(c, &segs, diags),
+        "wgmma" => tensor::wgmma(c, &segs, diags),
+        "tcgen05" => tensor::tcgen05(c, &segs, diags),
+        _ => control::control(c, &segs).unwrap_or_else(|| Err(unknown_opcode(&segs, span))),
+    }
+}
+
+fn unknown_opcode(segs: &[Seg], span: Span) -> Box<Diagnostic> {
+    let head = segs.first().map_or("", |s| s.text);
+    let head_span = segs.first().map_or(span, |s| s.span);
+    let help = closest(head, OPCODES.iter().copied()).map(|o| format!("did you mean `{o}`?"));
+    Box::new(
+        Diagnostic::error("F0201", format!("unknown instruction `{head}`"))
+            .with_primary(Some(head_span), "not an instruction fencelab knows")
+            .with_help_opt(help)
+            .with_note("see docs/syntax.md for the instruction list"),
+    )
+}
+
+/// `wait mbarrier.try_wait… [bar], phase` or `wait ld… r, [x] <op> v`.
+fn wait(c: &mut Cursor, wait_span: Span, diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
+    let inner = instruction(c, diags, false)?;
+    match inner {
+        Instr::Mbar(crate::model::MbarOp { kind: crate::model::MbarKind::Wait { .. }, .. }) => {
+            Ok(Instr::Wait { instr: Box::new(inner), until: None })
+        }
+        Instr::Ld { .. } => {
+            let op = match c.peek_tok() {
+                Some(Tok::Cmp(op)) => *op,
+                _ => return Err(c.error_here("a comparison such as `== 1` after the load")),
+            };
+            c.bump();
+            let value = c.value("the value to wait for")?;
+            Ok(Instr::Wait { instr: Box::new(inner), until: Some(crate::model::WaitTarget { op, value }) })
+        }
+        _ => Err(bad_form(
+            Some(wait_span),
+            "`wait` spins only on `mbarrier.test_wait`/`try_wait` or on a load",
+            "write `wait mbarrier.try_wait.parity [bar], 0` or `wait ld.acquire.gpu r0, [flag] == 1`",
+        )),
+    }
+}

@@ -1,0 +1,177 @@
+//! The `.fence` parser. It never fails: each line either parses or yields diagnostics and
+//! is skipped, so one run reports every error in the file.
+
+mod cond;
+mod cursor;
+mod decl;
+mod instr;
+mod mods;
+
+use crate::diag::{Diagnostic, Span};
+use crate::model::Scenario;
+use crate::syntax::lexer::{lex, Line, Tok};
+use crate::syntax::SourceMap;
+
+pub use instr::branch_name;
+
+/// Inputs above this size are refused before lexing (a scenario is a few hundred lines).
+pub const MAX_INPUT_BYTES: usize = 1 << 20;
+/// After this many errors the parser stops reporting; the rest is noise.
+pub const MAX_ERRORS: usize = 100;
+/// Deepest parenthesis / negation nesting allowed in a condition.
+pub const MAX_COND_DEPTH: usize = 32;
+
+/// The result of parsing: always a scenario (possibly partial), its source map, and
+/// every diagnostic found.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    pub scenario: Scenario,
+    pub source_map: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+pub fn parse(src: &str) -> Parsed {
+    let mut parser = Parser::default();
+    if src.len() > MAX_INPUT_BYTES {
+        parser.diags.push(
+            Diagnostic::error("F0001", format!("input is too large ({} bytes)", src.len()))
+                .with_note(format!("scenarios are limited to {MAX_INPUT_BYTES} bytes")),
+        );
+        return parser.finish();
+    }
+    if let Some(at) = src.find('\0') {
+        parser.diags.push(
+            Diagnostic::error("F0002", "input contains a NUL byte")
+                .with_primary(Some(Span::new(at, at + 1)), "NUL byte here")
+                .with_note("a `.fence` file is UTF-8 text; this looks like a binary file"),
+        );
+        return parser.finish();
+    }
+    let lines = lex(src, &mut parser.diags);
+    parser.scenario.title = title(&lines);
+    // Machine declarations first, so threads and memory may name CTAs declared later.
+    for line in &lines {
+        if first_word(line) == Some("cluster") {
+            parser.run_line(line, Parser::cluster_decl);
+        }
+    }
+    for line in &lines {
+        if first_word(line) == Some("cta") {
+            parser.run_line(line, Parser::cta_decl);
+        }
+    }
+    for line in &lines {
+        if parser.error_count() >= MAX_ERRORS {
+            parser.diags.push(Diagnostic::error(
+                "F0003",
+                format!("too many errors; stopped after {MAX_ERRORS}"),
+            ));
+            break;
+        }
+        parser.line(line);
+    }
+    parser.finish()
+}
+
+/// The first comment line, when no token comes before it, with text after `#`.
+fn title(lines: &[Line]) -> Option<String> {
+    for line in lines {
+        if !line.tokens.is_empty() {
+            return None;
+        }
+        if let Some(text) = line.comment.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            return Some(text.to_string());
+        }
+    }
+    None
+}
+
+fn first_word(line: &Line) -> Option<&str> {
+    match line.tokens.first().map(|t| &t.tok) {
+        Some(Tok::Word(w)) => Some(w.as_str()),
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct Parser {
+    scenario: Scenario,
+    map: SourceMap,
+    diags: Vec<Diagnostic>,
+    /// The thread whose program the following instruction lines belong to.
+    thread: Option<usize>,
+    /// Names of clusters declared with `cluster` (not the implicit ones of lone CTAs).
+    explicit_clusters: Vec<String>,
+    /// Set after a `thread` line failed to parse: its instruction lines are skipped quietly.
+    skip_program: bool,
+}
+
+impl Parser {
+    fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
+    }
+
+    fn run_line(&mut self, line: &Line, form: fn(&mut Parser, &Line) -> cursor::PResult<()>) {
+        if let Err(diag) = form(self, line) {
+            self.diags.push(*diag);
+        }
+    }
+
+    fn line(&mut self, line: &Line) {
+        let Some(word) = first_word(line) else {
+            if let Some(first) = line.tokens.first() {
+                if first.tok == Tok::Tilde {
+                    self.thread = None;
+                    self.run_line(line, Parser::condition);
+                } else if self.thread.is_some() {
+                    self.run_line(line, Parser::instruction_line);
+                } else if !self.skip_program {
+                    self.diags.push(outside_thread(first.span));
+                }
+            }
+            return;
+        };
+        let declaration: Option<fn(&mut Parser, &Line) -> cursor::PResult<()>> = match word {
+            "cluster" | "cta" => Some(|_, _| Ok(())),
+            "global" | "shared" | "tmem" => Some(Parser::location_decl),
+            "alias" => Some(Parser::alias_decl),
+            "mbarrier" => Some(Parser::mbarrier_decl),
+            "thread" => Some(Parser::thread_decl),
+            "expect" => Some(Parser::expect_decl),
+            "exists" | "forall" => Some(Parser::condition),
+            _ => None,
+        };
+        match declaration {
+            Some(form) => {
+                self.thread = None;
+                let errors = self.error_count();
+                self.run_line(line, form);
+                // A broken `thread` line would make each of its instructions an error too.
+                self.skip_program = word == "thread" && self.error_count() > errors;
+            }
+            None if self.thread.is_some() => self.run_line(line, Parser::instruction_line),
+            None if self.skip_program => {}
+            None => {
+                let span = line.tokens.first().map_or(line.span, |t| t.span);
+                self.diags.push(outside_thread(span));
+            }
+        }
+    }
+
+    fn finish(mut self) -> Parsed {
+        self.diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+        Parsed { scenario: self.scenario, source_map: self.map, diagnostics: self.diags }
+    }
+}
+
+fn outside_thread(span: Span) -> Diagnostic {
+    Diagnostic::error("F0104", "expected a declaration")
+        .with_primary(Some(span), "not a declaration, and no `thread` is open")
+        .with_help("instructions go below a `thread NAME @CTA:` line")
+}

@@ -1,0 +1,150 @@
+//! Canonical text for a [`Scenario`]: declarations in a fixed order, modifiers in the
+//! order of docs/syntax.md, and a `# = … (default)` comment after each instruction whose
+//! semantics or scope were left to their defaults.
+
+mod instr;
+
+use std::fmt::Write;
+
+use crate::model::{CmpOp, Cond, Expect, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
+
+pub use instr::{default_note, instr_text};
+
+pub fn cmp_str(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    }
+}
+
+/// Whether cluster `i` is the implicit cluster of a lone CTA (printed as plain `cta A`).
+fn is_implicit_cluster(s: &Scenario, i: usize) -> bool {
+    let mut members = s.ctas.iter().filter(|c| c.cluster == i);
+    match (members.next(), members.next(), s.clusters.get(i)) {
+        (Some(cta), None, Some(cluster)) => cluster.gpu == 0 && cluster.name == cta.name,
+        _ => false,
+    }
+}
+
+pub fn print(s: &Scenario) -> String {
+    let mut out = String::new();
+    if let Some(title) = s.title.as_deref().map(|t| t.replace(['\n', '\r'], " ")).filter(|t| !t.trim().is_empty()) {
+        let _ = writeln!(out, "# {}\n", title.trim());
+    }
+    for (i, cluster) in s.clusters.iter().enumerate() {
+        if !is_implicit_cluster(s, i) {
+            let gpu = if cluster.gpu == 0 { String::new() } else { format!(" gpu {}", cluster.gpu) };
+            let _ = writeln!(out, "cluster {}{gpu}", cluster.name);
+        }
+    }
+    for cta in &s.ctas {
+        match s.clusters.get(cta.cluster) {
+            Some(cluster) if !is_implicit_cluster(s, cta.cluster) => {
+                let _ = writeln!(out, "cta {} in {}", cta.name, cluster.name);
+            }
+            _ => {
+                let _ = writeln!(out, "cta {}", cta.name);
+            }
+        }
+    }
+    for location in &s.locations {
+        let _ = writeln!(out, "{}", location_text(s, location));
+    }
+    for bar in &s.mbarriers {
+        let count = bar.count.map_or(String::new(), |c| format!(" count {c}"));
+        let _ = writeln!(out, "mbarrier {} @{}{count}", bar.name, cta_name(s, bar.cta));
+    }
+    for thread in &s.threads {
+        let lanes = if thread.lanes == 32 { String::new() } else { format!(" lanes {}", thread.lanes) };
+        let _ = writeln!(out, "\nthread {} @{}{lanes}:", thread.name, cta_name(s, thread.cta));
+        for instr in &thread.program {
+            let _ = writeln!(out, "{}", instr::line(instr));
+        }
+    }
+    if s.expect.is_some() || !s.conditions.is_empty() {
+        out.push('\n');
+    }
+    if let Some(expect) = s.expect {
+        let _ = writeln!(out, "expect {}", expect_str(expect));
+    }
+    for condition in &s.conditions {
+        let _ = writeln!(out, "{}", condition_text(condition));
+    }
+    out
+}
+
+fn cta_name(s: &Scenario, cta: usize) -> &str {
+    s.ctas.get(cta).map_or("?", |c| c.name.as_str())
+}
+
+fn location_text(s: &Scenario, l: &Location) -> String {
+    if let Some(alias) = &l.alias {
+        let proxy = match alias.proxy {
+            Proxy::Generic => "generic",
+            Proxy::Texture => "texture",
+            Proxy::Surface => "surface",
+            Proxy::Constant => "constant",
+            Proxy::Async => "async",
+            Proxy::Tensormap => "tensormap",
+        };
+        return format!("alias {} = {} via {proxy}", l.name, alias.target);
+    }
+    let place = match l.space {
+        Space::Global => "global".to_string(),
+        Space::Shared(c) => format!("shared {} @{}", l.name, cta_name(s, c)),
+        Space::Tmem(c) => format!("tmem {} @{}", l.name, cta_name(s, c)),
+    };
+    let place = if l.space == Space::Global { format!("{place} {}", l.name) } else { place };
+    let size = if l.size == 4 { String::new() } else { format!(" size {}", l.size) };
+    format!("{place} = {}{size}", l.init)
+}
+
+pub fn expect_str(e: Expect) -> &'static str {
+    match e {
+        Expect::Correct => "correct",
+        Expect::Race => "race",
+        Expect::Deadlock => "deadlock",
+        Expect::Undefined => "undefined",
+    }
+}
+
+pub fn condition_text(c: &FinalCondition) -> String {
+    let q = match c.quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+    format!("{q} ({})", cond_text(&c.cond))
+}
+
+pub fn cond_text(c: &Cond) -> String {
+    match c {
+        Cond::True => "true".into(),
+        Cond::Cmp(a, op, b) => format!("{} {} {}", term_text(a), cmp_str(*op), term_text(b)),
+        Cond::Not(inner) => format!("~({})", cond_text(inner)),
+        Cond::And(items) if items.is_empty() => "true".into(),
+        Cond::Or(items) if items.is_empty() => "~(true)".into(),
+        Cond::And(items) => join(items, " /\\ ", |i| matches!(i, Cond::And(_) | Cond::Or(_))),
+        Cond::Or(items) => join(items, " \\/ ", |i| matches!(i, Cond::Or(_))),
+    }
+}
+
+fn join(items: &[Cond], sep: &str, needs_parens: fn(&Cond) -> bool) -> String {
+    items
+        .iter()
+        .map(|i| if needs_parens(i) { format!("({})", cond_text(i)) } else { cond_text(i) })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+pub fn term_text(t: &Term) -> String {
+    match t {
+        Term::Imm(n) => n.to_string(),
+        Term::Reg { thread, reg } => format!("{thread}:{reg}"),
+        Term::Mem(name) => name.clone(),
+    }
+}

@@ -3,7 +3,13 @@
 
 pub mod check;
 pub mod diag;
+pub mod link;
+pub mod litmus;
+mod load;
 pub mod lesson;
 pub mod model;
 pub mod schedule;
 pub mod syntax;
+pub mod verify;
+
+pub use load::{load, Loaded};

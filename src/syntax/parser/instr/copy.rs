@@ -126,7 +126,7 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
         c.expect(&Tok::RParen, "`)`")?;
         pairs.push((peer_dst, peer_bar));
     }
-    if multicast != !pairs.is_empty() {
+    if multicast == pairs.is_empty() {
         let message = if multicast { "`.multicast::cluster` needs one `([dst], [bar])` pair per peer CTA" } else { "`([dst], [bar])` pairs need `.multicast::cluster`" };
         return Err(bad_form(word_span(segs), message, "write `...multicast::cluster [dst], [src], bytes, [bar], ([dst2], [bar2])`"));
     }

@@ -1,0 +1,237 @@
+//! Static facts resolved once per scenario: who sits where, what each name means.
+
+use std::collections::HashMap;
+
+use crate::model::{Instr, Proxy, Scenario, Scope, Space};
+
+/// Where an agent executes: the coordinates scope inclusion is evaluated on (reference §1.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub cta: usize,
+    pub cluster: usize,
+    pub gpu: u32,
+}
+
+/// `covers(op, T')` of reference §1.2: is `other` inside `scope` evaluated at `at`?
+/// A cluster of one CTA holds just that CTA, so `.cluster` then equals `.cta`.
+pub fn covers(scope: Scope, at: Place, other: Place) -> bool {
+    match scope {
+        Scope::Cta => at.cta == other.cta,
+        Scope::Cluster => at.cluster == other.cluster && at.gpu == other.gpu,
+        Scope::Gpu => at.gpu == other.gpu,
+        Scope::Sys => true,
+    }
+}
+
+/// Which proxy (or virtual alias) an access goes through; different keys are never
+/// morally strong and need a proxy fence between them (reference §1.8, §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProxyKey {
+    Generic,
+    Async,
+    Texture,
+    Surface,
+    Constant,
+    Tensormap,
+    /// A generic access through a second virtual address (`fence.proxy.alias`).
+    Alias,
+}
+
+impl ProxyKey {
+    pub fn of(proxy: Proxy) -> ProxyKey {
+        match proxy {
+            Proxy::Generic => ProxyKey::Generic,
+            Proxy::Async => ProxyKey::Async,
+            Proxy::Texture => ProxyKey::Texture,
+            Proxy::Surface => ProxyKey::Surface,
+            Proxy::Constant => ProxyKey::Constant,
+            Proxy::Tensormap => ProxyKey::Tensormap,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ProxyKey::Generic => "generic",
+            ProxyKey::Async => "async",
+            ProxyKey::Texture => "texture",
+            ProxyKey::Surface => "surface",
+            ProxyKey::Constant => "constant",
+            ProxyKey::Tensormap => "tensormap",
+            ProxyKey::Alias => "generic (alias)",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LocInfo {
+    pub name: String,
+    /// Index of the memory cell (aliases share their target's cell).
+    pub cell: usize,
+    pub space: Space,
+    /// Cluster owning the memory, for shared memory.
+    pub cluster: Option<usize>,
+    /// Proxy reached through this name when the instruction names no other.
+    pub key: ProxyKey,
+    pub init: i64,
+    pub size: u32,
+    /// Set for the pseudo-location holding an mbarrier word.
+    pub mbarrier: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ThreadInfo {
+    pub name: String,
+    pub place: Place,
+    pub lanes: u32,
+    pub program: Vec<Instr>,
+    pub labels: HashMap<String, usize>,
+}
+
+/// Everything about a scenario that does not change while it runs.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub threads: Vec<ThreadInfo>,
+    /// Real locations first, then one pseudo-location per mbarrier.
+    pub locs: Vec<LocInfo>,
+    pub loc_index: HashMap<String, usize>,
+    /// mbarrier index → pseudo-location index.
+    pub mbar_locs: Vec<usize>,
+    pub mbar_index: HashMap<String, usize>,
+    /// Number of memory cells (aliases merged).
+    pub cells: usize,
+    pub cta_names: Vec<String>,
+    pub cluster_names: Vec<String>,
+    pub cta_cluster: Vec<usize>,
+}
+
+impl Layout {
+    pub fn new(scenario: &Scenario) -> Result<Layout, String> {
+        let cta_cluster: Vec<usize> = scenario.ctas.iter().map(|c| c.cluster).collect();
+        let place_of = |cta: usize| -> Result<Place, String> {
+            let cluster = *cta_cluster
+                .get(cta)
+                .ok_or_else(|| format!("unknown CTA index {cta}"))?;
+            let gpu = scenario
+                .clusters
+                .get(cluster)
+                .ok_or_else(|| format!("unknown cluster index {cluster}"))?
+                .gpu;
+            Ok(Place { cta, cluster, gpu })
+        };
+        let mut locs = Vec::new();
+        let mut loc_index = HashMap::new();
+        for (i, loc) in scenario.locations.iter().enumerate() {
+            loc_index.insert(loc.name.clone(), i);
+        }
+        for loc in &scenario.locations {
+            let (cell, key) = match &loc.alias {
+                None => (None, ProxyKey::Generic),
+                Some(alias) => {
+                    let target = *loc_index.get(&alias.target).ok_or_else(|| {
+                        format!("alias `{}` names unknown location `{}`", loc.name, alias.target)
+                    })?;
+                    let key = match alias.proxy {
+                        Proxy::Generic => ProxyKey::Alias,
+                        other => ProxyKey::of(other),
+                    };
+                    (Some(target), key)
+                }
+            };
+            let cluster = match loc.space {
+                Space::Shared(cta) | Space::Tmem(cta) => Some(place_of(cta)?.cluster),
+                Space::Global => None,
+            };
+            locs.push(LocInfo {
+                name: loc.name.clone(),
+                cell: cell.unwrap_or(locs.len()),
+                space: loc.space,
+                cluster,
+                key,
+                init: loc.init,
+                size: loc.size,
+                mbarrier: None,
+            });
+        }
+        // An alias's cell is its target's cell (targets are never aliases themselves here).
+        for i in 0..locs.len() {
+            let target = locs.get(i).map_or(i, |l| l.cell);
+            let root = locs.get(target).map_or(target, |l| l.cell);
+            if let Some(l) = locs.get_mut(i) {
+                l.cell = root;
+            }
+        }
+        let mut mbar_locs = Vec::new();
+        let mut mbar_index = HashMap::new();
+        for (m, bar) in scenario.mbarriers.iter().enumerate() {
+            let place = place_of(bar.cta)?;
+            mbar_index.insert(bar.name.clone(), m);
+            mbar_locs.push(locs.len());
+            locs.push(LocInfo {
+                name: bar.name.clone(),
+                cell: locs.len(),
+                space: Space::Shared(bar.cta),
+                cluster: Some(place.cluster),
+                key: ProxyKey::Generic,
+                init: 0,
+                size: 8,
+                mbarrier: Some(m),
+            });
+        }
+        let mut threads = Vec::new();
+        for t in &scenario.threads {
+            let mut labels = HashMap::new();
+            for (pc, instr) in t.program.iter().enumerate() {
+                if let Instr::Label(name) = instr {
+                    labels.insert(name.clone(), pc);
+                }
+            }
+            threads.push(ThreadInfo {
+                name: t.name.clone(),
+                place: place_of(t.cta)?,
+                lanes: t.lanes,
+                program: t.program.clone(),
+                labels,
+            });
+        }
+        if threads.is_empty() {
+            return Err("the scenario has no threads".into());
+        }
+        Ok(Layout {
+            threads,
+            cells: locs.len(),
+            locs,
+            loc_index,
+            mbar_locs,
+            mbar_index,
+            cta_names: scenario.ctas.iter().map(|c| c.name.clone()).collect(),
+            cluster_names: scenario.clusters.iter().map(|c| c.name.clone()).collect(),
+            cta_cluster,
+        })
+    }
+
+    pub fn loc(&self, name: &str) -> Result<usize, String> {
+        self.loc_index.get(name).copied().ok_or_else(|| format!("unknown location `{name}`"))
+    }
+
+    pub fn mbar(&self, name: &str) -> Result<usize, String> {
+        self.mbar_index.get(name).copied().ok_or_else(|| format!("unknown mbarrier `{name}`"))
+    }
+
+    pub fn cta_name(&self, cta: usize) -> &str {
+        self.cta_names.get(cta).map_or("?", |s| s.as_str())
+    }
+
+    /// Where a thread sits, in words (for scope-mismatch explanations).
+    pub fn describe_place(&self, place: Place) -> String {
+        let cluster = self.cluster_names.get(place.cluster).map_or("?", |s| s.as_str());
+        format!("CTA `{}`, cluster `{cluster}`", self.cta_name(place.cta))
+    }
+
+    /// State space clamps scope: shared memory is never observed beyond the cluster (§1.2).
+    pub fn clamp(&self, scope: Scope, loc: usize) -> Scope {
+        match self.locs.get(loc).map(|l| l.space) {
+            Some(Space::Shared(_)) | Some(Space::Tmem(_)) => scope.min(Scope::Cluster),
+            _ => scope,
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The machine the checker runs: static layout, agent knowledge, dynamic state.
+
+mod knowledge;
+mod layout;
+mod state;
+mod vv;
+
+pub use knowledge::{Bridge, Filter, Knowledge, Message};
+pub use layout::{covers, Layout, Place, ProxyKey};
+pub use state::{
+    Agent, AgentKind, BarState, EdgeRec, FailedRec, InstrRef, Machine,
+    MbarState, ReadRec, Status, WriteRec,
+};
+pub use vv::{EventId, Meta, VersionVec};

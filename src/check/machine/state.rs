@@ -1,0 +1,230 @@
+//! The dynamic state the explorer hashes: agents, memory, barriers.
+//!
+//! Step numbers and explanation records live in [`Meta`] fields, which hashing and
+//! equality ignore: two paths reaching the same state are the same state.
+
+use std::collections::BTreeMap;
+
+use super::knowledge::{Knowledge, Message};
+use super::layout::{Layout, Place, ProxyKey};
+use super::vv::{EventId, Meta};
+use crate::check::report::RaceReason;
+use crate::check::semantics::AsyncOp;
+use crate::model::Scope;
+
+
+/// An instruction of a thread's program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InstrRef {
+    pub thread: usize,
+    pub pc: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AgentKind {
+    Thread(usize),
+    /// An asynchronous agent spawned by `issuer`'s instruction.
+    Async { issuer: InstrRef, op: AsyncOp },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Running,
+    /// Arrived at `bar.sync`/`bar.red` and waits for the barrier to complete.
+    InBarrier,
+    Done,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Agent {
+    pub kind: AgentKind,
+    pub place: Place,
+    pub pc: usize,
+    pub regs: BTreeMap<String, i64>,
+    pub knowledge: Knowledge,
+    pub status: Status,
+    /// Release fences executed so far, latest per scope and restriction (pattern 3).
+    pub release_fences: Vec<Message>,
+    /// Releases observed by strong reads, waiting for an acquire fence (acquire pattern 3).
+    pub pending_acquire: Vec<Message>,
+    /// Cluster-barrier instance this thread arrived in and has not yet waited for.
+    pub cluster_arrived: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WriteRec {
+    pub value: i64,
+    pub event: EventId,
+    /// Location name used (an alias or the cell itself).
+    pub loc: usize,
+    pub key: ProxyKey,
+    /// Scope after the state-space clamp, when the write is strong.
+    pub strong: Option<Scope>,
+    pub msgs: Vec<Message>,
+    pub instr: Option<InstrRef>,
+    pub step: Meta<Option<usize>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ReadRec {
+    pub event: EventId,
+    pub loc: usize,
+    pub key: ProxyKey,
+    pub strong: Option<Scope>,
+    pub instr: Option<InstrRef>,
+    pub step: Meta<Option<usize>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cell {
+    /// Coherence order = the order writes were performed; index 0 is the initial value.
+    pub writes: Vec<WriteRec>,
+    /// Latest read per agent and proxy (earlier ones are program-ordered before it).
+    pub reads: Vec<ReadRec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MbarState {
+    pub valid: bool,
+    pub init_event: Option<EventId>,
+    pub phase: u32,
+    pub pending: i64,
+    pub expected: i64,
+    pub tx: i64,
+    /// Releases of arrivals in the current phase.
+    pub current: Vec<Message>,
+    /// Releases of arrivals in completed phases.
+    pub completed: Vec<Message>,
+    /// A phase completed and no wait has returned true since (lapping check, §4.4).
+    pub unobserved: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BarState {
+    /// Agents arrived in the current instance, with their kind (true = sync/red).
+    pub arrived: Vec<(u32, bool)>,
+    pub lanes: u32,
+    /// Thread count given by the first arrival of this instance (`None`: whole CTA).
+    pub count: Option<u32>,
+    pub msgs: Vec<Message>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ClusterBarState {
+    pub instance: u32,
+    pub arrived: Vec<u32>,
+    pub current: Vec<Message>,
+    pub completed: Vec<Message>,
+}
+
+/// A formed happens-before edge, for the UI.
+#[derive(Clone, Debug)]
+pub struct EdgeRec {
+    pub from_agent: u32,
+    pub from_step: Option<usize>,
+    pub to_agent: u32,
+    pub to_step: usize,
+    pub kind: String,
+    pub scope: Option<Scope>,
+}
+
+/// Synchronization that did not form, and why; explains races later.
+#[derive(Clone, Debug)]
+pub struct FailedRec {
+    pub from_agent: u32,
+    pub from_step: Option<usize>,
+    pub to_agent: u32,
+    pub to_step: usize,
+    pub reason: RaceReason,
+    pub text: String,
+    /// What would have been ordered had the edge formed.
+    pub knowledge: Knowledge,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    pub steps: usize,
+    pub edges: Vec<EdgeRec>,
+    pub failed: Vec<FailedRec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Machine {
+    pub agents: Vec<Agent>,
+    pub cells: Vec<Cell>,
+    pub mbars: Vec<MbarState>,
+    pub bars: BTreeMap<(usize, u32), BarState>,
+    pub cluster_bars: Vec<ClusterBarState>,
+    /// `fence.sc` releases in Fence-SC order.
+    pub sc_fences: Vec<Message>,
+    /// Undefined behaviour happened: the execution has no meaning past this point.
+    pub undefined: bool,
+    pub trace: Meta<Trace>,
+}
+
+impl Machine {
+    pub fn new(layout: &Layout, preinit: &[Option<u32>]) -> Machine {
+        let agents = layout
+            .threads
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Agent {
+                kind: AgentKind::Thread(i),
+                place: t.place,
+                pc: 0,
+                regs: BTreeMap::new(),
+                knowledge: Knowledge::new(layout.cells, i as u32),
+                status: Status::Running,
+                release_fences: Vec::new(),
+                pending_acquire: Vec::new(),
+                cluster_arrived: None,
+            })
+            .collect();
+        let cells = layout
+            .locs
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Cell {
+                writes: if l.cell == i {
+                    vec![WriteRec {
+                        value: l.init,
+                        event: EventId { agent: u32::MAX, epoch: 0 },
+                        loc: i,
+                        key: l.key,
+                        strong: None,
+                        msgs: Vec::new(),
+                        instr: None,
+                        step: Meta(None),
+                    }]
+                } else {
+                    Vec::new()
+                },
+                reads: Vec::new(),
+            })
+            .collect();
+        let mbars = preinit
+            .iter()
+            .map(|count| MbarState {
+                valid: count.is_some(),
+                init_event: None,
+                phase: 0,
+                pending: count.map_or(0, i64::from),
+                expected: count.map_or(0, i64::from),
+                tx: 0,
+                current: Vec::new(),
+                completed: Vec::new(),
+                unobserved: false,
+            })
+            .collect();
+        Machine {
+            agents,
+            cells,
+            mbars,
+            bars: BTreeMap::new(),
+            cluster_bars: vec![ClusterBarState::default(); layout.cluster_names.len()],
+            sc_fences: Vec::new(),
+            undefined: false,
+            trace: Meta(Trace::default()),
+        }
+    }
+}

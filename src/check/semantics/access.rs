@@ -1,0 +1,189 @@
+//! Reads and writes of memory cells: which writes a read may return (§1.9), coherence,
+//! and the data-race check (§1.4).
+
+use super::exec::{agent_name, Exec, RawAccess, RawFinding};
+use super::race::classify;
+use super::sync::{morally_strong, Side};
+use crate::check::machine::{Layout, Machine, Message, Meta, ProxyKey, ReadRec, WriteRec};
+use crate::check::report::FindingKind;
+use crate::model::Scope;
+
+/// A memory access about to be performed.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub loc: usize,
+    pub key: ProxyKey,
+    /// Scope after the state-space clamp, when strong.
+    pub strong: Option<Scope>,
+}
+
+fn cell_of(layout: &Layout, loc: usize) -> usize {
+    layout.locs.get(loc).map_or(loc, |l| l.cell)
+}
+
+/// Indices of the writes a read by `agent` through `key` may return now: every write not
+/// coherence-before a write already ordered before the reader (or observed by it).
+pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: ProxyKey) -> Vec<usize> {
+    let cell = cell_of(layout, loc);
+    let (Some(c), Some(a)) = (m.cells.get(cell), m.agents.get(agent as usize)) else {
+        return Vec::new();
+    };
+    let k = &a.knowledge;
+    let mut first = (k.floor(layout, loc, cell) as usize).saturating_sub(1);
+    for (i, w) in c.writes.iter().enumerate() {
+        if i > first && k.orders(layout, w.event, loc, w.key, key) {
+            first = i;
+        }
+    }
+    (first..c.writes.len()).collect()
+}
+
+/// Labels for read choices, e.g. `read x = 0 (stale: write of 42 by producer not visible)`.
+pub fn labels(layout: &Layout, m: &Machine, loc: usize, writes: &[usize]) -> Vec<String> {
+    let cell = cell_of(layout, loc);
+    let name = layout.locs.get(loc).map_or("?", |l| l.name.as_str());
+    let Some(c) = m.cells.get(cell) else { return Vec::new() };
+    let last = c.writes.len().saturating_sub(1);
+    writes
+        .iter()
+        .map(|&i| {
+            let Some(w) = c.writes.get(i) else { return String::new() };
+            let from = if w.instr.is_none() {
+                "the initial value".to_string()
+            } else {
+                format!("write by {}", agent_name(layout, m, w.event.agent))
+            };
+            match c.writes.get(last) {
+                Some(newest) if i < last => format!(
+                    "read {name} = {} (stale: {from}; the write of {} by {} is not visible)",
+                    w.value,
+                    newest.value,
+                    agent_name(layout, m, newest.event.agent)
+                ),
+                _ => format!("read {name} = {} ({from})", w.value),
+            }
+        })
+        .collect()
+}
+
+fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: ProxyKey) -> Side {
+    let place = ex.m.agents.get(agent as usize).map_or(ex.place(), |a| a.place);
+    Side { agent, place, strong, key }
+}
+
+/// Perform a read returning the write at coherence index `widx`; checks races.
+pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String> {
+    let cell = cell_of(ex.layout, acc.loc);
+    let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
+    let w = c.writes.get(widx).cloned().ok_or_else(|| super::exec::internal("read choice"))?;
+    let writes = c.writes.clone();
+    let me = side(ex, ex.agent, acc.strong, acc.key);
+    let me_agent = ex.agent;
+    for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
+        let them = side(ex, other.event.agent, other.strong, other.key);
+        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        if !ordered && !morally_strong(me, them) {
+            race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event);
+        }
+    }
+    let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
+    let event = crate::check::machine::EventId { agent: ex.agent, epoch };
+    let rec = ReadRec { event, loc: acc.loc, key: acc.key, strong: acc.strong, instr: ex.instr_ref(), step: Meta(Some(ex.step)) };
+    if let Some(c) = ex.m.cells.get_mut(cell) {
+        c.reads.retain(|r| !(r.event.agent == ex.agent && r.key == acc.key));
+        c.reads.push(rec);
+        c.reads.sort_by_key(|r| (r.event, r.key));
+    }
+    ex.me_mut()?.knowledge.raise_floor(cell, widx as u32 + 1);
+    Ok(w)
+}
+
+/// Perform a write carrying `msgs`; checks races with earlier conflicting accesses.
+pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
+    let cell = cell_of(ex.layout, acc.loc);
+    let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
+    let me = side(ex, ex.agent, acc.strong, acc.key);
+    let writes: Vec<WriteRec> = c.writes.clone();
+    let reads: Vec<ReadRec> = c.reads.clone();
+    let me_agent = ex.agent;
+    for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
+        let them = side(ex, other.event.agent, other.strong, other.key);
+        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        if !ordered && !morally_strong(me, them) {
+            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event);
+        }
+    }
+    for other in reads.iter().filter(|o| o.event.agent != me_agent) {
+        let them = side(ex, other.event.agent, other.strong, other.key);
+        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        if !ordered && !morally_strong(me, them) {
+            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event);
+        }
+    }
+    let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
+    let rec = WriteRec {
+        value,
+        event: crate::check::machine::EventId { agent: ex.agent, epoch },
+        loc: acc.loc,
+        key: acc.key,
+        strong: acc.strong,
+        msgs,
+        instr: ex.instr_ref(),
+        step: Meta(Some(ex.step)),
+    };
+    let c = ex.m.cells.get_mut(cell).ok_or_else(|| super::exec::internal("cell"))?;
+    c.writes.push(rec);
+    Ok(c.writes.len() - 1)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn race(
+    ex: &mut Exec,
+    acc: &Access,
+    is_write: bool,
+    other_agent: u32,
+    other_loc: usize,
+    other_instr: Option<crate::check::machine::InstrRef>,
+    other_step: Option<usize>,
+    other_is_write: bool,
+    other_key: ProxyKey,
+    other_event: crate::check::machine::EventId,
+) {
+    let mine = ex.instr_ref();
+    let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str()).to_string();
+    let (reason, why) = classify(ex, other_event, other_loc, other_key, acc.key);
+    let other_text = other_instr.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
+    let my_text = mine.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
+    let kind_of = |w: bool| if w { "write" } else { "read" };
+    let message = format!(
+        "data race on `{name}`: {} `{other_text}` by `{}` and {} `{my_text}` by `{}` are not ordered",
+        kind_of(other_is_write),
+        ex.name_of(other_agent),
+        kind_of(is_write),
+        ex.name_of(ex.agent),
+    );
+    let mut key: Vec<_> = other_instr.into_iter().chain(mine).collect();
+    key.sort();
+    ex.out.findings.push(RawFinding {
+        kind: FindingKind::Race,
+        reason: Some(reason),
+        message,
+        explanation: why,
+        accesses: vec![
+            RawAccess { agent: other_agent, instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
+            RawAccess { agent: ex.agent, instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
+        ],
+        key,
+    });
+}
+
+/// Resolve an instruction's location operand into an access.
+pub fn resolve(layout: &Layout, addr: &str, proxy: crate::model::Proxy, strong: Option<Scope>) -> Result<Access, String> {
+    let loc = layout.loc(addr)?;
+    let info = layout.locs.get(loc).ok_or_else(|| super::exec::internal("loc"))?;
+    let key = match ProxyKey::of(proxy) {
+        ProxyKey::Generic => info.key,
+        other => other,
+    };
+    Ok(Access { loc, key, strong: strong.map(|s| layout.clamp(s, loc)) })
+}

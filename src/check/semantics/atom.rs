@@ -1,0 +1,94 @@
+//! `atom`, `red` and `wait atom ...` (reference §1.1, §1.9 RMW atomicity, §8.8 `red`).
+//!
+//! An RMW morally strong with the coherence-latest write must read it (atomicity); one
+//! that is not (e.g. `atom.cta` across CTAs, §1.3) may read any visible write: lost update.
+
+use super::access::{self, Access};
+use super::exec::{Exec, Readiness};
+use super::ld_st::{observe, operand, write_messages};
+use super::sync::{self, morally_strong, Side};
+use crate::check::machine::{Layout, Machine};
+use crate::model::{AtomOp, Instr, Operand, Proxy, WaitTarget};
+
+fn parts(instr: &Instr) -> Option<(AtomOp, sync::OpSem, &Option<String>, &String, &Vec<Operand>)> {
+    match instr {
+        Instr::Atom { op, sem, scope, dst, addr, args, .. } => Some((*op, sync::mem_op(*sem, *scope, true), dst, addr, args)),
+        _ => None,
+    }
+}
+
+fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option<(&WaitTarget, i64)>) -> Vec<usize> {
+    let cands = access::candidates(layout, m, agent, acc.loc, acc.key);
+    let cell = layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+    let Some(c) = m.cells.get(cell) else { return Vec::new() };
+    let place_of = |a: u32| m.agents.get(a as usize).map(|x| x.place);
+    let me = place_of(agent).map(|p| Side { agent, place: p, strong: acc.strong, key: acc.key });
+    let last = c.writes.len().saturating_sub(1);
+    let atomic = match (me, c.writes.last()) {
+        (Some(me), Some(w)) => place_of(w.event.agent).is_none_or(|p| {
+            morally_strong(me, Side { agent: w.event.agent, place: p, strong: w.strong.or(if w.instr.is_none() { acc.strong } else { None }), key: w.key })
+        }),
+        _ => true,
+    };
+    cands
+        .into_iter()
+        .filter(|&i| !atomic || i == last)
+        .filter(|&i| match until {
+            None => true,
+            Some((t, rhs)) => c.writes.get(i).is_some_and(|w| t.op.eval(w.value, rhs)),
+        })
+        .collect()
+}
+
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<Readiness, String> {
+    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| super::exec::internal("atom readiness"))?;
+    let acc = access::resolve(layout, addr, Proxy::Generic, op.strong)?;
+    let rhs = until.map(|t| operand(m, agent, &t.value));
+    let ch = choices(layout, m, agent, &acc, until.zip(rhs));
+    if ch.is_empty() {
+        return Ok(Readiness::Blocked(format!(
+            "spins on `{}`; no visible value satisfies the condition yet",
+            crate::check::text::instr(instr)
+        )));
+    }
+    Ok(Readiness::Enabled(access::labels(layout, m, acc.loc, &ch)))
+}
+
+pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
+    let b = args.first().copied().unwrap_or(0);
+    match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::Inc => if old >= b { 0 } else { old + 1 },
+        AtomOp::Dec => if old == 0 || old > b { b } else { old - 1 },
+        AtomOp::Exch => b,
+        AtomOp::Max => old.max(b),
+        AtomOp::Min => old.min(b),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Cas => if old == b { args.get(1).copied().unwrap_or(0) } else { old },
+    }
+}
+
+pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u32) -> Result<(), String> {
+    let (aop, op, dst, addr, args) = parts(instr).ok_or_else(|| super::exec::internal("atom step"))?;
+    let acc = access::resolve(ex.layout, addr, Proxy::Generic, op.strong)?;
+    let rhs = until.map(|t| ex.eval(&t.value));
+    let ch = choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs));
+    let widx = *ch.get(choice as usize).ok_or_else(|| format!("no read choice {choice}"))?;
+    let text = crate::check::text::instr(instr);
+    let w = access::read(ex, &acc, widx)?;
+    let red = dst.is_none();
+    observe(ex, &acc, &w, op, &text, red)?;
+    let argv: Vec<i64> = args.iter().map(|a| ex.eval(a)).collect();
+    let new = apply(aop, w.value, &argv);
+    let mut msgs = write_messages(ex, op, &text)?;
+    // Observation order runs through RMW chains (§1.6): the releases the read saw travel on.
+    sync::merge(&mut msgs, w.msgs.iter().cloned());
+    access::write(ex, &acc, new, msgs)?;
+    if let Some(d) = dst {
+        ex.set_reg(d, w.value)?;
+    }
+    ex.out.description = format!("{addr}: {} → {new}", w.value);
+    ex.next()
+}

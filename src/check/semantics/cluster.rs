@@ -1,0 +1,89 @@
+//! `barrier.cluster.arrive` / `barrier.cluster.wait` (reference §5.2, §1.6 rule 3).
+//!
+//! A `.relaxed` arrive releases nothing by itself; earlier release fences travel with it,
+//! each at its own scope (§5.2 [I]; the pattern-3 rule generalised to every fence scope).
+
+use super::exec::{Exec, Readiness};
+use super::sync::{merge, synchronize};
+use crate::check::machine::{AgentKind, Filter, Layout, Machine, Status};
+use crate::model::{Scope, Sem};
+
+fn members(m: &Machine, cluster: usize) -> Vec<u32> {
+    m.agents
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.place.cluster == cluster && a.status != Status::Done)
+        .filter(|(_, a)| matches!(a.kind, AgentKind::Thread(_)))
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Readiness {
+    let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
+    let Some(cb) = m.cluster_bars.get(a.place.cluster) else { return Readiness::Done };
+    match a.cluster_arrived {
+        Some(i) if cb.instance > i => Readiness::Enabled(vec!["pass barrier.cluster.wait".into()]),
+        Some(_) => {
+            let missing: Vec<String> = members(m, a.place.cluster)
+                .into_iter()
+                .filter(|x| !cb.arrived.contains(x))
+                .map(|x| super::exec::agent_name(layout, m, x))
+                .collect();
+            Readiness::Blocked(format!("waits at `barrier.cluster.wait` for {}", missing.join(", ")))
+        }
+        None => Readiness::Blocked("waits at `barrier.cluster.wait` without having arrived: the barrier can never complete".into()),
+    }
+}
+
+pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
+    let text = match sem {
+        Some(Sem::Relaxed) => "barrier.cluster.arrive.relaxed",
+        _ => "barrier.cluster.arrive",
+    };
+    if ex.me()?.cluster_arrived.is_some() {
+        ex.undefined(
+            format!("`{}` arrives at the cluster barrier twice without waiting", ex.name_of(ex.agent)),
+            "each thread arrives once per cluster-barrier instance (§9.7.13.3)".into(),
+        );
+        return Ok(());
+    }
+    let mut msgs = ex.me()?.release_fences.clone();
+    if sem != Some(Sem::Relaxed) {
+        msgs.push(ex.release_all(Scope::Cluster, text.into())?);
+    }
+    let cluster = ex.place().cluster;
+    let agent = ex.agent;
+    let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
+    cb.arrived.push(agent);
+    merge(&mut cb.current, msgs);
+    let instance = cb.instance;
+    ex.me_mut()?.cluster_arrived = Some(instance);
+    ex.out.description = "arrived at the cluster barrier".into();
+    ex.next()?;
+    recheck(ex, cluster)
+}
+
+pub fn wait(ex: &mut Exec) -> Result<(), String> {
+    let cluster = ex.place().cluster;
+    let msgs = ex.m.cluster_bars.get(cluster).map(|c| c.completed.clone()).unwrap_or_default();
+    for msg in &msgs {
+        synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;
+    }
+    ex.me_mut()?.cluster_arrived = None;
+    ex.out.description = "passed the cluster barrier".into();
+    ex.next()
+}
+
+/// Complete the current instance once every non-exited thread of the cluster arrived.
+pub fn recheck(ex: &mut Exec, cluster: usize) -> Result<(), String> {
+    let live = members(ex.m, cluster);
+    let Some(cb) = ex.m.cluster_bars.get_mut(cluster) else { return Ok(()) };
+    if cb.arrived.is_empty() || !live.iter().all(|a| cb.arrived.contains(a)) {
+        return Ok(());
+    }
+    cb.instance += 1;
+    cb.arrived.clear();
+    cb.completed = std::mem::take(&mut cb.current);
+    ex.out.description.push_str("; cluster barrier completed");
+    Ok(())
+}

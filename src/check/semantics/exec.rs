@@ -1,0 +1,197 @@
+//! The execution context every semantics module works in, and what a step reports.
+
+use crate::check::machine::{
+    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place,
+    Status,
+};
+use crate::check::report::{FindingKind, Mode, RaceReason};
+use crate::check::text;
+use crate::model::{Instr, Operand, Scope};
+
+/// One access named by a raw finding.
+#[derive(Clone, Debug)]
+pub struct RawAccess {
+    pub agent: u32,
+    pub instr: Option<InstrRef>,
+    pub loc: usize,
+    pub is_write: bool,
+    pub step: Option<usize>,
+}
+
+/// A finding as a step detects it; the explorer adds the witness.
+#[derive(Clone, Debug)]
+pub struct RawFinding {
+    pub kind: FindingKind,
+    pub reason: Option<RaceReason>,
+    pub message: String,
+    pub explanation: String,
+    pub accesses: Vec<RawAccess>,
+    /// Deduplication key: the instructions involved.
+    pub key: Vec<InstrRef>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct StepOutcome {
+    pub description: String,
+    pub edges: Vec<EdgeRec>,
+    pub failed: Vec<FailedRec>,
+    pub findings: Vec<RawFinding>,
+}
+
+/// What an agent can do next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// One label per choice.
+    Enabled(Vec<String>),
+    Blocked(String),
+    Done,
+}
+
+pub struct Exec<'a> {
+    pub layout: &'a Layout,
+    pub mode: Mode,
+    pub m: &'a mut Machine,
+    pub agent: u32,
+    pub step: usize,
+    pub out: StepOutcome,
+}
+
+impl Exec<'_> {
+    pub fn me(&self) -> Result<&crate::check::machine::Agent, String> {
+        self.m.agents.get(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+    }
+
+    pub fn me_mut(&mut self) -> Result<&mut crate::check::machine::Agent, String> {
+        self.m.agents.get_mut(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+    }
+
+    pub fn place(&self) -> Place {
+        self.m.agents.get(self.agent as usize).map_or(
+            Place { cta: 0, cluster: 0, gpu: 0 },
+            |a| a.place,
+        )
+    }
+
+    /// The thread whose program this agent runs (the issuer, for async agents).
+    pub fn instr_ref(&self) -> Option<InstrRef> {
+        let a = self.m.agents.get(self.agent as usize)?;
+        match a.kind {
+            AgentKind::Thread(t) => Some(InstrRef { thread: t, pc: a.pc }),
+            AgentKind::Async { issuer, .. } => Some(issuer),
+        }
+    }
+
+    pub fn reg(&self, name: &str) -> i64 {
+        self.me().ok().and_then(|a| a.regs.get(name).copied()).unwrap_or(0)
+    }
+
+    pub fn eval(&self, op: &Operand) -> i64 {
+        match op {
+            Operand::Imm(v) => *v,
+            Operand::Reg(r) => self.reg(r),
+        }
+    }
+
+    pub fn set_reg(&mut self, name: &str, value: i64) -> Result<(), String> {
+        if name != "_" {
+            self.me_mut()?.regs.insert(name.to_string(), value);
+        }
+        Ok(())
+    }
+
+    /// Snapshot this agent's knowledge as a release and start a new epoch.
+    pub fn release(&mut self, scope: Scope, via: String, knowledge: Knowledge) -> Result<Message, String> {
+        let agent = self.agent;
+        let step = self.step;
+        let me = self.me_mut()?;
+        let origin = crate::check::machine::EventId { agent, epoch: me.knowledge.own_epoch(agent) };
+        me.knowledge.bump(agent);
+        Ok(Message { origin, from_agent: agent, scope, via, knowledge, step: Meta(Some(step)) })
+    }
+
+    /// Release everything this agent knows.
+    pub fn release_all(&mut self, scope: Scope, via: String) -> Result<Message, String> {
+        let k = self.me()?.knowledge.clone();
+        self.release(scope, via, k)
+    }
+
+    pub fn name_of(&self, agent: u32) -> String {
+        agent_name(self.layout, self.m, agent)
+    }
+
+    /// Move to `pc`, skipping labels; running off the end exits.
+    pub fn goto(&mut self, pc: usize) -> Result<(), String> {
+        let thread = match self.me()?.kind {
+            AgentKind::Thread(t) => t,
+            AgentKind::Async { .. } => return Err(internal("goto on an async agent")),
+        };
+        let program = &self.layout.threads.get(thread).ok_or_else(|| internal("thread"))?.program;
+        let mut pc = pc;
+        while matches!(program.get(pc), Some(Instr::Label(_))) {
+            pc += 1;
+        }
+        self.me_mut()?.pc = pc;
+        if pc >= program.len() {
+            crate::check::semantics::control::finish(self)?;
+        }
+        Ok(())
+    }
+
+    pub fn next(&mut self) -> Result<(), String> {
+        let pc = self.me()?.pc;
+        self.goto(pc + 1)
+    }
+
+    pub fn edge(&mut self, msg: &Message, kind: &str, scope: Option<Scope>) {
+        self.out.edges.push(EdgeRec {
+            from_agent: msg.from_agent,
+            from_step: msg.step.0,
+            to_agent: self.agent,
+            to_step: self.step,
+            kind: kind.to_string(),
+            scope,
+        });
+    }
+
+    pub fn undefined(&mut self, message: String, explanation: String) {
+        let instr = self.instr_ref();
+        self.m.undefined = true;
+        self.out.findings.push(RawFinding {
+            kind: FindingKind::Undefined,
+            reason: None,
+            message,
+            explanation,
+            accesses: Vec::new(),
+            key: instr.into_iter().collect(),
+        });
+    }
+
+    pub fn set_status(&mut self, status: Status) -> Result<(), String> {
+        self.me_mut()?.status = status;
+        Ok(())
+    }
+}
+
+pub fn internal(what: &str) -> String {
+    format!("fencelab internal bug: {what}")
+}
+
+pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
+    match m.agents.get(agent as usize).map(|a| &a.kind) {
+        Some(AgentKind::Thread(t)) => layout.threads.get(*t).map_or("?".into(), |t| t.name.clone()),
+        Some(AgentKind::Async { issuer, op }) => {
+            let issuer = layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
+            format!("{}#{agent} ({issuer})", crate::check::semantics::async_kind(op))
+        }
+        None => "?".into(),
+    }
+}
+
+/// Text of the instruction at `at`.
+pub fn instr_text(layout: &Layout, at: InstrRef) -> String {
+    layout
+        .threads
+        .get(at.thread)
+        .and_then(|t| t.program.get(at.pc))
+        .map_or_else(|| "exit".into(), text::instr)
+}

@@ -1,0 +1,97 @@
+//! Thread fences, restricted fences, `fence.mbarrier_init` and proxy fences (§1.10, §2.2, §2.3).
+
+use super::exec::Exec;
+use super::sync::{self, fence_op};
+use crate::check::machine::{covers, Filter, ProxyKey};
+use crate::check::text;
+use crate::model::{AddrSpace, Fence, FenceSem, ProxyKind, Scope, SyncRestrict};
+
+pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
+    let t = text::fence(fence);
+    match fence {
+        Fence::Thread { sem, scope, restrict, .. } => {
+            let (release, acquire, sc) = fence_op(*sem);
+            let place = ex.place();
+            let rel_filter = match restrict {
+                Some(SyncRestrict::SharedCta) => Filter::SharedCta(place.cta),
+                _ => Filter::All,
+            };
+            let acq_filter = match restrict {
+                Some(SyncRestrict::SharedCluster) => Filter::SharedCluster(place.cluster),
+                _ => Filter::All,
+            };
+            if acquire {
+                let pending = ex.me()?.pending_acquire.clone();
+                for msg in &pending {
+                    sync::synchronize(ex, msg, *scope, acq_filter, &t, "release/acquire (fence)")?;
+                }
+            }
+            if sc {
+                // Fence-SC order = execution order of morally strong fence.sc (§1.10).
+                let earlier = ex.m.sc_fences.clone();
+                for msg in &earlier {
+                    let from = ex.m.agents.get(msg.from_agent as usize).map_or(place, |a| a.place);
+                    if msg.from_agent != ex.agent && covers(msg.scope, from, place) && covers(*scope, place, from) {
+                        let k = msg.knowledge.clone();
+                        ex.me_mut()?.knowledge.join(&k);
+                        ex.edge(msg, "fence.sc", Some(*scope));
+                    }
+                }
+            }
+            if release {
+                let k = ex.me()?.knowledge.restrict(rel_filter, ex.layout);
+                let msg = ex.release(*scope, t.clone(), k)?;
+                if sc {
+                    ex.m.sc_fences.retain(|m| m.from_agent != msg.from_agent || m.scope != msg.scope);
+                    ex.m.sc_fences.push(msg.clone());
+                }
+                let me = ex.me_mut()?;
+                me.release_fences.retain(|m| m.via != msg.via);
+                me.release_fences.push(msg);
+            }
+            ex.out.description = t;
+        }
+        Fence::MbarrierInit => {
+            let k = ex.me()?.knowledge.restrict(Filter::MbarrierInit, ex.layout);
+            let msg = ex.release(Scope::Cluster, t.clone(), k)?;
+            let me = ex.me_mut()?;
+            me.release_fences.retain(|m| m.via != msg.via);
+            me.release_fences.push(msg);
+            ex.out.description = "published prior `mbarrier.init` to the cluster".into();
+        }
+        Fence::Proxy(kind) => {
+            let place = ex.place();
+            let (key, filter) = match kind {
+                ProxyKind::Alias => (ProxyKey::Alias, Filter::All),
+                ProxyKind::Texture => (ProxyKey::Texture, Filter::All),
+                ProxyKind::Surface => (ProxyKey::Surface, Filter::All),
+                ProxyKind::Constant => (ProxyKey::Constant, Filter::All),
+                ProxyKind::Async { space } => (
+                    ProxyKey::Async,
+                    match space {
+                        None => Filter::All,
+                        Some(AddrSpace::Global) => Filter::Global,
+                        Some(AddrSpace::SharedCta) => Filter::SharedCta(place.cta),
+                        Some(AddrSpace::SharedCluster) => Filter::SharedCluster(place.cluster),
+                    },
+                ),
+                // Departure: the uni-directional halves are modelled as a bi-directional
+                // async proxy fence over their state space (reference §2.3 gives no pairing rule).
+                ProxyKind::AsyncGeneric { sem, restrict } => (
+                    ProxyKey::Async,
+                    match (sem, restrict) {
+                        (FenceSem::Release, _) | (_, SyncRestrict::SharedCta) => Filter::SharedCta(place.cta),
+                        _ => Filter::SharedCluster(place.cluster),
+                    },
+                ),
+                ProxyKind::Tensormap { .. } => (ProxyKey::Tensormap, Filter::All),
+            };
+            let layout = ex.layout;
+            ex.me_mut()?.knowledge.bridge(key, filter, layout);
+            let agent = ex.agent;
+            ex.me_mut()?.knowledge.bump(agent);
+            ex.out.description = format!("orders earlier accesses with later {} accesses", key.name());
+        }
+    }
+    ex.next()
+}

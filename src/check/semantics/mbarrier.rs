@@ -1,0 +1,248 @@
+//! mbarrier: the state machine of reference §4 with a signed tx-count, and its
+//! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
+
+use super::exec::{Exec, Readiness};
+use super::sync::{defer, merge, synchronize};
+use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, ProxyKey, VersionVec};
+use crate::check::report::RaceReason;
+use crate::model::{AddrSpace, MbarKind, MbarOp, Scope, Sem};
+
+const MAX_COUNT: i64 = (1 << 20) - 1;
+
+/// One line on what a barrier still owes, e.g.
+/// "`full`: phase 0, 0 arrivals pending, tx-count +1024: 1024 bytes were expected and never completed".
+pub fn debt(name: &str, b: &MbarState) -> String {
+    if !b.valid {
+        return format!("`{name}` is not initialized");
+    }
+    let mut s = format!("`{name}`: phase {}, {} arrival{} pending, tx-count {:+}", b.phase, b.pending, if b.pending == 1 { "" } else { "s" }, b.tx);
+    if b.tx > 0 {
+        s.push_str(&format!(": {} bytes were expected and never completed", b.tx));
+    } else if b.tx < 0 {
+        s.push_str(&format!(": {} bytes completed that no `expect_tx` declared", -b.tx));
+    }
+    s
+}
+
+/// What the next plain arrive would do.
+pub fn next_arrive(b: &MbarState) -> String {
+    if !b.valid {
+        return "next arrive is undefined behaviour (not initialized)".into();
+    }
+    if b.pending == 1 && b.tx == 0 {
+        format!("next arrive completes phase {} (parity {})", b.phase, b.phase & 1)
+    } else if b.pending == 1 {
+        format!("next arrive leaves phase {} waiting for tx-count {:+} to reach 0", b.phase, b.tx)
+    } else {
+        format!("next arrive leaves {} arrivals pending in phase {}", b.pending - 1, b.phase)
+    }
+}
+
+fn wait_passes(m: &Machine, agent: u32, b: &MbarState, parity: bool, phase: &crate::model::Operand) -> bool {
+    let v = super::ld_st::operand(m, agent, phase);
+    if parity {
+        (v & 1) != i64::from(b.phase & 1)
+    } else {
+        i64::from(b.phase) > v
+    }
+}
+
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Result<Readiness, String> {
+    let MbarKind::Wait { parity, phase, .. } = &op.kind else {
+        return Ok(Readiness::Enabled(vec!["run".into()]));
+    };
+    let idx = layout.mbar(&op.bar)?;
+    let b = m.mbars.get(idx).ok_or_else(|| super::exec::internal("mbar"))?;
+    if !b.valid || wait_passes(m, agent, b, *parity, phase) {
+        return Ok(Readiness::Enabled(vec![format!("wait on `{}` returns true", op.bar)]));
+    }
+    Ok(Readiness::Blocked(format!(
+        "waits on `{}` for {} {}; {}",
+        op.bar,
+        if *parity { "parity" } else { "phase token" },
+        super::ld_st::operand(m, agent, phase),
+        debt(&op.bar, b)
+    )))
+}
+
+pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
+    let text = crate::check::text::instr(&crate::model::Instr::Mbar(op.clone()));
+    let idx = ex.layout.mbar(&op.bar)?;
+    let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| super::exec::internal("mbar loc"))?;
+    let owner = match ex.layout.locs.get(loc).map(|l| l.space) {
+        Some(crate::model::Space::Shared(c)) => c,
+        _ => return Err(super::exec::internal("mbar space")),
+    };
+    let place = ex.place();
+    let remote = owner != place.cta;
+    let ub = |ex: &mut Exec, msg: String, why: &str| ex.undefined(msg, why.to_string());
+    if remote {
+        if ex.layout.cta_cluster.get(owner) != Some(&place.cluster) {
+            ub(ex, format!("`{text}` names a barrier outside this thread's cluster"), "only CTAs of the same cluster share shared memory");
+            return Ok(());
+        }
+        let remote_ok = matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. });
+        if matches!(op.kind, MbarKind::Wait { .. }) {
+            ub(ex, format!("`{text}` waits on a barrier in another CTA"), "no wait on a remote (shared::cluster) mbarrier: peers arrive, the owner CTA waits (§9.7.13.15.8)");
+            return Ok(());
+        }
+        if !remote_ok || op.space != Some(AddrSpace::SharedCluster) {
+            ub(ex, format!("`{text}` uses the local form on a barrier in another CTA"), "use the `.shared::cluster` form with the sink `_` for a remote barrier (§9.7.13.15.13)");
+            return Ok(());
+        }
+    }
+    let me_name = ex.name_of(ex.agent);
+    let Some(state) = ex.m.mbars.get(idx).cloned() else { return Err(super::exec::internal("mbar state")) };
+    if let MbarKind::Init { count } = op.kind {
+        if state.valid {
+            ub(ex, format!("`{text}` re-initializes a valid barrier"), "run `mbarrier.inval` before initializing the barrier again (§9.7.13.15.9)");
+            return Ok(());
+        }
+        if !(1..=MAX_COUNT).contains(&i64::from(count)) {
+            ub(ex, format!("arrival count {count} of `{text}` is out of range"), "the expected count must be between 1 and 2^20-1");
+            return Ok(());
+        }
+        let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
+        let b = MbarState {
+            valid: true,
+            init_event: Some(crate::check::machine::EventId { agent: ex.agent, epoch }),
+            phase: 0,
+            pending: i64::from(count),
+            expected: i64::from(count),
+            tx: 0,
+            current: Vec::new(),
+            completed: Vec::new(),
+            unobserved: false,
+        };
+        *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
+        ex.out.description = format!("initialized `{}` with count {count}", op.bar);
+        return ex.next();
+    }
+    if !state.valid {
+        ub(ex, format!("`{text}` on uninitialized mbarrier `{}`", op.bar), "every mbarrier op except `init` needs a valid barrier (§9.7.13.15)");
+        return Ok(());
+    }
+    if let Some(init) = state.init_event {
+        if !ex.me()?.knowledge.orders(ex.layout, init, loc, ProxyKey::Generic, ProxyKey::Generic) {
+            ub(ex, format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar),
+               "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)");
+            return Ok(());
+        }
+    }
+    let mut b = state;
+    match &op.kind {
+        MbarKind::Init { .. } => {}
+        MbarKind::Inval => {
+            b.valid = false;
+            ex.out.description = format!("invalidated `{}`", op.bar);
+        }
+        MbarKind::ExpectTx { bytes } => {
+            b.tx += i64::from(*bytes);
+            ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+        }
+        MbarKind::CompleteTx { bytes } => {
+            b.tx -= i64::from(*bytes);
+            ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+        }
+        MbarKind::Arrive { count, expect_tx, no_complete, drop, state: token } => {
+            if b.unobserved {
+                ub(ex, format!("`{text}` arrives on `{}` before any wait observed phase {}", op.bar, b.phase.saturating_sub(1)),
+                   "lapping: in every phase a wait must return true before the next phase's arrivals (§9.7.13.15.4); use a full/empty barrier pair");
+                return Ok(());
+            }
+            let n = i64::from(count.unwrap_or(1));
+            b.tx += i64::from(expect_tx.unwrap_or(0));
+            if *drop {
+                b.expected -= n;
+                if b.expected < 1 {
+                    ub(ex, format!("`{text}` drops the expected count of `{}` to {}", op.bar, b.expected), "the expected count must stay at least 1");
+                    return Ok(());
+                }
+            }
+            b.pending -= n;
+            if b.pending < 0 {
+                ub(ex, format!("`{text}` arrives more often than `{}` expects", op.bar), "the pending count went below zero: count the arrivals per phase exactly");
+                return Ok(());
+            }
+            if *no_complete && b.pending == 0 && b.tx == 0 {
+                ub(ex, format!("`{text}` completes the phase"), "an `.noComplete` arrive must not complete the current phase (§9.7.13.15.13)");
+                return Ok(());
+            }
+            if let Some(t) = token {
+                ex.set_reg(t, i64::from(b.phase))?;
+            }
+            let scope = ex.layout.clamp(op.scope.unwrap_or(Scope::Cta), loc);
+            let mut msgs = ex.me()?.release_fences.clone();
+            if op.sem != Some(Sem::Relaxed) {
+                msgs.push(ex.release_all(scope, text.clone())?);
+            }
+            merge(&mut b.current, msgs);
+            ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
+        }
+        MbarKind::Wait { parity, phase, dst, .. } => {
+            let ok = wait_passes(ex.m, ex.agent, &b, *parity, phase);
+            if let Some(d) = dst {
+                ex.set_reg(d, i64::from(ok))?;
+            }
+            if ok {
+                observe_completion(ex, op, &mut b, *parity, &text)?;
+            } else if spin {
+                return Err(super::exec::internal("spin wait stepped while blocked"));
+            }
+            ex.out.description = format!("wait on `{}` returned {ok}", op.bar);
+        }
+        MbarKind::PendingCount { dst, .. } => {
+            ex.set_reg(dst, b.pending)?;
+        }
+    }
+    if b.tx.abs() > MAX_COUNT {
+        ub(ex, format!("tx-count of `{}` left its range ({:+})", op.bar, b.tx), "tx-count must stay within ±(2^20-1)");
+        return Ok(());
+    }
+    if b.valid && b.pending == 0 && b.tx == 0 {
+        b.phase += 1;
+        b.pending = b.expected;
+        let cur = std::mem::take(&mut b.current);
+        merge(&mut b.completed, cur);
+        b.unobserved = true;
+        ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
+    }
+    *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
+    ex.next()
+}
+
+fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: bool, text: &str) -> Result<(), String> {
+    b.unobserved = false;
+    if parity && b.phase == 0 {
+        // Passing on parity 1 of a fresh barrier observes no phase: nothing is acquired.
+        let mut all = VersionVec::default();
+        for i in 0..ex.m.agents.len() as u32 {
+            all.set(i, u32::MAX);
+        }
+        let mut k = Knowledge::new(ex.layout.cells, 0);
+        if let Some(m) = k.main_mut() {
+            m.vv = all;
+        }
+        ex.out.failed.push(FailedRec {
+            from_agent: u32::MAX,
+            from_step: None,
+            to_agent: ex.agent,
+            to_step: ex.step,
+            reason: RaceReason::WrongPhase,
+            text: format!("`{text}` returned true at once: `{}` is still in phase 0, so the wait observed no completed phase (start consumers at parity 0)", op.bar),
+            knowledge: k,
+        });
+        return Ok(());
+    }
+    let msgs = b.completed.clone();
+    match op.sem {
+        Some(Sem::Relaxed) => defer(ex, &msgs),
+        _ => {
+            let scope = op.scope.unwrap_or(Scope::Cta).min(Scope::Cluster);
+            for msg in &msgs {
+                synchronize(ex, msg, scope, Filter::All, text, "mbarrier")?;
+            }
+            Ok(())
+        }
+    }
+}

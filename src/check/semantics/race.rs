@@ -1,0 +1,94 @@
+//! Explaining a race: which synchronization is missing (issue 4's `RaceReason`).
+//!
+//! Order of questions: is there an edge that only lacks a proxy fence, or only a state
+//! space? Did a synchronization attempt fail (scope, phase, no release/acquire)? Else
+//! nothing synchronizes the two agents at all.
+
+use super::exec::Exec;
+use crate::check::machine::{Bridge, EventId, Filter, ProxyKey};
+use crate::check::report::RaceReason;
+
+/// Why `event` (an access to `loc` through `from`) is not ordered before the executing
+/// agent's access through `to`, with a sentence for the learner.
+pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: ProxyKey) -> (RaceReason, String) {
+    let Ok(me) = ex.me() else {
+        return (RaceReason::NoSynchronization, String::new());
+    };
+    let writer = ex.name_of(event.agent);
+    let reader = ex.name_of(ex.agent);
+    let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
+    if from != to {
+        if let Some((filter, Bridge::None)) = me.knowledge.orders_ignoring(event) {
+            if filter.contains(ex.layout, loc) {
+                let other = if from == ProxyKey::Generic { to } else { from };
+                return (
+                    RaceReason::MissingProxyFence,
+                    format!(
+                        "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but no \
+                         `fence.proxy.{}` lies on that path; add one after the write, before the release",
+                        from.name(),
+                        to.name(),
+                        proxy_fence_name(other)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some((filter, _)) = me.knowledge.orders_ignoring(event) {
+        if !filter.contains(ex.layout, loc) && filter != Filter::All {
+            return (
+                RaceReason::StateSpaceRestriction,
+                format!(
+                    "`{writer}` did synchronize with `{reader}`, but through a restricted fence \
+                     ({}) that does not cover `{loc_name}`; use an unrestricted release/acquire",
+                    describe(filter, ex)
+                ),
+            );
+        }
+    }
+    let priority = [
+        RaceReason::ScopeMismatch,
+        RaceReason::WrongPhase,
+        RaceReason::AsyncNotObserved,
+        RaceReason::StateSpaceRestriction,
+        RaceReason::ExecutionOrderOnly,
+    ];
+    for reason in priority {
+        let hit = ex.m.trace.0.failed.iter().chain(&ex.out.failed).find(|f| {
+            f.reason == reason
+                && f.to_agent == ex.agent
+                && f.knowledge.entries.iter().any(|e| e.vv.contains(event))
+        });
+        if let Some(f) = hit {
+            return (reason, f.text.clone());
+        }
+    }
+    (
+        RaceReason::NoSynchronization,
+        format!(
+            "nothing orders `{writer}`'s access before `{reader}`'s: no release/acquire pattern, \
+             barrier or mbarrier connects them"
+        ),
+    )
+}
+
+fn proxy_fence_name(key: ProxyKey) -> &'static str {
+    match key {
+        ProxyKey::Async => "async",
+        ProxyKey::Texture => "texture",
+        ProxyKey::Surface => "surface",
+        ProxyKey::Constant => "constant",
+        ProxyKey::Tensormap => "tensormap::generic",
+        ProxyKey::Alias | ProxyKey::Generic => "alias",
+    }
+}
+
+fn describe(filter: Filter, ex: &Exec) -> String {
+    match filter {
+        Filter::All => "everything".into(),
+        Filter::Global => "global memory only".into(),
+        Filter::SharedCta(cta) => format!("shared memory of CTA `{}` only", ex.layout.cta_name(cta)),
+        Filter::SharedCluster(_) => "shared memory of the cluster only".into(),
+        Filter::MbarrierInit => "`mbarrier.init` only".into(),
+    }
+}

@@ -1,0 +1,166 @@
+//! The causality table: which operations release, which acquire, and when a
+//! release/acquire pair synchronizes. Every cross-agent edge goes through this file.
+//!
+//! Rules (reference section numbers):
+//! - §1.1: `ld`/`st` without `.sem` are weak; `.relaxed/.acquire/.release/.acq_rel` are
+//!   strong; `.volatile`/`.mmio` are relaxed at `.sys`; `atom`/`red` default to
+//!   `.relaxed.gpu`. A strong memory op without a scope gets `.gpu` (departure: PTX requires
+//!   the scope to be written; the parser should enforce it).
+//! - §1.2: scope is evaluated at the executing agent; a cluster of one CTA is that CTA;
+//!   shared-memory ops clamp their scope to `.cluster` ([`Layout::clamp`]).
+//! - §1.3: two accesses are morally strong iff same agent, or both strong, each one's scope
+//!   covers the other's agent, same proxy and same location.
+//! - §1.5 patterns: release = release op, or release/acq_rel fence po-before a strong write
+//!   (the write carries the fence's message); acquire = acquire op, or strong read
+//!   po-before an acquire fence (the fence consumes the read's pending messages).
+//!   `red` never reads for an acquire pattern (§8.8).
+//! - §1.6 rule 4: a pattern synchronizes iff the observation link is morally strong and the
+//!   first op of the release pattern and the last op of the acquire pattern mutually
+//!   include each other. For fence patterns that is the FENCE's scope ([`synchronize`]).
+//! - §1.6 rules 1–3: `fence.sc` pairs in Fence-SC order (execution order of morally strong
+//!   `fence.sc`), `bar` completion, `barrier.cluster` completion (see `bar.rs`, `cluster.rs`).
+//! - §1.7: composition is transitive through knowledge joins; each edge is tested at its
+//!   own scope, so composition never upgrades a scope.
+//! - §1.8/§2.3: proxy crossings need a bridge in the knowledge ([`crate::check::machine::Bridge`]).
+//! - §2.2: `sync_restrict` restricts the message ([`Filter`]) to the state space.
+//! - §4.5: mbarrier arrive→wait synchronizes iff arriver and waiter mutually include;
+//!   counting ignores `.sem`/`.scope`.
+
+use super::exec::Exec;
+use crate::check::machine::{covers, FailedRec, Filter, Message, Place, ProxyKey};
+use crate::check::report::RaceReason;
+use crate::check::text;
+use crate::model::{FenceSem, Scope, Sem};
+
+/// How a memory operation takes part in synchronization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpSem {
+    /// The scope, when the operation is strong.
+    pub strong: Option<Scope>,
+    pub release: bool,
+    pub acquire: bool,
+}
+
+/// §1.1 for `ld`, `st`, `atom`, `red`.
+pub fn mem_op(sem: Option<Sem>, scope: Option<Scope>, atomic: bool) -> OpSem {
+    let sem = sem.unwrap_or(if atomic { Sem::Relaxed } else { Sem::Weak });
+    let scope = scope.unwrap_or(Scope::Gpu);
+    let (strong, release, acquire) = match sem {
+        Sem::Weak => (None, false, false),
+        Sem::Relaxed => (Some(scope), false, false),
+        Sem::Acquire => (Some(scope), false, true),
+        Sem::Release => (Some(scope), true, false),
+        Sem::AcqRel => (Some(scope), true, true),
+        Sem::Volatile | Sem::Mmio => (Some(Scope::Sys), false, false),
+    };
+    OpSem { strong, release, acquire }
+}
+
+/// Fences: `(release, acquire, sc)`; no `.sem` means `.acq_rel` (§1.10).
+pub fn fence_op(sem: Option<FenceSem>) -> (bool, bool, bool) {
+    match sem.unwrap_or(FenceSem::AcqRel) {
+        FenceSem::Sc => (true, true, true),
+        FenceSem::AcqRel => (true, true, false),
+        FenceSem::Acquire => (false, true, false),
+        FenceSem::Release => (true, false, false),
+    }
+}
+
+/// One side of a moral-strength test.
+#[derive(Clone, Copy, Debug)]
+pub struct Side {
+    pub agent: u32,
+    pub place: Place,
+    pub strong: Option<Scope>,
+    pub key: ProxyKey,
+}
+
+/// §1.3 (same location is the caller's business).
+pub fn morally_strong(a: Side, b: Side) -> bool {
+    if a.agent == b.agent {
+        return true;
+    }
+    match (a.strong, b.strong) {
+        (Some(sa), Some(sb)) => {
+            a.key == b.key && covers(sa, a.place, b.place) && covers(sb, b.place, a.place)
+        }
+        _ => false,
+    }
+}
+
+/// §1.6 rule 4 for one message: join it when the release's first op and the acquire's
+/// last op include each other; otherwise record why not. Returns whether it synchronized.
+pub fn synchronize(
+    ex: &mut Exec,
+    msg: &Message,
+    acq_scope: Scope,
+    acq_filter: Filter,
+    acq_text: &str,
+    kind: &str,
+) -> Result<bool, String> {
+    if msg.from_agent == ex.agent {
+        return Ok(false);
+    }
+    let to = ex.place();
+    let from = ex.m.agents.get(msg.from_agent as usize).map_or(to, |a| a.place);
+    let release_covers = covers(msg.scope, from, to);
+    let acquire_covers = covers(acq_scope, to, from);
+    if release_covers && acquire_covers {
+        let k = msg.knowledge.restrict(acq_filter, ex.layout);
+        ex.me_mut()?.knowledge.join(&k);
+        ex.edge(msg, kind, Some(msg.scope.min(acq_scope)));
+        return Ok(true);
+    }
+    let me = ex.name_of(ex.agent);
+    let them = ex.name_of(msg.from_agent);
+    let text = if !release_covers {
+        format!(
+            "`{}` by `{them}` has scope `{}`, which does not include `{me}` ({})",
+            msg.via,
+            text::scope(msg.scope),
+            ex.layout.describe_place(to)
+        )
+    } else {
+        format!(
+            "`{acq_text}` by `{me}` has scope `{}`, which does not include `{them}` ({})",
+            text::scope(acq_scope),
+            ex.layout.describe_place(from)
+        )
+    };
+    fail(ex, msg, RaceReason::ScopeMismatch, text);
+    Ok(false)
+}
+
+pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
+    ex.out.failed.push(FailedRec {
+        from_agent: msg.from_agent,
+        from_step: msg.step.0,
+        to_agent: ex.agent,
+        to_step: ex.step,
+        reason,
+        text,
+        knowledge: msg.knowledge.clone(),
+    });
+}
+
+/// Add `msgs` to the agent's pending acquires (for a later acquire fence), deduplicated.
+pub fn defer(ex: &mut Exec, msgs: &[Message]) -> Result<(), String> {
+    let me = ex.me_mut()?;
+    for msg in msgs {
+        if !me.pending_acquire.iter().any(|p| p.origin == msg.origin && p.scope == msg.scope) {
+            me.pending_acquire.push(msg.clone());
+        }
+    }
+    me.pending_acquire.sort_by_key(|p| (p.origin, p.scope));
+    Ok(())
+}
+
+/// Merge releases into a barrier-style list, one per origin and scope.
+pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
+    for msg in msgs {
+        if !into.iter().any(|p| p.origin == msg.origin && p.scope == msg.scope) {
+            into.push(msg);
+        }
+    }
+    into.sort_by_key(|p| (p.origin, p.scope));
+}

@@ -1,0 +1,114 @@
+//! Build the UI's [`MachineView`] from a machine.
+
+use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status};
+use super::semantics::{access, exec::agent_name, mbarrier};
+use super::step::{edge_view, failed_view};
+use super::view::{
+    ClusterBarrierView, LocationView, MachineView, MbarrierView, NamedBarrierView, VisibilityView,
+    WaiterView, WriteView,
+};
+use crate::model::{Instr, MbarKind};
+
+pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
+    let mut view = MachineView::default();
+    for (loc, info) in layout.locs.iter().enumerate() {
+        if info.mbarrier.is_some() {
+            continue;
+        }
+        let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| {
+            c.writes
+                .iter()
+                .map(|w| WriteView {
+                    value: w.value,
+                    writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
+                    step: w.step.0,
+                    proxy: w.key.name().into(),
+                })
+                .collect()
+        });
+        let mut keys = vec![info.key];
+        if info.key == ProxyKey::Generic {
+            keys.push(ProxyKey::Async);
+        }
+        let mut visibility = Vec::new();
+        for (i, a) in m.agents.iter().enumerate() {
+            if a.status == Status::Done || !matches!(a.kind, AgentKind::Thread(_)) {
+                continue;
+            }
+            for key in &keys {
+                visibility.push(VisibilityView {
+                    agent: i as u32,
+                    agent_name: agent_name(layout, m, i as u32),
+                    proxy: key.name().into(),
+                    readable: access::candidates(layout, m, i as u32, loc, *key),
+                });
+            }
+        }
+        view.locations.push(LocationView { name: info.name.clone(), writes, visibility });
+    }
+    for (idx, &loc) in layout.mbar_locs.iter().enumerate() {
+        let (Some(b), Some(info)) = (m.mbars.get(idx), layout.locs.get(loc)) else { continue };
+        let cta = match info.space {
+            crate::model::Space::Shared(c) => layout.cta_name(c).to_string(),
+            _ => String::new(),
+        };
+        let waiters = m
+            .agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.status == Status::Running)
+            .filter_map(|(i, _)| {
+                let instr = super::semantics::current_instr(layout, m, i as u32)?;
+                let Instr::Wait { instr, .. } = instr else { return None };
+                let Instr::Mbar(op) = instr.as_ref() else { return None };
+                let MbarKind::Wait { phase, .. } = &op.kind else { return None };
+                (op.bar == info.name).then(|| WaiterView {
+                    thread: agent_name(layout, m, i as u32),
+                    parity: super::semantics::ld_st::operand(m, i as u32, phase),
+                })
+            })
+            .collect();
+        view.mbarriers.push(MbarrierView {
+            name: info.name.clone(),
+            cta,
+            initialized: b.valid,
+            phase: b.phase,
+            parity: b.phase & 1,
+            pending: b.pending,
+            expected: b.expected,
+            tx: b.tx,
+            waiters,
+            next_arrive: mbarrier::next_arrive(b),
+        });
+    }
+    for ((cta, id), b) in &m.bars {
+        view.named_barriers.push(NamedBarrierView {
+            cta: layout.cta_name(*cta).to_string(),
+            id: *id,
+            arrived: b.arrived.iter().map(|(a, _)| agent_name(layout, m, *a)).collect(),
+            arrived_count: b.lanes,
+            expected_count: super::semantics::bar::expected(layout, m, *cta, b.count),
+        });
+    }
+    for (c, cb) in m.cluster_bars.iter().enumerate() {
+        let members: Vec<u32> = m
+            .agents
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.place.cluster == c && matches!(a.kind, AgentKind::Thread(_)))
+            .map(|(i, _)| i as u32)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        view.cluster_barriers.push(ClusterBarrierView {
+            cluster: layout.cluster_names.get(c).cloned().unwrap_or_default(),
+            instance: cb.instance,
+            arrived: cb.arrived.iter().map(|a| agent_name(layout, m, *a)).collect(),
+            not_arrived: members.iter().filter(|a| !cb.arrived.contains(a)).map(|a| agent_name(layout, m, *a)).collect(),
+        });
+    }
+    view.edges = m.trace.0.edges.iter().map(|e| edge_view(layout, m, e)).collect();
+    view.failed_edges = m.trace.0.failed.iter().map(|f| failed_view(layout, m, f)).collect();
+    view
+}

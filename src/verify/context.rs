@@ -1,0 +1,153 @@
+//! Lookups shared by the verifier passes. Every index from the model is checked, so a
+//! scenario deserialized from a link cannot make the verifier panic.
+
+use crate::diag::{Diagnostic, Span};
+use crate::model::{Instr, Location, Mbarrier, Scenario, Space};
+use crate::syntax::SourceMap;
+
+pub struct Ctx<'a> {
+    pub s: &'a Scenario,
+    pub map: &'a SourceMap,
+    diags: Vec<Diagnostic>,
+}
+
+/// Where a memory object lives, relative to an accessing thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Own CTA's shared memory (or an own mbarrier).
+    OwnCta,
+    /// Another CTA of the same cluster.
+    PeerCta,
+    /// A CTA of another cluster: not addressable at all.
+    OtherCluster,
+    /// Global memory.
+    Global,
+    /// Tensor memory of some CTA.
+    Tmem,
+    Unknown,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(s: &'a Scenario, map: &'a SourceMap) -> Ctx<'a> {
+        Ctx { s, map, diags: Vec::new() }
+    }
+
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub fn into_diags(self) -> Vec<Diagnostic> {
+        self.diags
+    }
+
+    pub fn at(&self, t: usize, i: usize) -> Option<Span> {
+        self.map.instr(t, i)
+    }
+
+    pub fn operand(&self, t: usize, i: usize, k: usize) -> Option<Span> {
+        self.map.operand(t, i, k).or_else(|| self.at(t, i))
+    }
+
+    /// Every instruction with its thread and index; the inner instruction of a `wait` is
+    /// yielded in its place.
+    pub fn instrs(&self) -> impl Iterator<Item = (usize, usize, &'a Instr)> + 'a {
+        self.s.threads.iter().enumerate().flat_map(|(t, th)| {
+            th.program.iter().enumerate().map(move |(i, instr)| match instr {
+                Instr::Wait { instr, .. } => (t, i, instr.as_ref()),
+                other => (t, i, other),
+            })
+        })
+    }
+
+    pub fn thread_cta(&self, t: usize) -> Option<usize> {
+        self.s.threads.get(t).map(|th| th.cta).filter(|c| *c < self.s.ctas.len())
+    }
+
+    pub fn cluster_of(&self, cta: usize) -> Option<usize> {
+        self.s.ctas.get(cta).map(|c| c.cluster)
+    }
+
+    pub fn cluster_size(&self, cluster: usize) -> usize {
+        self.s.ctas.iter().filter(|c| c.cluster == cluster).count()
+    }
+
+    pub fn location(&self, name: &str) -> Option<&'a Location> {
+        self.s.locations.iter().find(|l| l.name == name)
+    }
+
+    pub fn mbarrier(&self, name: &str) -> Option<&'a Mbarrier> {
+        self.s.mbarriers.iter().find(|m| m.name == name)
+    }
+
+    pub fn cta_name(&self, cta: usize) -> &'a str {
+        self.s.ctas.get(cta).map_or("?", |c| c.name.as_str())
+    }
+
+    /// How thread `t` reaches an object owned by `owner` (a CTA index).
+    pub fn reach_cta(&self, t: usize, owner: usize) -> Reach {
+        match (self.thread_cta(t), self.cluster_of(owner)) {
+            (Some(own), _) if own == owner => Reach::OwnCta,
+            (Some(own), Some(cluster)) if self.cluster_of(own) == Some(cluster) => Reach::PeerCta,
+            (Some(_), Some(_)) => Reach::OtherCluster,
+            _ => Reach::Unknown,
+        }
+    }
+
+    pub fn reach_location(&self, t: usize, loc: &Location) -> Reach {
+        match loc.space {
+            Space::Global => Reach::Global,
+            Space::Shared(owner) => self.reach_cta(t, owner),
+            Space::Tmem(_) => Reach::Tmem,
+        }
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// The location `name` used by operand `k` of instruction `i`, reporting a missing or
+    /// wrong-kind name.
+    pub fn resolve_location(&mut self, t: usize, i: usize, k: usize, name: &str) -> Option<&'a Location> {
+        if let Some(loc) = self.location(name) {
+            return Some(loc);
+        }
+        let span = self.operand(t, i, k);
+        if self.mbarrier(name).is_some() {
+            self.push(
+                Diagnostic::error("F0309", format!("`{name}` is an mbarrier, not a data location"))
+                    .with_primary(span, "mbarrier used as data")
+                    .with_note("ref §4.2: a non-mbarrier access to an initialised mbarrier object is undefined behaviour"),
+            );
+        } else {
+            let help = crate::diag::closest(name, self.s.locations.iter().map(|l| l.name.as_str()))
+                .map(|n| format!("did you mean `{n}`?"));
+            self.push(
+                Diagnostic::error("F0308", format!("unknown location `{name}`"))
+                    .with_primary(span, "not declared")
+                    .with_help(help.unwrap_or_else(|| format!("declare it, e.g. `global {name} = 0`"))),
+            );
+        }
+        None
+    }
+
+    /// The mbarrier `name` used by operand `k` of instruction `i`.
+    pub fn resolve_mbarrier(&mut self, t: usize, i: usize, k: usize, name: &str) -> Option<&'a Mbarrier> {
+        if let Some(bar) = self.mbarrier(name) {
+            return Some(bar);
+        }
+        let span = self.operand(t, i, k);
+        if self.location(name).is_some() {
+            self.push(
+                Diagnostic::error("F0309", format!("`{name}` is a data location, not an mbarrier"))
+                    .with_primary(span, "expected an mbarrier"),
+            );
+        } else {
+            let help = crate::diag::closest(name, self.s.mbarriers.iter().map(|m| m.name.as_str()))
+                .map(|n| format!("did you mean `{n}`?"));
+            self.push(
+                Diagnostic::error("F0308", format!("unknown mbarrier `{name}`"))
+                    .with_primary(span, "not declared")
+                    .with_help(help.unwrap_or_else(|| format!("declare it, e.g. `mbarrier {name} @A count 1`"))),
+            );
+        }
+        None
+    }
+}

@@ -1,0 +1,128 @@
+//! wgmma and tcgen05 operands (ref §7, §8) and the one-`cta_group`-per-kernel rule.
+
+use super::context::{Ctx, Reach};
+use crate::diag::Diagnostic;
+use crate::model::{Instr, Space, TcOp, WgmmaOp};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mem {
+    Shared,
+    Tmem,
+    SharedOrTmem,
+}
+
+pub fn check(ctx: &mut Ctx) {
+    let mut first_group: Option<(u8, usize, usize)> = None;
+    for (t, i, instr) in ctx.instrs().collect::<Vec<_>>() {
+        match instr {
+            Instr::Wgmma(WgmmaOp::MmaAsync { a, b, .. }) => {
+                operand(ctx, t, i, 1, a, Mem::Shared, "wgmma");
+                operand(ctx, t, i, 2, b, Mem::Shared, "wgmma");
+            }
+            Instr::Tc(op) => {
+                if let Some(group) = cta_group(op) {
+                    check_group(ctx, t, i, group, &mut first_group);
+                }
+                tc_operands(ctx, t, i, op);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn cta_group(op: &TcOp) -> Option<u8> {
+    match op {
+        TcOp::Alloc { cta_group, .. }
+        | TcOp::Dealloc { cta_group, .. }
+        | TcOp::Relinquish { cta_group }
+        | TcOp::Mma { cta_group, .. }
+        | TcOp::Cp { cta_group, .. }
+        | TcOp::Shift { cta_group, .. }
+        | TcOp::Commit { cta_group, .. } => Some(*cta_group),
+        _ => None,
+    }
+}
+
+fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<(u8, usize, usize)>) {
+    if group != 1 && group != 2 {
+        ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` does not exist")).with_primary(ctx.at(t, i), "use `::1` or `::2`"));
+        return;
+    }
+    if group == 2 && ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c)).is_some_and(|c| ctx.cluster_size(c) < 2) {
+        ctx.push(Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
+            .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
+            .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"));
+    }
+    match *first {
+        None => *first = Some((group, t, i)),
+        Some((g, ft, fi)) if g != group => {
+            ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` mixed with `.cta_group::{g}`"))
+                .with_primary(ctx.at(t, i), "different CTA group")
+                .with_secondary(ctx.at(ft, fi), "first tcgen05 operation")
+                .with_note("ref §8.3: all tcgen05 operations of a kernel use the same `cta_group`"));
+        }
+        _ => {}
+    }
+}
+
+fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
+    match op {
+        TcOp::Alloc { dst, cols, .. } => {
+            operand(ctx, t, i, 0, dst, Mem::Shared, "tcgen05.alloc");
+            columns(ctx, t, i, 1, *cols);
+        }
+        TcOp::Dealloc { cols, .. } => columns(ctx, t, i, 0, *cols),
+        TcOp::Mma { d, a, b, .. } => {
+            operand(ctx, t, i, 0, d, Mem::Tmem, "tcgen05.mma");
+            operand(ctx, t, i, 1, a, Mem::SharedOrTmem, "tcgen05.mma");
+            operand(ctx, t, i, 2, b, Mem::Shared, "tcgen05.mma");
+        }
+        TcOp::Cp { dst, src, .. } => {
+            operand(ctx, t, i, 0, dst, Mem::Tmem, "tcgen05.cp");
+            operand(ctx, t, i, 1, src, Mem::Shared, "tcgen05.cp");
+        }
+        TcOp::Shift { tmem, .. } => operand(ctx, t, i, 0, tmem, Mem::Tmem, "tcgen05.shift"),
+        TcOp::Ld { src, .. } => operand(ctx, t, i, 1, src, Mem::Tmem, "tcgen05.ld"),
+        TcOp::St { dst, .. } => operand(ctx, t, i, 0, dst, Mem::Tmem, "tcgen05.st"),
+        TcOp::Commit { bar, multicast, .. } => {
+            for (k, name) in std::iter::once(bar).chain(multicast).enumerate() {
+                if let Some(b) = ctx.resolve_mbarrier(t, i, k, name) {
+                    if ctx.reach_cta(t, b.cta) == Reach::OtherCluster {
+                        ctx.push(Diagnostic::error("F0323", format!("`{name}` is outside this thread's cluster"))
+                            .with_primary(ctx.operand(t, i, k), "unreachable mbarrier"));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn columns(ctx: &mut Ctx, t: usize, i: usize, k: usize, cols: u32) {
+    if !(32..=512).contains(&cols) || !cols.is_power_of_two() {
+        ctx.push(Diagnostic::error("F0331", format!("{cols} TMEM columns"))
+            .with_primary(ctx.operand(t, i, k), "a power of two from 32 to 512")
+            .with_note("ref §8.5"));
+    }
+}
+
+/// Operand `k` must name a location of the own CTA in the given kind of memory.
+fn operand(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, op: &str) {
+    let Some(loc) = ctx.resolve_location(t, i, k, name) else { return };
+    let (owner, kind) = match loc.space {
+        Space::Shared(c) => (Some(c), Mem::Shared),
+        Space::Tmem(c) => (Some(c), Mem::Tmem),
+        Space::Global => (None, Mem::Shared),
+    };
+    let kind_ok = want == kind || (want == Mem::SharedOrTmem && owner.is_some());
+    let own = owner.is_some_and(|c| ctx.reach_cta(t, c) == Reach::OwnCta);
+    if !kind_ok || !own {
+        let wanted = match want {
+            Mem::Shared => "the own CTA's shared memory",
+            Mem::Tmem => "the own CTA's tensor memory",
+            Mem::SharedOrTmem => "the own CTA's shared or tensor memory",
+        };
+        ctx.push(Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
+            .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"));
+    }
+}

@@ -1,0 +1,162 @@
+//! The verifier flags what PTX rejects and warns about suspicious forms.
+
+use fencelab::diag::Severity;
+use fencelab::load;
+
+/// `(code, severity)` of every diagnostic for `src`.
+fn findings(src: &str) -> Vec<(String, Severity)> {
+    load(src).diagnostics.into_iter().map(|d| (d.code, d.severity)).collect()
+}
+
+fn has(src: &str, code: &str, severity: Severity) -> bool {
+    findings(src).iter().any(|(c, s)| c == code && *s == severity)
+}
+
+const HEAD: &str = "cluster C\ncta A in C\ncta B in C\nglobal g = 0\nshared x @A = 0\nshared y @B = 0\nmbarrier bar @A count 1\nmbarrier peer @B count 1\n";
+
+fn with(body: &str) -> String {
+    format!("{HEAD}thread t @A:\n{body}\n")
+}
+
+#[test]
+fn clean_handoff_has_no_findings() {
+    let src = "cta A\nshared x @A = 0\nmbarrier bar @A count 1\nthread p @A:\n st.shared [x], 42\n mbarrier.arrive.release.cta.shared::cta [bar]\nthread c @A:\n wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0\n ld.shared r0, [x]\nexpect correct\nforall (c:r0 == 42)\n";
+    assert_eq!(findings(src), vec![]);
+}
+
+#[test]
+fn load_release_and_store_acquire_are_rejected() {
+    assert!(has(&with("ld.release.gpu r0, [g]"), "F0311", Severity::Error));
+    assert!(has(&with("st.acquire.gpu [g], 1"), "F0311", Severity::Error));
+    assert!(!has(&with("ld.acquire.gpu r0, [g]"), "F0311", Severity::Error));
+}
+
+#[test]
+fn strong_access_needs_scope_and_weak_takes_none() {
+    assert!(has(&with("ld.relaxed r0, [g]"), "F0312", Severity::Error));
+    assert!(has(&with("st.gpu [g], 1"), "F0313", Severity::Error));
+    assert!(has(&with("ld.volatile.gpu r0, [g]"), "F0313", Severity::Error));
+    assert!(has(&with("ld.mmio.gpu r0, [g]"), "F0314", Severity::Error));
+    assert!(findings(&with("atom.add r0, [g], 1")).is_empty(), "atom defaults to .relaxed.gpu");
+}
+
+#[test]
+fn red_cannot_acquire() {
+    assert!(has(&with("red.acquire.gpu.add [g], 1"), "F0334", Severity::Error));
+}
+
+#[test]
+fn wait_on_remote_mbarrier_is_rejected() {
+    let src = with("wait mbarrier.try_wait.parity.acquire.cluster.shared::cluster [peer], 0");
+    assert!(has(&src, "F0320", Severity::Error));
+}
+
+#[test]
+fn local_form_arrive_on_peer_barrier_is_ub() {
+    assert!(has(&with("mbarrier.arrive.release.cluster.shared::cta [peer]"), "F0321", Severity::Error));
+    assert!(has(&with("mbarrier.arrive.release.cluster [peer]"), "F0321", Severity::Error));
+    assert!(!has(&with("mbarrier.arrive.release.cluster.shared::cluster [peer]"), "F0321", Severity::Error));
+}
+
+#[test]
+fn ub_errors_become_warnings_when_undefined_is_expected() {
+    let src = format!("{}expect undefined\n", with("mbarrier.arrive.shared::cta [peer]"));
+    assert!(has(&src, "F0321", Severity::Warning));
+}
+
+#[test]
+fn remote_arrive_with_state_register_is_rejected() {
+    assert!(has(&with("mbarrier.arrive.release.cluster.shared::cluster st, [peer]"), "F0322", Severity::Error));
+}
+
+#[test]
+fn restricted_fences_need_their_exact_form() {
+    assert!(has(&with("fence.acquire.sync_restrict::shared::cta.cluster"), "F0316", Severity::Error));
+    assert!(has(&with("fence.release.sync_restrict::shared::cta.gpu"), "F0316", Severity::Error));
+    assert!(!has(&with("fence.release.sync_restrict::shared::cta.cluster"), "F0316", Severity::Error));
+}
+
+#[test]
+fn mbarrier_counts_are_range_checked() {
+    assert!(has(&with("mbarrier.arrive.noComplete [bar], 1048576"), "F0310", Severity::Error));
+    assert!(has("cta A\nmbarrier b @A count 0\n", "F0310", Severity::Error));
+    assert!(has("cta A\nmbarrier b @A\nthread t @A:\n mbarrier.init [b], 0\n", "F0310", Severity::Error));
+}
+
+#[test]
+fn no_complete_needs_count() {
+    assert!(has(&with("mbarrier.arrive.noComplete [bar]"), "F0318", Severity::Error));
+}
+
+#[test]
+fn cluster_scope_without_clusters_gets_a_note() {
+    let src = "cta A\nglobal g = 0\nthread t @A:\n st.relaxed.cluster [g], 1\n";
+    assert!(has(src, "F0501", Severity::Note));
+    assert!(!has(&with("st.relaxed.cluster [g], 1"), "F0501", Severity::Note));
+}
+
+#[test]
+fn unknown_names_and_labels() {
+    assert!(has(&with("ld r0, [nope]"), "F0308", Severity::Error));
+    assert!(has(&with("bra nowhere"), "F0308", Severity::Error));
+    assert!(has(&with("ld r0, [bar]"), "F0309", Severity::Error));
+    assert!(has(&with("st [g], r9"), "F0402", Severity::Warning));
+}
+
+#[test]
+fn st_async_target_rules() {
+    assert!(has(&with("st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [bar]"), "F0328", Severity::Error));
+    assert!(has(&with("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add [x], 1, [bar]"), "F0328", Severity::Error));
+    assert!(findings(&with("st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [peer]")).is_empty());
+    let lone = "cta A\ncta B\nshared y @B = 0\nmbarrier m @B count 1\nthread t @A:\n st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [m]\n";
+    assert!(has(lone, "F0328", Severity::Error));
+}
+
+#[test]
+fn tcgen05_cta_groups_must_not_mix() {
+    let src = format!("{HEAD}tmem acc @A = 0\nthread t @A:\n tcgen05.mma.cta_group::1 [acc], [x], [x]\n tcgen05.commit.cta_group::2.mbarrier::arrive::one [bar]\n");
+    assert!(has(&src, "F0329", Severity::Error));
+}
+
+#[test]
+fn suspicious_forms_warn() {
+    let cta_scope = format!("{HEAD}thread t @A:\n st.relaxed.cta [g], 1\nthread u @B:\n ld.relaxed.gpu r0, [g]\n");
+    assert!(has(&cta_scope, "F0403", Severity::Warning));
+    assert!(has(&with("bar.arrive 1, 64\n ld.shared r0, [x]"), "F0404", Severity::Warning));
+    assert!(has(&with("st.shared [x], 1\n mbarrier.arrive.relaxed.cta [bar]"), "F0405", Severity::Warning));
+    assert!(!has(&with("st.shared [x], 1\n fence.release.cta\n mbarrier.arrive.relaxed.cta [bar]"), "F0405", Severity::Warning));
+    assert!(has(&with("wait mbarrier.try_wait.parity.relaxed.cta [bar], 0\n ld.shared r0, [x]"), "F0406", Severity::Warning));
+}
+
+#[test]
+fn verify_works_without_a_source_map() {
+    let parsed = fencelab::syntax::parse(&with("ld.release.gpu r0, [g]"));
+    let diags = fencelab::verify::verify(&parsed.scenario, &fencelab::syntax::SourceMap::default());
+    assert!(diags.iter().any(|d| d.code == "F0311" && d.labels.is_empty()));
+}
+
+#[test]
+fn every_code_in_the_sources_is_documented() {
+    fn visit(dir: &std::path::Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                visit(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(std::fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    visit(std::path::Path::new("src"), &mut sources);
+    let mut missing = Vec::new();
+    for text in &sources {
+        for (at, _) in text.match_indices("\"F0") {
+            let code = text.get(at + 1..at + 6).unwrap_or("");
+            if code.len() == 5 && code.chars().skip(1).all(|c| c.is_ascii_digit()) && fencelab::diag::explain(code).is_none() {
+                missing.push(code.to_string());
+            }
+        }
+    }
+    assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
+}

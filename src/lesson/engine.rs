@@ -4,19 +4,14 @@ use super::types::LessonError;
 use crate::check::{check, Mode, Options, Report};
 use crate::diag::{line_col, Diagnostic};
 use crate::model::Scenario;
-use crate::syntax::parse;
 
-/// Parses a `.fence` program that starts on lesson line `first_line`. Errors carry lesson
-/// line numbers; warnings and notes are dropped (the checker reports what matters).
+/// Parses and verifies a `.fence` program that starts on lesson line `first_line`. Errors
+/// carry lesson line numbers; warnings and notes are dropped (the checker reports what
+/// matters).
 pub fn load(src: &str, first_line: usize) -> Result<Scenario, Vec<LessonError>> {
-    let parsed = parse(src);
-    let errors: Vec<LessonError> =
-        parsed.diagnostics.iter().filter(|d| d.is_error()).map(|d| to_lesson_error(d, src, first_line)).collect();
-    if errors.is_empty() {
-        Ok(parsed.scenario)
-    } else {
-        Err(errors)
-    }
+    crate::load::load(src).into_result().map(|(scenario, _, _)| scenario).map_err(|diagnostics| {
+        diagnostics.iter().filter(|d| d.is_error()).map(|d| to_lesson_error(d, src, first_line)).collect()
+    })
 }
 
 fn to_lesson_error(diag: &Diagnostic, src: &str, first_line: usize) -> LessonError {

@@ -1,6 +1,7 @@
 //! The `fencelab` command line. Each subcommand lives in its own module.
 //! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
 
+mod check;
 mod lessons;
 
 use std::process::ExitCode;
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             0
         }
+        "check" => check::run(rest),
         "lessons" => lessons::run(rest),
         other => {
             let _ = rest;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::engine::{load, run};
-use super::grade::{grade, verdict_name};
+use super::grade::{grade, partial_reason, verdict_name};
 use super::types::{Block, Exercise, Lesson, LessonError};
 use crate::check::{Mode, Options, Verdict};
 use crate::model::Scenario;
@@ -97,13 +97,9 @@ fn load_scenario(source: &str, line: usize, block: usize, out: &mut Vec<Mismatch
 fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
     let report = run(scenario, mode, options);
     if report.verdict == Verdict::Partial {
-        out.push(Mismatch {
-            kind: MismatchKind::Claim,
-            line,
-            block,
-            declared: "a complete exploration".into(),
-            actual: format!("the checker stopped at its cap of {} states", options.max_states),
-        });
+        let declared = scenario.expect.map_or("a complete exploration".into(), |e| format!("expect {}", expect_str(e)));
+        out.push(Mismatch { kind: MismatchKind::Claim, line, block, declared, actual: partial_reason(&report, options) });
+        return;
     }
     if let Some(expect) = scenario.expect {
         if expect_str(expect) != verdict_name(report.verdict) {

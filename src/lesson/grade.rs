@@ -6,7 +6,7 @@
 use super::engine::{load, run};
 use super::forbid::{instruction_count, is_forbidden};
 use super::types::{Exercise, Grade};
-use crate::check::{Options, Verdict};
+use crate::check::{Options, Report, Verdict};
 use crate::model::{Expect, Scenario};
 use crate::syntax::{condition_text, expect_str, instr_text};
 
@@ -99,7 +99,7 @@ fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -
     let report = run(attempt, exercise.goal.mode, options);
     let mut reasons = Vec::new();
     if report.verdict == Verdict::Partial {
-        reasons.push("the checker hit its state cap before finishing, so nothing was proven".into());
+        reasons.push(partial_reason(&report, options));
         return reasons;
     }
     if !verdict_matches(exercise.goal.verdict, report.verdict) {
@@ -126,6 +126,16 @@ fn verdict_matches(goal: Expect, verdict: Verdict) -> bool {
             | (Expect::Deadlock, Verdict::Deadlock)
             | (Expect::Undefined, Verdict::Undefined)
     )
+}
+
+/// Why a run proved nothing, in the report's own words when it gives them.
+pub fn partial_reason(report: &Report, options: &Options) -> String {
+    if report.stats.states >= options.max_states {
+        format!("the checker stopped at its cap of {} states, so nothing was proven", options.max_states)
+    } else {
+        let note = report.mode_note.as_deref().unwrap_or("the exploration did not finish");
+        format!("nothing was proven: {note}")
+    }
 }
 
 pub fn verdict_name(verdict: Verdict) -> &'static str {

@@ -7,6 +7,7 @@ mod parse;
 mod check;
 mod litmus;
 mod share;
+mod lessons;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         "litmus" => litmus::run(rest),
         "share" => share::share(rest),
         "unshare" => share::unshare(rest),
+        "lessons" => lessons::run(rest),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

@@ -1,5 +1,6 @@
 //! Share links: round trips, every error, and the frozen links of each format.
 
+mod arb_instr;
 mod arb_scenario;
 mod corpus;
 mod errors;

@@ -4,6 +4,7 @@ mod arb_instr;
 mod arb_scenario;
 mod corpus;
 mod errors;
+mod robustness;
 mod roundtrip;
 mod samples;
 

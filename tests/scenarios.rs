@@ -74,6 +74,10 @@ fn seed_scenarios_have_title_expectation_and_canonical_form() {
         let name = path.display();
         assert!(loaded.scenario.title.is_some(), "{name} has no title");
         assert!(loaded.scenario.expect.is_some(), "{name} has no expect line");
-        assert_eq!(print_with_comments(&loaded.scenario, &loaded.source_map), src, "{name} is not canonical; run `fencelab fmt`");
+        assert_eq!(
+            print_with_comments(&loaded.scenario, &loaded.source_map),
+            src,
+            "{name} is not canonical; run `fencelab fmt`"
+        );
     }
 }

@@ -15,7 +15,7 @@ pub mod mbarrier;
 pub mod race;
 pub mod sync;
 
-pub use exec::{Exec, Readiness, StepOutcome};
+pub use exec::{Exec, RawFinding, Readiness, StepOutcome};
 
 use crate::check::machine::{AgentKind, Layout, Machine, Status};
 use crate::model::{Instr, MbarKind};

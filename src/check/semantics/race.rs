@@ -90,5 +90,7 @@ fn describe(filter: Filter, ex: &Exec) -> String {
         Filter::SharedCta(cta) => format!("shared memory of CTA `{}` only", ex.layout.cta_name(cta)),
         Filter::SharedCluster(_) => "shared memory of the cluster only".into(),
         Filter::MbarrierInit => "`mbarrier.init` only".into(),
+        Filter::Tmem => "tensor memory only (`tcgen05.fence`)".into(),
+        Filter::Memory => "everything but tensor memory".into(),
     }
 }

@@ -3,7 +3,10 @@
 
 pub mod check;
 pub mod diag;
+pub mod link;
+pub mod litmus;
 mod load;
+pub mod lesson;
 pub mod model;
 pub mod schedule;
 pub mod syntax;

@@ -13,7 +13,7 @@ mod step;
 mod text;
 pub mod view;
 
-pub use explore::check;
+pub use explore::{check, condition_text};
 pub use report::{
     Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
     RaceReason, Report, Stats, Verdict,

@@ -82,6 +82,10 @@ pub const CODES: &[CodeInfo] = &[
     c("F0411", "a final condition reading a register its thread never writes"),
     c("F0413", "an mbarrier wait whose result is not used"),
     c("F0501", "`.cluster` scope where every cluster has one CTA (it means the CTA)"),
+    c("C0001", "a data race: conflicting accesses that are neither morally strong nor ordered"),
+    c("C0002", "a deadlock or livelock: a thread that can never proceed"),
+    c("C0003", "undefined behaviour in some execution"),
+    c("C0004", "a declared expectation or final condition that does not hold"),
     c("F0502", "a `.gpu`/`.sys` scope on shared memory (it acts as `.cluster`)"),
 ];
 

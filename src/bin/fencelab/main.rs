@@ -1,6 +1,8 @@
 //! The `fencelab` command line. Each subcommand lives in its own module.
 //! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
 
+mod check;
+
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fencelab <command> [args]
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             0
         }
+        "check" => check::run(rest),
         other => {
             let _ = rest;
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");

@@ -99,6 +99,9 @@ pub struct MbarState {
     pub completed: Vec<Message>,
     /// A phase completed and no wait has returned true since (lapping check, §4.4).
     pub unobserved: bool,
+    /// Arrivals that released nothing (relaxed, no fence): current phase, then completed.
+    pub bare: Vec<EventId>,
+    pub bare_completed: Vec<EventId>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -117,6 +120,9 @@ pub struct ClusterBarState {
     pub arrived: Vec<u32>,
     pub current: Vec<Message>,
     pub completed: Vec<Message>,
+    /// Relaxed arrivals with no release fence: current instance, then completed.
+    pub bare: Vec<EventId>,
+    pub bare_completed: Vec<EventId>,
 }
 
 /// A formed happens-before edge, for the UI.
@@ -219,6 +225,8 @@ impl Machine {
                 current: Vec::new(),
                 completed: Vec::new(),
                 unobserved: false,
+                bare: Vec::new(),
+                bare_completed: Vec::new(),
             })
             .collect();
         Machine {

@@ -83,7 +83,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
         if !ordered && !morally_strong(me, them) {
-            race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event);
+            race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
@@ -110,14 +110,14 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
         if !ordered && !morally_strong(me, them) {
-            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event);
+            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
     for other in reads.iter().filter(|o| o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
         if !ordered && !morally_strong(me, them) {
-            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event);
+            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
     }
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
@@ -148,10 +148,30 @@ fn race(
     other_is_write: bool,
     other_key: ProxyKey,
     other_event: crate::check::machine::EventId,
+    other_strong: Option<Scope>,
 ) {
     let mine = ex.instr_ref();
     let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str()).to_string();
-    let (reason, why) = classify(ex, other_event, other_loc, other_key, acc.key);
+    let (reason, why) = match (other_strong, acc.strong) {
+        // Both strong, same proxy, yet not morally strong: the scopes exclude each other.
+        (Some(theirs), Some(mine)) if other_key == acc.key => {
+            let them = ex.m.agents.get(other_agent as usize).map_or(ex.place(), |a| a.place);
+            let (who, scope, other, at) = if !crate::check::machine::covers(theirs, them, ex.place()) {
+                (ex.name_of(other_agent), theirs, ex.name_of(ex.agent), ex.place())
+            } else {
+                (ex.name_of(ex.agent), mine, ex.name_of(other_agent), them)
+            };
+            (
+                crate::check::report::RaceReason::ScopeMismatch,
+                format!(
+                    "both accesses are strong, but the `{}` access by `{who}` does not include `{other}` ({}): they are not morally strong",
+                    crate::check::text::scope(scope),
+                    ex.layout.describe_place(at)
+                ),
+            )
+        }
+        _ => classify(ex, other_event, other_loc, other_key, acc.key),
+    };
     let other_text = other_instr.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
     let my_text = mine.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
     let kind_of = |w: bool| if w { "write" } else { "read" };

@@ -118,6 +118,13 @@ fn complete_if_ready(ex: &mut Exec, cta: usize, id: u32) -> Result<(), String> {
     let me = ex.agent;
     for (agent, waits) in &state.arrived {
         if !waits {
+            // An arrive-only participant acquires nothing (§5.1); remember why, for races.
+            ex.agent = *agent;
+            let who = ex.name_of(*agent);
+            for msg in state.msgs.iter().filter(|m| m.from_agent != *agent) {
+                let text = format!("`{who}` only arrived at barrier {id} (`bar.arrive`): an arrive releases but never acquires; use `bar.sync` to wait");
+                super::sync::fail(ex, msg, crate::check::report::RaceReason::ExecutionOrderOnly, text);
+            }
             continue;
         }
         ex.agent = *agent;

@@ -23,7 +23,7 @@ pub mod tcgen05;
 pub mod tma;
 pub mod wgmma;
 
-pub use exec::{Exec, Readiness, StepOutcome};
+pub use exec::{Exec, RawFinding, Readiness, StepOutcome};
 
 use crate::check::machine::{AgentKind, Layout, Machine, Status};
 use crate::model::{Instr, MbarKind, WgmmaOp};

@@ -54,10 +54,12 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: Proxy
         RaceReason::ExecutionOrderOnly,
     ];
     for reason in priority {
+        // Read side: an edge into this agent that would have carried the write. Write side:
+        // an edge into the earlier reader that this agent (or nobody) failed to form.
         let hit = ex.m.trace.0.failed.iter().chain(&ex.out.failed).find(|f| {
             f.reason == reason
-                && f.to_agent == ex.agent
-                && f.knowledge.entries.iter().any(|e| e.vv.contains(event))
+                && ((f.to_agent == ex.agent && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
+                    || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {
             return (reason, f.text.clone());

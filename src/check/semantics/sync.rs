@@ -164,3 +164,24 @@ pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
     }
     into.sort_by_key(|p| (p.origin, p.scope));
 }
+
+/// Explain, for later races, that `event`'s agent signalled without releasing anything.
+pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str) {
+    if event.agent == ex.agent {
+        return;
+    }
+    let mut k = crate::check::machine::Knowledge::new(ex.layout.cells, event.agent);
+    if let Some(m) = k.main_mut() {
+        m.vv.set(event.agent, event.epoch);
+    }
+    let who = ex.name_of(event.agent);
+    ex.out.failed.push(FailedRec {
+        from_agent: event.agent,
+        from_step: None,
+        to_agent: ex.agent,
+        to_step: ex.step,
+        reason: RaceReason::ExecutionOrderOnly,
+        text: format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait sees the arrival but nothing is released"),
+        knowledge: k,
+    });
+}

@@ -1,0 +1,111 @@
+//! `lessons/index.md`: the course outline. `## Title` starts a section; each `- file.md`
+//! line under it adds a lesson, in order. Other lines (a `#` title, prose) are ignored.
+
+use serde::{Deserialize, Serialize};
+
+use super::types::{LessonError, LessonMeta};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    /// Lesson file names relative to the index, in course order.
+    pub files: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Index {
+    pub sections: Vec<Section>,
+}
+
+impl Index {
+    /// Every lesson file, in course order.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.sections.iter().flat_map(|s| s.files.iter().map(String::as_str))
+    }
+}
+
+pub fn parse_index(src: &str) -> (Index, Vec<LessonError>) {
+    let mut index = Index::default();
+    let mut errors = Vec::new();
+    for (i, raw) in src.lines().enumerate() {
+        let line = raw.trim();
+        if let Some(title) = line.strip_prefix("## ") {
+            index.sections.push(Section { title: title.trim().to_string(), files: Vec::new() });
+        } else if let Some(file) = line.strip_prefix("- ") {
+            let file = file.trim();
+            let well_formed = file.ends_with(".md") && !file.contains(['/', '\\', ' ']) && !file.starts_with('.');
+            if !well_formed {
+                errors.push(LessonError::new(i + 1, format!("`{file}` is not a lesson file name (`name.md`, no directories)")));
+            } else if index.files().any(|f| f == file) {
+                errors.push(LessonError::new(i + 1, format!("`{file}` is listed twice")));
+            } else if let Some(section) = index.sections.last_mut() {
+                section.files.push(file.to_string());
+            } else {
+                errors.push(LessonError::new(i + 1, "a lesson is listed before any `## section`"));
+            }
+        }
+    }
+    if index.files().next().is_none() {
+        errors.push(LessonError::new(1, "the index lists no lessons"));
+    }
+    (index, errors)
+}
+
+/// Checks that lessons listed in course order have increasing `order`, unique ids, and
+/// prerequisites that name earlier lessons. `lessons` is in index order.
+pub fn check_course(lessons: &[(&str, &LessonMeta)]) -> Vec<(String, String)> {
+    let mut problems = Vec::new();
+    let mut earlier: Vec<&str> = Vec::new();
+    let mut last_order: Option<u32> = None;
+    for (file, meta) in lessons {
+        if last_order.is_some_and(|o| meta.order <= o) {
+            problems.push((file.to_string(), format!("`order: {}` does not follow the index order", meta.order)));
+        }
+        last_order = Some(meta.order);
+        if earlier.contains(&meta.id.as_str()) {
+            problems.push((file.to_string(), format!("lesson id `{}` is used twice", meta.id)));
+        }
+        for p in &meta.prerequisites {
+            if !earlier.contains(&p.as_str()) {
+                problems.push((file.to_string(), format!("prerequisite `{p}` is not an earlier lesson")));
+            }
+        }
+        earlier.push(&meta.id);
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_sections_in_order() {
+        let (index, errors) = parse_index("# Course\n\n## Basics\n- a.md\n- b.md\n\n## Hopper\n- c.md\n");
+        assert_eq!(errors, vec![]);
+        assert_eq!(index.sections.len(), 2);
+        assert_eq!(index.files().collect::<Vec<_>>(), vec!["a.md", "b.md", "c.md"]);
+    }
+
+    #[test]
+    fn rejects_paths_duplicates_and_orphans() {
+        let (_, errors) = parse_index("- early.md\n## S\n- ../etc/passwd.md\n- a.md\n- a.md\n");
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![1, 3, 5], "{errors:?}");
+    }
+
+    #[test]
+    fn course_order_and_prerequisites_are_checked() {
+        let meta = |id: &str, order, pre: &[&str]| LessonMeta {
+            id: id.into(),
+            order,
+            prerequisites: pre.iter().map(|s| s.to_string()).collect(),
+            ..LessonMeta::default()
+        };
+        let (a, b, c) = (meta("a", 1, &[]), meta("b", 1, &["a"]), meta("c", 3, &["d"]));
+        let problems = check_course(&[("a.md", &a), ("b.md", &b), ("c.md", &c)]);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].1.contains("order"));
+        assert!(problems[1].1.contains("`d`"));
+    }
+}

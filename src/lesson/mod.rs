@@ -1,0 +1,19 @@
+//! Lessons: Markdown files whose scenarios and exercises the checker verifies.
+//!
+//! [`parse_lesson`] reads a lesson, [`render_markdown`] turns its prose into safe HTML,
+//! [`grade`] judges a learner's attempt at an exercise and [`check_lesson`] verifies every
+//! claim a lesson makes. The format is described in `docs/lessons.md`.
+
+mod exercise;
+mod forbid;
+mod front;
+mod index;
+mod markdown;
+mod parse;
+mod types;
+
+pub use forbid::{instruction_count, is_forbidden};
+pub use index::{check_course, parse_index, Index, Section};
+pub use markdown::{is_safe_url, render_markdown};
+pub use parse::parse_lesson;
+pub use types::{Block, Exercise, Forbid, Goal, Grade, Lesson, LessonError, LessonMeta, Part};

@@ -1,0 +1,95 @@
+//! Link text ⇄ [`SharePayload`]: the route, the base64 layer and the format header.
+//!
+//! A code is URL-safe base64 (no padding) of `[MAGIC, version, body...]`. The header is
+//! never compressed, so any fencelab can tell which format a link uses; the body's shape
+//! belongs to its version (see [`super::v1`] and `docs/links.md`).
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::{DecodeError, Engine};
+
+use super::{v1, LinkError, SharePayload};
+
+/// The format this fencelab writes. Every older format keeps a decoder.
+pub const FORMAT_VERSION: u8 = 1;
+/// The app's shared-scenario route: `https://host/#/s/<code>`.
+pub const ROUTE: &str = "#/s/";
+/// Longest text [`decode`] accepts (a whole URL).
+pub const MAX_LINK_CHARS: usize = 64 * 1024;
+/// Longest code [`encode`] writes, leaving room for the base URL within [`MAX_LINK_CHARS`].
+pub const MAX_CODE_CHARS: usize = MAX_LINK_CHARS - 4 * 1024;
+/// First byte of every code, so that other base64 text is not mistaken for a newer format.
+const MAGIC: u8 = 0x7C;
+
+/// Encodes `payload` as a link code (the part after [`ROUTE`]).
+///
+/// Fails when the scenario is structurally invalid or too large to share, so that every
+/// code this returns decodes again.
+pub fn encode(payload: &SharePayload) -> Result<String, LinkError> {
+    let mut bytes = vec![MAGIC, FORMAT_VERSION];
+    bytes.extend(v1::encode_body(payload)?);
+    let code = URL_SAFE_NO_PAD.encode(bytes);
+    if code.len() > MAX_CODE_CHARS {
+        return Err(LinkError::TooLarge { size: code.len(), max: MAX_CODE_CHARS });
+    }
+    Ok(code)
+}
+
+/// A full link: `base` (any fragment dropped) followed by [`ROUTE`] and the code.
+pub fn share_url(base: &str, payload: &SharePayload) -> Result<String, LinkError> {
+    let base = base.split('#').next().unwrap_or(base);
+    Ok(format!("{base}{ROUTE}{}", encode(payload)?))
+}
+
+/// Decodes a pasted link: a full URL, a fragment (`#/s/<code>`) or the bare code.
+/// Whitespace (from line-wrapping chat clients) and surrounding `<>` are ignored, and so
+/// is anything after `?` in the fragment (reserved for app options such as embedding).
+pub fn decode(text: &str) -> Result<SharePayload, LinkError> {
+    if text.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLarge { size: text.len(), max: MAX_LINK_CHARS });
+    }
+    let code = extract_code(text)?;
+    let bytes =
+        URL_SAFE_NO_PAD.decode(code.trim_end_matches('=')).map_err(|e| base64_error(&code, e))?;
+    let (magic, rest) = bytes.split_first().ok_or(LinkError::Truncated)?;
+    if *magic != MAGIC {
+        return Err(LinkError::NotFencelab);
+    }
+    let (version, body) = rest.split_first().ok_or(LinkError::Truncated)?;
+    match *version {
+        1 => v1::decode_body(body),
+        0 => Err(LinkError::Corrupt("format 0 does not exist".into())),
+        found => Err(LinkError::UnknownVersion { found, newest: FORMAT_VERSION }),
+    }
+}
+
+/// The code inside `text`, without whitespace.
+fn extract_code(text: &str) -> Result<String, LinkError> {
+    let text = text.trim().trim_start_matches('<').trim_end_matches('>');
+    let route = match text.split_once('#') {
+        Some((_, fragment)) => {
+            let fragment = fragment.trim_start_matches('/');
+            fragment.strip_prefix("s/").ok_or(LinkError::NoScenario)?
+        }
+        None if text.contains("://") => return Err(LinkError::NoScenario),
+        None => text.trim_start_matches('/').strip_prefix("s/").unwrap_or(text),
+    };
+    let code_part = route.split('?').next().unwrap_or(route);
+    let code: String = code_part.chars().filter(|c| !c.is_whitespace()).collect();
+    if code.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    Ok(code)
+}
+
+fn base64_error(code: &str, error: DecodeError) -> LinkError {
+    match error {
+        DecodeError::InvalidByte(offset, _) => {
+            let character = code.get(offset..).and_then(|s| s.chars().next()).unwrap_or('?');
+            let position = code.get(..offset).map_or(offset, |s| s.chars().count()) + 1;
+            LinkError::NotBase64 { position, character }
+        }
+        // A length or final symbol no encoder produces: the tail was cut off.
+        DecodeError::InvalidLength(_) | DecodeError::InvalidLastSymbol(..) => LinkError::Truncated,
+        DecodeError::InvalidPadding => LinkError::Corrupt("misplaced `=` padding".into()),
+    }
+}

@@ -1,0 +1,18 @@
+//! Shareable scenario links: everything travels in the URL fragment, so nothing is sent
+//! to a server and a link never rots.
+//!
+//! `https://host/#/s/<code>` where the code is versioned, compressed and URL-safe. See
+//! `docs/links.md` for the format and how to add a version.
+
+mod codec;
+mod depth;
+mod error;
+mod payload;
+mod v1;
+mod validate;
+
+pub use codec::{decode, encode, share_url, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
+pub use error::LinkError;
+pub use payload::{LessonRef, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
+pub use v1::{MAX_DECODED_BYTES, MAX_NESTING};
+pub use validate::structural_problem;

@@ -1,0 +1,84 @@
+//! Format 1: a zlib-deflated (checksummed) postcard encoding of [`SharePayload`].
+//!
+//! Postcard is not self-describing: fields are written in declaration order and enum
+//! variants by index. So format 1 is tied to the serde shape of the model as it was when
+//! the format shipped, and `tests/links/v1/` freezes it. Once the shape changes, this
+//! module must decode into frozen copies of the old types (see `docs/links.md`).
+
+use miniz_oxide::inflate::{decompress_to_vec_zlib_with_limit, TINFLStatus};
+use serde::Deserialize;
+
+use super::depth::{Budget, Limited};
+use super::validate::structural_problem;
+use super::{LinkError, SharePayload};
+
+/// Largest decompressed body accepted; realistic scenarios need a few kilobytes.
+pub const MAX_DECODED_BYTES: usize = 256 * 1024;
+/// Deepest nesting accepted (sequences, enums, options each count one level). Real
+/// scenarios stay below 16; the bound keeps decoding within a small stack.
+pub const MAX_NESTING: u32 = 32;
+/// miniz_oxide's best ratio; links are small, so speed does not matter.
+const COMPRESSION_LEVEL: u8 = 10;
+
+pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> {
+    if let Some(problem) = structural_problem(&payload.scenario) {
+        return Err(LinkError::Invalid(problem));
+    }
+    let raw = postcard::to_allocvec(payload)
+        .map_err(|e| LinkError::Invalid(format!("the scenario cannot be serialized ({e})")))?;
+    if raw.len() > MAX_DECODED_BYTES {
+        return Err(LinkError::TooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
+    }
+    let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
+    // Limits such as the nesting depth are only known to the decoder: prove the link opens.
+    decode_body(&body)?;
+    Ok(body)
+}
+
+pub(super) fn decode_body(body: &[u8]) -> Result<SharePayload, LinkError> {
+    let raw =
+        decompress_to_vec_zlib_with_limit(body, MAX_DECODED_BYTES).map_err(|e| match e.status {
+            TINFLStatus::HasMoreOutput => LinkError::ExpandsTooMuch { max: MAX_DECODED_BYTES },
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                LinkError::Truncated
+            }
+            TINFLStatus::Adler32Mismatch => {
+                LinkError::Corrupt("the checksum does not match; the link was altered".into())
+            }
+            _ => LinkError::Corrupt("the compressed data is malformed".into()),
+        })?;
+    let budget = Budget::new(MAX_NESTING);
+    let mut deserializer = postcard::Deserializer::from_bytes(&raw);
+    let payload = SharePayload::deserialize(Limited { inner: &mut deserializer, budget: &budget })
+        .map_err(|e| {
+            if budget.exceeded() {
+                LinkError::Invalid(format!("it nests deeper than {MAX_NESTING} levels"))
+            } else {
+                LinkError::Corrupt(postcard_detail(&e).into())
+            }
+        })?;
+    let rest =
+        deserializer.finalize().map_err(|e| LinkError::Corrupt(postcard_detail(&e).into()))?;
+    if !rest.is_empty() {
+        return Err(LinkError::Corrupt(format!(
+            "{} unexpected bytes follow the scenario",
+            rest.len()
+        )));
+    }
+    if let Some(problem) = structural_problem(&payload.scenario) {
+        return Err(LinkError::Invalid(problem));
+    }
+    Ok(payload)
+}
+
+fn postcard_detail(error: &postcard::Error) -> &'static str {
+    use postcard::Error as E;
+    match error {
+        E::DeserializeUnexpectedEnd => "the scenario data ends early",
+        E::DeserializeBadVarint => "a number is malformed",
+        E::DeserializeBadUtf8 | E::DeserializeBadChar => "a name is not valid text",
+        E::DeserializeBadEnum => "it names an unknown kind of instruction or option",
+        E::DeserializeBadBool | E::DeserializeBadOption => "a flag is malformed",
+        _ => "the scenario data is unreadable",
+    }
+}

@@ -1,0 +1,334 @@
+//! Importer tests on small litmus texts in Dat3M's syntax.
+
+use super::*;
+use crate::model::{
+    AtomOp, BarKind, CmpOp, Cond, Fence, FenceSem, Instr, MbarKind, Operand, Proxy, ProxyKind, Quantifier,
+    Scope, Sem, Space, Term,
+};
+
+fn imm(v: i64) -> Operand {
+    Operand::Imm(v)
+}
+
+fn reg(r: &str) -> Operand {
+    Operand::Reg(r.to_string())
+}
+
+fn term(thread: &str, r: &str) -> Term {
+    Term::Reg { thread: thread.to_string(), reg: r.to_string() }
+}
+
+const MP: &str = r#"PTX MP-cta
+"Message passing, with a comment
+over two lines"
+{
+x=0;
+y=0;
+P1:r1=0;
+P1:r2=7;
+}
+ P0@cta 0,gpu 0         | P1@cta 1, gpu 1        ;
+ st.weak x, 1           | ld.acquire.cta r1, y   ;
+ st.release.cta y, 1    | ld.weak r2, x          ;
+exists
+(P1:r1 == 1 /\ P1:r2 != 1)"#;
+
+#[test]
+fn placement_memory_and_accesses() {
+    let s = import(MP).unwrap();
+    assert_eq!(s.title.as_deref(), Some("MP-cta"));
+    let ctas: Vec<(&str, usize)> = s.ctas.iter().map(|c| (c.name.as_str(), c.cluster)).collect();
+    assert_eq!(ctas, vec![("gpu0_cta0", 0), ("gpu1_cta1", 1)]);
+    let gpus: Vec<u32> = s.clusters.iter().map(|c| c.gpu).collect();
+    assert_eq!(gpus, vec![0, 1]);
+    let threads: Vec<(&str, usize, u32)> = s.threads.iter().map(|t| (t.name.as_str(), t.cta, t.lanes)).collect();
+    assert_eq!(threads, vec![("P0", 0, 1), ("P1", 1, 1)]);
+    assert!(s.locations.iter().all(|l| l.space == Space::Global && l.init == 0 && l.alias.is_none()));
+    assert_eq!(s.locations.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["x", "y"]);
+    assert_eq!(
+        s.threads[0].program,
+        vec![
+            Instr::St { sem: Some(Sem::Weak), scope: None, space: None, proxy: Proxy::Generic, addr: "x".into(), src: imm(1) },
+            Instr::St {
+                sem: Some(Sem::Release),
+                scope: Some(Scope::Cta),
+                space: None,
+                proxy: Proxy::Generic,
+                addr: "y".into(),
+                src: imm(1)
+            },
+        ]
+    );
+    // The non-zero register initial value becomes a `mov` before the program.
+    assert_eq!(s.threads[1].program[0], Instr::Mov { dst: "r2".into(), src: imm(7) });
+    assert_eq!(
+        s.threads[1].program[1],
+        Instr::Ld {
+            sem: Some(Sem::Acquire),
+            scope: Some(Scope::Cta),
+            space: None,
+            proxy: Proxy::Generic,
+            dst: "r1".into(),
+            addr: "y".into()
+        }
+    );
+    let cond = &s.conditions[0];
+    assert_eq!(cond.quantifier, Quantifier::Exists);
+    assert_eq!(
+        cond.cond,
+        Cond::And(vec![
+            Cond::Cmp(term("P1", "r1"), CmpOp::Eq, Term::Imm(1)),
+            Cond::Cmp(term("P1", "r2"), CmpOp::Ne, Term::Imm(1)),
+        ])
+    );
+}
+
+fn one_thread(init: &str, body: &str, cond: &str) -> String {
+    format!("PTX t\n{{\n{init}\n}}\n P0@cta 0,gpu 0 ;\n{body}\n{cond}")
+}
+
+#[test]
+fn single_gpu_names_and_undeclared_locations() {
+    let s = import(&one_thread("x=3;", " ld.weak r0, z ;", "forall (x == 3 /\\ w == 0)")).unwrap();
+    assert_eq!(s.ctas[0].name, "cta0");
+    let locs: Vec<(&str, i64)> = s.locations.iter().map(|l| (l.name.as_str(), l.init)).collect();
+    assert_eq!(locs, vec![("x", 3), ("z", 0), ("w", 0)]);
+}
+
+#[test]
+fn proxies_aliases_and_proxy_fences() {
+    let src = one_thread(
+        "x = 5; y @ generic aliases x; s @ surface aliases y; t @ texture aliases x; c @ constant aliases x;",
+        " sust.weak s, 1 ;\n fence.proxy.surface ;\n fence.proxy.alias ;\n fence.proxy.texture ;\n \
+         tld.weak r0, t ;\n suld.weak r1, s ;\n cold.weak r2, c ;\n fence.proxy.constant ;",
+        "forall (P0:r0 == 1)",
+    );
+    let s = import(&src).unwrap();
+    let aliases: Vec<(&str, &str, Proxy, i64)> = s
+        .locations
+        .iter()
+        .filter_map(|l| l.alias.as_ref().map(|a| (l.name.as_str(), a.target.as_str(), a.proxy, l.init)))
+        .collect();
+    assert_eq!(
+        aliases,
+        vec![
+            ("y", "x", Proxy::Generic, 5),
+            ("s", "y", Proxy::Surface, 5),
+            ("t", "x", Proxy::Texture, 5),
+            ("c", "x", Proxy::Constant, 5)
+        ]
+    );
+    let p = &s.threads[0].program;
+    assert!(matches!(&p[0], Instr::St { proxy: Proxy::Surface, addr, .. } if addr == "s"));
+    assert_eq!(p[1], Instr::Fence(Fence::Proxy(ProxyKind::Surface)));
+    assert_eq!(p[2], Instr::Fence(Fence::Proxy(ProxyKind::Alias)));
+    assert_eq!(p[3], Instr::Fence(Fence::Proxy(ProxyKind::Texture)));
+    assert!(matches!(&p[4], Instr::Ld { proxy: Proxy::Texture, addr, .. } if addr == "t"));
+    assert!(matches!(&p[5], Instr::Ld { proxy: Proxy::Surface, .. }));
+    assert!(matches!(&p[6], Instr::Ld { proxy: Proxy::Constant, .. }));
+    assert_eq!(p[7], Instr::Fence(Fence::Proxy(ProxyKind::Constant)));
+    let bad = one_thread("s @ surface aliases nowhere;", " fence.proxy.alias ;", "forall (0 == 0)");
+    assert!(matches!(import(&bad), Err(LitmusError::Syntax { .. })));
+}
+
+#[test]
+fn atomics_fences_and_local_arithmetic() {
+    let src = one_thread(
+        "m=1;",
+        " atom.relaxed.gpu.cas r1, m, 0, 1 ;\n atom.acq_rel.sys.exch r2, m, r1 ;\n red.release.cta.add m, 2 ;\n \
+         red.relaxed.gpu.sub m, 3 ;\n fence.sc.cta ;\n fence.acq_rel.gpu ;\n ld r3, 4 ;\n add r4, r3, 1 ;\n sub r5, r4, 2 ;",
+        "forall (m == 0)",
+    );
+    let p = import(&src).unwrap().threads.remove(0).program;
+    assert_eq!(
+        p[0],
+        Instr::Atom {
+            op: AtomOp::Cas,
+            sem: Some(Sem::Relaxed),
+            scope: Some(Scope::Gpu),
+            space: None,
+            dst: Some("r1".into()),
+            addr: "m".into(),
+            args: vec![imm(0), imm(1)]
+        }
+    );
+    assert!(matches!(&p[1], Instr::Atom { op: AtomOp::Exch, sem: Some(Sem::AcqRel), scope: Some(Scope::Sys), args, .. } if args == &vec![reg("r1")]));
+    assert!(matches!(&p[2], Instr::Atom { op: AtomOp::Add, dst: None, args, .. } if args == &vec![imm(2)]));
+    assert!(matches!(&p[3], Instr::Atom { op: AtomOp::Add, dst: None, args, .. } if args == &vec![imm(-3)]));
+    assert_eq!(p[4], Instr::Fence(Fence::Thread { sem: Some(FenceSem::Sc), scope: Scope::Cta, restrict: None, sugar: None }));
+    assert!(matches!(&p[5], Instr::Fence(Fence::Thread { sem: Some(FenceSem::AcqRel), scope: Scope::Gpu, .. })));
+    assert_eq!(p[6], Instr::Mov { dst: "r3".into(), src: imm(4) });
+    assert_eq!(p[7], Instr::Add { dst: "r4".into(), a: reg("r3"), b: imm(1) });
+    assert_eq!(p[8], Instr::Add { dst: "r5".into(), a: reg("r4"), b: imm(-2) });
+}
+
+#[test]
+fn labels_and_branches() {
+    let src = one_thread(
+        "f=0;",
+        " LC00: ;\n ld.relaxed.gpu r0, f ;\n bne r0, 1, LC00 ;\n beq r0, r1, LC01 ;\n goto LC01 ;\n LC01: ;",
+        "exists (P0:r0 == 1)",
+    );
+    let p = import(&src).unwrap().threads.remove(0).program;
+    assert_eq!(p[0], Instr::Label("LC00".into()));
+    assert_eq!(p[2], Instr::Branch { target: "LC00".into(), cond: Some((reg("r0"), CmpOp::Ne, imm(1))) });
+    assert_eq!(p[3], Instr::Branch { target: "LC01".into(), cond: Some((reg("r0"), CmpOp::Eq, reg("r1"))) });
+    assert_eq!(p[4], Instr::Branch { target: "LC01".into(), cond: None });
+    let unknown = one_thread("", " goto LC09 ;", "exists (0 == 0)");
+    assert!(import(&unknown).unwrap_err().to_string().contains("LC09"));
+}
+
+#[test]
+fn conditions_quantifiers_and_precedence() {
+    let s = import(&one_thread("", " ld.weak r0, x ;", "~exists (P0:r0 = 1 \\/ ~x != 2 /\\ 0:r0 >= 0)")).unwrap();
+    assert_eq!(s.conditions[0].quantifier, Quantifier::NotExists);
+    assert_eq!(
+        s.conditions[0].cond,
+        Cond::Or(vec![
+            Cond::Cmp(term("P0", "r0"), CmpOp::Eq, Term::Imm(1)),
+            Cond::And(vec![
+                Cond::Not(Box::new(Cond::Cmp(Term::Mem("x".into()), CmpOp::Ne, Term::Imm(2)))),
+                Cond::Cmp(term("P0", "r0"), CmpOp::Ge, Term::Imm(0)),
+            ]),
+        ])
+    );
+    let forall = import(&one_thread("", "", "forall (P0:r0 == P0:r1)")).unwrap();
+    assert_eq!(forall.conditions[0].quantifier, Quantifier::Forall);
+    let ghost = one_thread("", "", "exists (P4:r0 == 1)");
+    assert!(import(&ghost).unwrap_err().to_string().contains("P4"));
+}
+
+fn barrier_test(rows: &str, inits: &str) -> crate::model::Scenario {
+    let src = format!(
+        "PTX b\n{{ x=0; {inits} }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 | P3@cta 1,gpu 0 ;\n{rows}\nexists (x == 0)"
+    );
+    import(&src).unwrap()
+}
+
+fn bar_of(s: &crate::model::Scenario, thread: usize) -> Vec<&Instr> {
+    s.threads[thread]
+        .program
+        .iter()
+        .filter(|i| matches!(i, Instr::Bar { .. } | Instr::Mbar(_) | Instr::Wait { .. }))
+        .collect()
+}
+
+fn sync(id: i64, count: i64) -> Instr {
+    Instr::Bar { kind: BarKind::Sync, id: imm(id), count: Some(imm(count)), sugar: None }
+}
+
+#[test]
+fn plain_barriers_count_the_threads_that_hold_them() {
+    let s = barrier_test(" bar.cta.sync 1 | bar.cta.sync 1 | bar.cta.sync 2 | bar.cta.sync 1 ;", "");
+    assert_eq!(bar_of(&s, 0), vec![&sync(1, 2)]);
+    assert_eq!(bar_of(&s, 1), vec![&sync(1, 2)]);
+    // Alone with its instance id in CTA 0: passes alone, as in Dat3M.
+    assert_eq!(bar_of(&s, 2), vec![&sync(2, 1)]);
+    // Another CTA: its own barrier.
+    assert_eq!(bar_of(&s, 3), vec![&sync(1, 1)]);
+    let arrive = barrier_test(" bar.cta.arrive 3 | bar.cta.sync 3 | | ;", "");
+    assert_eq!(
+        bar_of(&arrive, 0),
+        vec![&Instr::Bar { kind: BarKind::Arrive, id: imm(3), count: Some(imm(2)), sugar: None }]
+    );
+}
+
+#[test]
+fn resource_ids_split_barriers_and_registers_fold() {
+    let s = barrier_test(
+        " bar.cta.sync 1, r2 | bar.cta.sync 1, 2 | bar.cta.sync 1, r3 | ;",
+        "P0:r2=2; P2:r3=4;",
+    );
+    assert_eq!(bar_of(&s, 0), vec![&sync(2, 2)]);
+    assert_eq!(bar_of(&s, 1), vec![&sync(2, 2)]);
+    assert_eq!(bar_of(&s, 2), vec![&sync(4, 1)]);
+    // A plain barrier with instance 2 in the same CTA is a different barrier.
+    let both = barrier_test(" bar.cta.sync 1, 2 | bar.cta.sync 2 | | ;", "");
+    let ids: Vec<&Instr> = [bar_of(&both, 0), bar_of(&both, 1)].concat();
+    assert_eq!(ids, vec![&sync(2, 1), &sync(0, 1)]);
+}
+
+#[test]
+fn quorum_below_participants_is_an_mbarrier() {
+    let s = barrier_test(" bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 | bar.cta.arrive 1, 1, 2 | ;", "");
+    assert_eq!(s.mbarriers.len(), 1);
+    let mbar = &s.mbarriers[0];
+    assert_eq!((mbar.cta, mbar.count), (0, Some(2)));
+    let p0 = bar_of(&s, 0);
+    assert!(matches!(p0[0], Instr::Mbar(op) if op.sem == Some(Sem::Release) && op.bar == mbar.name
+        && matches!(op.kind, MbarKind::Arrive { .. })));
+    assert!(matches!(p0[1], Instr::Wait { instr, until: None }
+        if matches!(&**instr, Instr::Mbar(op) if op.sem == Some(Sem::Acquire)
+            && matches!(op.kind, MbarKind::Wait { parity: true, phase: Operand::Imm(0), .. }))));
+    // `arrive` does not wait.
+    assert_eq!(bar_of(&s, 2).len(), 1);
+    // A quorum at or above the participants is a plain counted barrier.
+    let hang = barrier_test(" bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 | | ;", "");
+    assert_eq!(bar_of(&hang, 0), vec![&sync(1, 4)]);
+    assert!(hang.mbarriers.is_empty());
+}
+
+#[test]
+fn inexpressible_barriers_are_unsupported() {
+    let cases = [
+        (" ld.weak r2, x | bar.cta.sync 1, 1 | | ;\n bar.cta.sync 1, r2 | | | ;", "run time"),
+        (" LC00: | | | ;\n bar.cta.sync 1 | | | ;\n goto LC00 | | | ;", "loop"),
+        (" bar.cta.sync 1 | | | ;\n bar.cta.sync 1 | | | ;", "twice"),
+        (" bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 3 | | ;", "quorums"),
+    ];
+    for (rows, reason) in cases {
+        let src = format!(
+            "PTX b\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 | P3@cta 1,gpu 0 ;\n{rows}\nexists (x == 0)"
+        );
+        let err = import(&src).unwrap_err();
+        assert!(err.is_unsupported(), "{rows}: {err}");
+        assert!(err.to_string().contains(reason), "{rows}: {err}");
+    }
+}
+
+#[test]
+fn malformed_tests_name_the_line() {
+    let cases = [
+        ("", 1),
+        ("C test\n{ }", 1),
+        ("PTX t\n{ x=0 }\n P0@cta 0,gpu 0 ;\n st.weak.cta x, 1 ;\nexists (x == 1)", 4),
+        ("PTX t\n{ x=0 }\n P0@cta 0,gpu 0 ;\n ld.relaxed r0, x ;\nexists (x == 1)", 4),
+        ("PTX t\n{ x=0 }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak x, 2 ;\nexists (x == 1)", 4),
+        ("PTX t\n{ x=0 }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1) junk", 5),
+        ("PTX t\n{ x=0 }\n P0@cta 0,gpu 0 | P0@cta 1,gpu 0 ;\n", 3),
+    ];
+    for (src, line) in cases {
+        let err = import(src).unwrap_err();
+        assert!(!err.is_unsupported(), "{src}: {err}");
+        assert_eq!(err.line(), Some(line), "{src}: {err}");
+    }
+    let mul = "PTX t\n{ }\n P0@cta 0,gpu 0 ;\n mul r0, r0, 2 ;\nexists (0 == 0)";
+    assert!(import(mul).unwrap_err().is_unsupported());
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(src in "\\PC{0,300}") {
+            let _ = import(&src);
+        }
+
+        #[test]
+        fn mutated_tests_never_panic(cut in 0usize..400, insert in "[ -~\\n]{0,12}") {
+            let mut src: String = MP.chars().take(cut).collect();
+            src.push_str(&insert);
+            src.extend(MP.chars().skip(cut));
+            let _ = import(&src);
+        }
+
+        #[test]
+        fn deep_nesting_is_an_error_not_a_stack_overflow(depth in 60usize..5000) {
+            let cond = format!("{}P0:r0 == 0{}", "(".repeat(depth), ")".repeat(depth));
+            let src = format!("PTX t\n{{ }}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\nexists {cond}");
+            let _ = import(&src);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Scenario → link → scenario, for arbitrary scenarios and views.
+
+use crate::arb_scenario::payload;
+use crate::samples::{handoff_payload, mbarrier_handoff};
+use fencelab::link::{decode, encode, share_url, SharePayload, ROUTE};
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+
+fn survives_a_link(payload: SharePayload) -> Result<(), TestCaseError> {
+    let code = encode(&payload).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert!(code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+    prop_assert_eq!(decode(&code), Ok(payload.clone()));
+    let url = share_url("https://fencelab.example/app/", &payload)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(decode(&url), Ok(payload));
+    Ok(())
+}
+
+#[test]
+fn every_payload_survives_a_link() {
+    // Unoptimised deflate keeps its compressor state on the stack: give it room.
+    let run = || TestRunner::new(ProptestConfig::with_cases(300)).run(&payload(), survives_a_link);
+    let outcome = std::thread::Builder::new().stack_size(32 << 20).spawn(run).map(|t| t.join());
+    match outcome {
+        Ok(Ok(result)) => result.expect("round trip"),
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(e) => panic!("cannot start the test thread: {e}"),
+    }
+}
+
+#[test]
+fn every_accepted_spelling_decodes_to_the_same_payload() {
+    let payload = handoff_payload();
+    let code = encode(&payload).expect("a valid scenario encodes");
+    let wrapped: String = code
+        .as_bytes()
+        .chunks(20)
+        .map(|chunk| String::from_utf8_lossy(chunk).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n  ");
+    let spellings = [
+        code.clone(),
+        format!("{ROUTE}{code}"),
+        format!("/s/{code}"),
+        format!("https://host/#/s/{code}"),
+        format!("  <https://host/fencelab/index.html#/s/{code}?embed=1>\n"),
+        format!("https://host/#/s/{wrapped}"),
+        format!("{code}=="),
+    ];
+    for spelling in spellings {
+        assert_eq!(decode(&spelling), Ok(payload.clone()), "spelling {spelling:?}");
+    }
+}
+
+#[test]
+fn share_url_replaces_an_existing_fragment() {
+    let payload = handoff_payload();
+    let url = share_url("https://host/app/#/lesson/3", &payload).expect("encodes");
+    assert!(url.starts_with("https://host/app/#/s/"), "{url}");
+    assert_eq!(decode(&url), Ok(payload));
+}
+
+#[test]
+fn hostile_names_round_trip_as_plain_data() {
+    let hostile = "<script>alert(1)</script>";
+    let mut scenario = mbarrier_handoff();
+    scenario.title = Some(format!("\"{hostile}\" & '{hostile}'"));
+    scenario.locations[0].name = hostile.into();
+    scenario.threads[0].name = hostile.into();
+    scenario.threads[1].name = "javascript:alert(1)//\u{202e}\0".into();
+    let payload = SharePayload::scenario_only(scenario);
+    let code = encode(&payload).expect("hostile names are just text");
+    assert!(!code.contains('<') && !code.contains('>'));
+    let decoded = decode(&code).expect("decodes");
+    assert_eq!(decoded.scenario.locations[0].name, hostile);
+    assert_eq!(decoded.scenario.threads[0].name, hostile);
+    assert_eq!(decoded, payload);
+}

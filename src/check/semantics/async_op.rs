@@ -198,3 +198,37 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
 pub fn pragmatic(ex: &Exec) -> bool {
     ex.mode == Mode::Pragmatic
 }
+
+/// §12 #4: a generic read followed by an async write of the same location (WAR). Strict
+/// mode asks for a proxy fence on the path (the CLC example); pragmatic mode accepts plain
+/// causality, as production pipelines (CUTLASS) do.
+pub fn war_needs_no_proxy_fence(ex: &Exec, read: ProxyKey, write: ProxyKey) -> bool {
+    pragmatic(ex) && read == ProxyKey::Generic && write == ProxyKey::Async
+}
+
+/// The in-flight and finished asynchronous agents, for the stepping UI.
+pub fn views(layout: &Layout, m: &Machine) -> Vec<crate::check::view::AsyncOpView> {
+    use crate::check::view::{AsyncOpState, AsyncOpView};
+    (0..m.agents.len() as u32)
+        .filter_map(|id| {
+            let (issuer, op) = op_of(m, id)?;
+            let state = match op.stage {
+                Stage::Issued => AsyncOpState::Issued,
+                Stage::Accessed => AsyncOpState::Accessing,
+                Stage::Completed => AsyncOpState::Completed,
+            };
+            let description = match readiness(layout, m, id) {
+                Ok(Readiness::Enabled(labels)) => format!("next: {}", labels.join(" | ")),
+                Ok(Readiness::Blocked(why)) => why,
+                Ok(Readiness::Done) | Err(_) => "done".into(),
+            };
+            Some(AsyncOpView {
+                agent: id,
+                name: super::exec::agent_name(layout, m, id),
+                issuer: layout.threads.get(issuer.thread).map_or(String::new(), |t| t.name.clone()),
+                state,
+                description,
+            })
+        })
+        .collect()
+}

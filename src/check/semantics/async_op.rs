@@ -232,3 +232,23 @@ pub fn views(layout: &Layout, m: &Machine) -> Vec<crate::check::view::AsyncOpVie
         })
         .collect()
 }
+
+/// Explains a race with an asynchronous agent's access: its completion was never observed.
+pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
+    let (issuer, op) = op_of(ex.m, agent)?;
+    let name = ex.name_of(agent);
+    let issuer = ex.layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
+    let how = match &op.what {
+        AsyncWhat::Bulk { .. } | AsyncWhat::StAsync { .. } => "an acquire wait on its mbarrier phase",
+        AsyncWhat::BulkGroup { .. } => "`cp.async.bulk.wait_group` by the issuing thread, then synchronization with it",
+        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => {
+            "`cp.async.wait_group` by the issuing thread (then a barrier), or `cp.async.mbarrier.arrive` and a wait"
+        }
+        AsyncWhat::Wgmma { .. } => "`wgmma.wait_group` by the issuing warpgroup",
+        AsyncWhat::Tc(_) => "`tcgen05.commit` and a wait, or `tcgen05.wait::*`, plus the tcgen05 thread-sync fences",
+    };
+    Some(format!(
+        "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
+         and nothing here observed that completion; use {how}"
+    ))
+}

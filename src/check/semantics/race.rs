@@ -65,6 +65,9 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: Proxy
             return (reason, f.text.clone());
         }
     }
+    if let Some(why) = super::async_op::unobserved(ex, event.agent) {
+        return (RaceReason::AsyncNotObserved, why);
+    }
     (
         RaceReason::NoSynchronization,
         format!(

@@ -57,7 +57,8 @@ fn thread_of(ex: &Exec) -> Result<usize, String> {
     ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("tcgen05 without thread"))
 }
 
-/// Knowledge that names future events of `ids` (pipelined producers not yet run).
+/// Knowledge naming the accesses of `ids` (pipelined producers, run or not: a consumer
+/// that knows of one not yet run waits for it).
 fn promise(layout: &Layout, ids: &[u32]) -> Knowledge {
     let mut k = Knowledge::default();
     for id in ids {
@@ -71,7 +72,7 @@ fn spawn(ex: &mut Exec, what: TcWhat) -> Result<u32, String> {
     let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
     k.join(&ex.me()?.asyncs.tc_view.clone());
     if matches!(what, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. }) {
-        let producers = issued_by(ex.m, thread, |w, s| is_pipelined_producer(w) && s == Stage::Issued);
+        let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
         k.join(&promise(ex.layout, &producers));
     }
     let place = ex.place();
@@ -186,7 +187,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
 /// ordered before this thread's next synchronization, whatever its `.sem`.
 fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
     let thread = thread_of(ex)?;
-    let producers = issued_by(ex.m, thread, |w, s| is_pipelined_producer(w) && s == Stage::Issued);
+    let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
     let mut k = std::mem::take(&mut ex.me_mut()?.asyncs.tc_done);
     k.join(&promise(ex.layout, &producers));
     ex.me_mut()?.knowledge.join(&k);

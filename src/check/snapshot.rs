@@ -1,6 +1,6 @@
 //! Build the UI's [`MachineView`] from a machine.
 
-use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status};
+use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status, Via};
 use super::semantics::{access, exec::agent_name, mbarrier};
 use super::step::{edge_view, failed_view};
 use super::view::{
@@ -22,13 +22,13 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                     value: w.value,
                     writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
                     step: w.step.0,
-                    proxy: w.key.name().into(),
+                    proxy: w.key.proxy.name().into(),
                 })
                 .collect()
         });
-        let mut keys = vec![info.key];
+        let mut keys = vec![Via { proxy: info.key, va: info.va }];
         if info.key == ProxyKey::Generic {
-            keys.push(ProxyKey::Async);
+            keys.push(Via { proxy: ProxyKey::Async, va: info.va });
         }
         let mut visibility = Vec::new();
         for (i, a) in m.agents.iter().enumerate() {
@@ -39,7 +39,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                 visibility.push(VisibilityView {
                     agent: i as u32,
                     agent_name: agent_name(layout, m, i as u32),
-                    proxy: key.name().into(),
+                    proxy: key.proxy.name().into(),
                     readable: access::candidates(layout, m, i as u32, loc, *key),
                 });
             }

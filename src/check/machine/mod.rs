@@ -7,8 +7,8 @@ mod state;
 mod vv;
 
 pub use agents::{Stage, TMEM_COLUMNS};
-pub use knowledge::{Bridge, Filter, Knowledge, Message};
-pub use layout::{covers, Layout, Place, ProxyKey};
+pub use knowledge::{needed, Filter, Knowledge, Message, Need};
+pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{
     Agent, AgentKind, BarState, EdgeRec, FailedRec, InstrRef, Machine,
     MbarState, ReadRec, Status, WriteRec,

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::knowledge::{Knowledge, Message};
-use super::layout::{Layout, Place, ProxyKey};
+use super::layout::{Layout, Place, Via};
 use super::vv::{EventId, Meta};
 use crate::check::report::RaceReason;
 use crate::check::semantics::AsyncOp;
@@ -59,7 +59,7 @@ pub struct WriteRec {
     pub event: EventId,
     /// Location name used (an alias or the cell itself).
     pub loc: usize,
-    pub key: ProxyKey,
+    pub key: Via,
     /// Scope after the state-space clamp, when the write is strong.
     pub strong: Option<Scope>,
     pub msgs: Vec<Message>,
@@ -71,7 +71,7 @@ pub struct WriteRec {
 pub struct ReadRec {
     pub event: EventId,
     pub loc: usize,
-    pub key: ProxyKey,
+    pub key: Via,
     pub strong: Option<Scope>,
     pub instr: Option<InstrRef>,
     pub step: Meta<Option<usize>>,
@@ -201,7 +201,7 @@ impl Machine {
                         value: l.init,
                         event: EventId { agent: u32::MAX, epoch: 0 },
                         loc: i,
-                        key: l.key,
+                        key: Via { proxy: l.key, va: l.va },
                         strong: None,
                         msgs: Vec::new(),
                         instr: None,

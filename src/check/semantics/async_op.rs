@@ -9,7 +9,7 @@ use super::access;
 use super::exec::{internal, Exec, Readiness};
 use crate::check::machine::{
     Agent, AgentKind, Filter, InstrRef, Knowledge, Layout, Machine, Message, Place, ProxyKey, Stage,
-    Status,
+    Status, Via,
 };
 use crate::check::report::Mode;
 use crate::model::{AtomOp, Scope};
@@ -111,7 +111,8 @@ pub fn own_events(layout: &Layout, m: &Machine, agent: u32, proxy_fence: bool) -
         main.floor.iter_mut().for_each(|f| *f = 0);
     }
     if proxy_fence {
-        k.bridge(ProxyKey::Async, Filter::All, layout);
+        let cta = m.agents.get(agent as usize).map_or(0, |a| a.place.cta);
+        k.bridge(ProxyKey::Async.bit(), cta, Filter::All, layout);
     }
     k
 }
@@ -125,7 +126,7 @@ pub fn message(ex: &mut Exec, scope: Scope, via: String, knowledge: Knowledge) -
 pub fn read_plan(layout: &Layout, m: &Machine, agent: u32, reads: &[(usize, ProxyKey)]) -> Vec<Vec<usize>> {
     let mut plans: Vec<Vec<usize>> = vec![Vec::new()];
     for &(loc, key) in reads {
-        let cands = access::candidates(layout, m, agent, loc, key);
+        let cands = access::candidates(layout, m, agent, loc, via(layout, loc, Some(key)));
         plans = plans
             .iter()
             .flat_map(|p| cands.iter().map(move |c| p.iter().copied().chain(std::iter::once(*c)).collect()))
@@ -154,7 +155,7 @@ pub fn perform_reads(ex: &mut Exec, reads: &[(usize, ProxyKey)], choice: u32) ->
     let plan = plans.get(choice as usize).cloned().ok_or_else(|| format!("no read choice {choice}"))?;
     let mut values = Vec::new();
     for (&(loc, key), widx) in reads.iter().zip(plan) {
-        let acc = access::Access { loc, key, strong: None };
+        let acc = access_to(ex.layout, loc, Some(key), None);
         values.push(access::read(ex, &acc, widx)?.value);
     }
     Ok(values)
@@ -251,4 +252,14 @@ pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
         "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
          and nothing here observed that completion; use {how}"
     ))
+}
+
+/// How an async agent reaches `loc`: through `proxy`, or the location's own proxy.
+pub fn via(layout: &Layout, loc: usize, proxy: Option<ProxyKey>) -> Via {
+    let info = layout.locs.get(loc);
+    Via { proxy: proxy.or(info.map(|l| l.key)).unwrap_or(ProxyKey::Generic), va: info.map_or(loc, |l| l.va) }
+}
+
+pub fn access_to(layout: &Layout, loc: usize, proxy: Option<ProxyKey>, strong: Option<Scope>) -> access::Access {
+    access::Access { loc, key: via(layout, loc, proxy), strong }
 }

@@ -3,7 +3,7 @@
 
 use super::exec::{internal, Exec};
 use super::sync::merge;
-use crate::check::machine::{Message, ProxyKey};
+use crate::check::machine::Message;
 
 const MAX_COUNT: i64 = (1 << 20) - 1;
 
@@ -22,7 +22,7 @@ pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<
         return Ok(false);
     }
     if let Some(init) = b.init_event {
-        if !ex.me()?.knowledge.orders(ex.layout, init, loc, ProxyKey::Generic, ProxyKey::Generic) {
+        if !ex.me()?.knowledge.orders(ex.layout, init, loc, &Default::default()) {
             ex.undefined(
                 format!("{what} signals `{bar}` before its `mbarrier.init` is visible to the issuer"),
                 "publish the init first: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)".into(),

@@ -125,8 +125,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         AsyncWhat::CpAsync { dst, src } => {
             let v = async_op::perform_reads(ex, &[(*src, ProxyKey::Generic)], choice)?;
             let value = v.first().copied().unwrap_or(0);
-            let key = ex.layout.locs.get(*dst).map_or(ProxyKey::Generic, |l| l.key);
-            super::access::write(ex, &super::access::Access { loc: *dst, key, strong: None }, value, Vec::new())?;
+            super::access::write(ex, &async_op::access_to(ex.layout, *dst, None, None), value, Vec::new())?;
             let name = |l: usize| ex.layout.locs.get(l).map_or("?".to_string(), |x| x.name.clone());
             ex.out.description = format!("copied {} → {} = {value}; copy complete", name(*src), name(*dst));
             async_op::set_stage(ex, Stage::Completed)

@@ -6,10 +6,10 @@
 //! the completion proxy fence), and whether `st.async` may target its own CTA is unclear
 //! (strict: undefined, pragmatic: accepted). `red.async` must target another CTA.
 
-use super::access::{self, Access};
+use super::access;
 use super::async_op::{self, AsyncOp, AsyncWhat};
 use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{ProxyKey, Stage};
+use crate::check::machine::Stage;
 use crate::model::{Instr, Scope, Space};
 
 pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
@@ -57,9 +57,8 @@ pub fn readiness(op: &AsyncOp) -> Readiness {
 pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
-        let key = ex.layout.locs.get(*addr).map_or(ProxyKey::Generic, |l| l.key);
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));
-        let acc = Access { loc: *addr, key, strong };
+        let acc = async_op::access_to(ex.layout, *addr, None, strong);
         let value = match red {
             Some(r) => {
                 let cell = ex.layout.locs.get(*addr).map_or(*addr, |l| l.cell);

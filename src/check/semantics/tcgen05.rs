@@ -94,8 +94,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
                 return Ok(());
             }
             let dst = loc(ex, dst)?;
-            let key = ex.layout.locs.get(dst).map_or(ProxyKey::Generic, |l| l.key);
-            super::access::write(ex, &super::access::Access { loc: dst, key, strong: None }, i64::from(t.allocated), Vec::new())?;
+            super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
             if let Some(s) = ex.m.tmem.get_mut(place.cta) {
                 s.allocated += cols;
             }
@@ -275,8 +274,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: St
 
 pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), String> {
     let tmem_write = |ex: &mut Exec, loc: usize, v: i64| {
-        let key = ex.layout.locs.get(loc).map_or(ProxyKey::Generic, |l| l.key);
-        super::access::write(ex, &super::access::Access { loc, key, strong: None }, v, Vec::new())
+        super::access::write(ex, &async_op::access_to(ex.layout, loc, None, None), v, Vec::new())
     };
     if let TcWhat::Commit { bars, after } = t {
         let fence = async_op::pragmatic(ex);

@@ -2,7 +2,7 @@
 //! (reference §6.2, §6.3). Data accesses are weak and in the async proxy; element
 //! reductions are `.relaxed.gpu`.
 
-use super::access::{self, Access};
+use super::access;
 use super::async_op::{self, AsyncOp, AsyncWhat};
 use super::exec::{internal, Exec, Readiness};
 use crate::check::machine::{Layout, Machine, Place, ProxyKey, Stage};
@@ -139,7 +139,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
 /// coherence-latest value as a `.relaxed.gpu` read-modify-write.
 fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Result<i64, String> {
     let strong = reduce.map(|_| ex.layout.clamp(Scope::Gpu, dst));
-    let acc = Access { loc: dst, key: ProxyKey::Async, strong };
+    let acc = async_op::access_to(ex.layout, dst, Some(ProxyKey::Async), strong);
     let value = match reduce {
         Some(op) => {
             let cell = ex.layout.locs.get(dst).map_or(dst, |l| l.cell);

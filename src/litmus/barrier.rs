@@ -6,15 +6,18 @@
 //! `I` and the same value of `R` (plain and resource-id barriers never meet each other).
 //! - Without `Q`, a barrier completes when every thread of the CTA whose program holds
 //!   that barrier has reached it: the participants are those threads, not the whole CTA.
-//!   That is `bar.sync id, n` with `n` the number of such threads (litmus threads have one
-//!   lane each).
 //! - With `Q`, it completes once `Q` of them synchronize; the others then pass too and
 //!   only acquire (an edge goes from every synchronizing barrier to every executed one).
-//!   When `Q` is below the number of participants that is an mbarrier with count `Q`:
-//!   `arrive.release` then wait for phase 0 with `.acquire`; late arrivers land in phase 1
-//!   and pass at once. Otherwise it is `bar.sync id, Q` (`Q` above the participants hangs,
-//!   as in Dat3M).
+//!   `Q` above the number of participants never completes.
 //! - `arrive` is a source only, as in PTX; it does not wait.
+//!
+//! Lowering: when every thread of the CTA takes part, none arrives only, and any quorum
+//! equals the participants, it is PTX's own `bar.sync id`. Otherwise it is an mbarrier
+//! with expected count `Q` (or the number of participants): `arrive.release.cta`, then
+//! for `sync` a wait for phase 0 with `.acquire.cta`. Late arrivers land in phase 1 and
+//! pass at once, acquiring from the quorum, as Dat3M's non-synchronizing members do. A
+//! counted `bar.sync id, n` is not used: litmus threads have one lane and PTX counts whole
+//! warps, so such a count would be undefined behaviour.
 //!
 //! Not expressible, hence reported unsupported: `R` or `Q` computed at run time (which
 //! threads meet would depend on values), a barrier reached twice by one thread (twice in
@@ -33,6 +36,7 @@ const BARRIERS_PER_CTA: i64 = 16;
 type Key = (usize, i64, Option<i64>);
 
 struct Use {
+    arrive: bool,
     thread: usize,
     pos: usize,
     line: usize,
@@ -77,10 +81,14 @@ pub fn lower(
             if quorum.is_some_and(|q| q < 1) {
                 return Err(LitmusError::unsupported(Some(cell.line), "a barrier quorum below 1"));
             }
-            uses.push(Use { thread, pos, line: cell.line, key, quorum });
+            uses.push(Use { arrive: bar.arrive, thread, pos, line: cell.line, key, quorum });
         }
     }
-    let plan = plan(&uses, cta_names, taken_names)?;
+    let mut cta_sizes: BTreeMap<usize, usize> = BTreeMap::new();
+    for cta in thread_ctas {
+        *cta_sizes.entry(*cta).or_default() += 1;
+    }
+    let (plan, mbarriers) = plan(&uses, &cta_sizes, cta_names, taken_names)?;
     let keys: HashMap<(usize, usize), Key> = uses.iter().map(|u| ((u.thread, u.pos), u.key)).collect();
     let mut lowered = Vec::new();
     for (thread, program) in programs.iter().enumerate() {
@@ -99,34 +107,30 @@ pub fn lower(
         }
         lowered.push(out);
     }
-    let mbarriers = plan.values().filter_map(|l| l.mbarrier.clone()).collect();
     Ok(Lowered { programs: lowered, mbarriers })
 }
 
 /// What every use of one logical barrier becomes.
-struct Lowering {
-    id: i64,
-    count: i64,
-    mbarrier: Option<Mbarrier>,
+enum Lowering {
+    /// `bar.sync id`: all threads of the CTA.
+    Bar { id: i64 },
+    Mbar { name: String },
 }
 
 impl Lowering {
     fn instrs(&self, bar: &BarrierUse) -> Vec<Instr> {
-        let Some(mbar) = &self.mbarrier else {
-            let kind = if bar.arrive { BarKind::Arrive } else { BarKind::Sync };
-            return vec![Instr::Bar {
-                kind,
-                id: Operand::Imm(self.id),
-                count: Some(Operand::Imm(self.count)),
-                sugar: None,
-            }];
+        let name = match self {
+            Lowering::Bar { id } => {
+                return vec![Instr::Bar { kind: BarKind::Sync, id: Operand::Imm(*id), count: None, sugar: None }]
+            }
+            Lowering::Mbar { name } => name,
         };
         let op = |kind, sem| MbarOp {
             kind,
             sem: Some(sem),
             scope: Some(Scope::Cta),
             space: Some(AddrSpace::SharedCta),
-            bar: mbar.name.clone(),
+            bar: name.clone(),
         };
         let arrive = MbarKind::Arrive { count: None, expect_tx: None, no_complete: false, drop: false, state: None };
         let mut out = vec![Instr::Mbar(op(arrive, Sem::Release))];
@@ -140,9 +144,10 @@ impl Lowering {
 
 fn plan(
     uses: &[Use],
+    cta_sizes: &BTreeMap<usize, usize>,
     cta_names: &[String],
     taken_names: &HashSet<String>,
-) -> Result<BTreeMap<Key, Lowering>, LitmusError> {
+) -> Result<(BTreeMap<Key, Lowering>, Vec<Mbarrier>), LitmusError> {
     let mut by_key: BTreeMap<Key, Vec<&Use>> = BTreeMap::new();
     let mut order: Vec<Key> = Vec::new();
     for u in uses {
@@ -153,7 +158,7 @@ fn plan(
     }
     let mut used_ids: BTreeMap<usize, BTreeSet<i64>> = BTreeMap::new();
     let mut names = taken_names.clone();
-    let mut plan = BTreeMap::new();
+    let (mut plan, mut mbarriers) = (BTreeMap::new(), Vec::new());
     for key in order {
         let group = by_key.get(&key).map(Vec::as_slice).unwrap_or_default();
         let first_line = group.first().map(|u| u.line);
@@ -168,37 +173,37 @@ fn plan(
         let [quorum] = quorums.into_iter().collect::<Vec<_>>()[..] else {
             return Err(LitmusError::unsupported(first_line, "uses of one barrier with different quorums"));
         };
-        let members = i64::try_from(threads.len()).unwrap_or(i64::MAX);
         let (cta, instance, resource) = key;
+        let members = threads.len();
+        let count = quorum.unwrap_or(i64::try_from(members).unwrap_or(i64::MAX));
+        let whole_cta = cta_sizes.get(&cta) == Some(&members);
+        let all_sync = group.iter().all(|u| !u.arrive);
+        if whole_cta && all_sync && i64::try_from(members).ok() == Some(count) {
+            let taken = used_ids.entry(cta).or_default();
+            let natural = resource.unwrap_or(instance);
+            let id = if (0..BARRIERS_PER_CTA).contains(&natural) && !taken.contains(&natural) {
+                natural
+            } else {
+                (0..BARRIERS_PER_CTA).find(|i| !taken.contains(i)).ok_or_else(|| {
+                    LitmusError::unsupported(first_line, "more than 16 distinct barriers in one CTA")
+                })?
+            };
+            taken.insert(id);
+            plan.insert(key, Lowering::Bar { id });
+            continue;
+        }
         let cta_name = cta_names.get(cta).cloned().unwrap_or_default();
-        let lowering = match quorum {
-            Some(q) if q < members => {
-                let base = format!("bar{instance}_{}_{cta_name}", resource.map_or("all".to_string(), |r| r.to_string()));
-                let mut name = base.replace('-', "m");
-                while names.contains(&name) {
-                    name.push('_');
-                }
-                names.insert(name.clone());
-                let count = u32::try_from(q).map_err(|_| LitmusError::unsupported(first_line, "quorum too large"))?;
-                Lowering { id: 0, count: q, mbarrier: Some(Mbarrier { name, cta, count: Some(count) }) }
-            }
-            _ => {
-                let taken = used_ids.entry(cta).or_default();
-                let natural = resource.unwrap_or(instance);
-                let id = if (0..BARRIERS_PER_CTA).contains(&natural) && !taken.contains(&natural) {
-                    natural
-                } else {
-                    (0..BARRIERS_PER_CTA).find(|i| !taken.contains(i)).ok_or_else(|| {
-                        LitmusError::unsupported(first_line, "more than 16 distinct barriers in one CTA")
-                    })?
-                };
-                taken.insert(id);
-                Lowering { id, count: quorum.unwrap_or(members), mbarrier: None }
-            }
-        };
-        plan.insert(key, lowering);
+        let resource = resource.map_or(String::new(), |r| format!("_{r}"));
+        let mut name = format!("bar{instance}{resource}_{cta_name}").replace('-', "m");
+        while names.contains(&name) {
+            name.push('_');
+        }
+        names.insert(name.clone());
+        let count = u32::try_from(count).map_err(|_| LitmusError::unsupported(first_line, "quorum too large"))?;
+        mbarriers.push(Mbarrier { name: name.clone(), cta, count: Some(count) });
+        plan.insert(key, Lowering::Mbar { name });
     }
-    Ok(plan)
+    Ok((plan, mbarriers))
 }
 
 /// The value of a barrier operand, which must be known before the run.

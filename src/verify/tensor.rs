@@ -72,10 +72,12 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             columns(ctx, t, i, 1, *cols);
         }
         TcOp::Dealloc { cols, .. } => columns(ctx, t, i, 0, *cols),
-        TcOp::Mma { d, a, b, .. } => {
+        TcOp::Mma { d, a, b, cta_group } => {
+            // A CTA pair's MMA reads the operand halves of both CTAs (ref §8.5).
+            let peer_ok = *cta_group == 2;
             operand(ctx, t, i, 0, d, Mem::Tmem, "tcgen05.mma");
-            operand(ctx, t, i, 1, a, Mem::SharedOrTmem, "tcgen05.mma");
-            operand(ctx, t, i, 2, b, Mem::Shared, "tcgen05.mma");
+            operand_in(ctx, t, i, 1, a, Mem::SharedOrTmem, "tcgen05.mma", peer_ok);
+            operand_in(ctx, t, i, 2, b, Mem::Shared, "tcgen05.mma", peer_ok);
         }
         TcOp::Cp { dst, src, .. } => {
             operand(ctx, t, i, 0, dst, Mem::Tmem, "tcgen05.cp");
@@ -108,6 +110,12 @@ fn columns(ctx: &mut Ctx, t: usize, i: usize, k: usize, cols: u32) {
 
 /// Operand `k` must name a location of the own CTA in the given kind of memory.
 fn operand(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, op: &str) {
+    operand_in(ctx, t, i, k, name, want, op, false);
+}
+
+/// Like [`operand`]; with `peer_ok` the location may also be in a peer CTA of the cluster.
+#[allow(clippy::too_many_arguments)]
+fn operand_in(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, op: &str, peer_ok: bool) {
     let Some(loc) = ctx.resolve_location(t, i, k, name) else { return };
     let (owner, kind) = match loc.space {
         Space::Shared(c) => (Some(c), Mem::Shared),
@@ -115,12 +123,17 @@ fn operand(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, o
         Space::Global => (None, Mem::Shared),
     };
     let kind_ok = want == kind || (want == Mem::SharedOrTmem && owner.is_some());
-    let own = owner.is_some_and(|c| ctx.reach_cta(t, c) == Reach::OwnCta);
+    let own = owner.is_some_and(|c| match ctx.reach_cta(t, c) {
+        Reach::OwnCta => true,
+        Reach::PeerCta => peer_ok,
+        _ => false,
+    });
     if !kind_ok || !own {
+        let whose = if peer_ok { "the CTA pair's" } else { "the own CTA's" };
         let wanted = match want {
-            Mem::Shared => "the own CTA's shared memory",
-            Mem::Tmem => "the own CTA's tensor memory",
-            Mem::SharedOrTmem => "the own CTA's shared or tensor memory",
+            Mem::Shared => format!("{whose} shared memory"),
+            Mem::Tmem => format!("{whose} tensor memory"),
+            Mem::SharedOrTmem => format!("{whose} shared or tensor memory"),
         };
         ctx.push(Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
             .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"));

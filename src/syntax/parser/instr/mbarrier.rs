@@ -1,8 +1,8 @@
 //! `mbarrier.*` operations (reference §4).
 
 use super::super::cursor::{Cursor, PResult};
-use super::super::mods::{classify, unknown_modifier, Allowed, Seg};
-use super::bad_form;
+use super::super::mods::{classify, Allowed, Seg};
+use super::{bad_form, unknown_operation};
 use crate::diag::Diagnostic;
 use crate::model::{AddrSpace, Instr, MbarKind, MbarOp, Sem};
 use crate::syntax::lexer::Tok;
@@ -16,8 +16,7 @@ pub fn mbarrier(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
         return Err(bad_form(word_span, "`mbarrier` needs an operation", "write e.g. `mbarrier.arrive [bar]`"));
     };
     if !MBAR_OPS.contains(&op.text) {
-        let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: MBAR_OPS, ignored: |_| false };
-        return Err(Box::new(unknown_modifier(op, &allowed, "mbarrier")));
+        return Err(unknown_operation(op, "mbarrier", MBAR_OPS));
     }
     let flags: &'static [&'static str] = match op.text {
         "arrive" | "arrive_drop" => &["noComplete", "expect_tx"],

@@ -105,6 +105,18 @@ fn instruction(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) ->
     }
 }
 
+/// `family.op` where `op` is not one of `ops`, e.g. `mbarrier.arive`.
+pub(super) fn unknown_operation(seg: &Seg, family: &str, ops: &[&str]) -> Box<Diagnostic> {
+    let help = closest(seg.text, ops.iter().copied()).map(|o| format!("did you mean `{family}.{o}`?"));
+    let known = ops.iter().map(|o| format!("`.{o}`")).collect::<Vec<_>>().join(" ");
+    let diag = Diagnostic::error("F0201", format!("unknown instruction `{family}.{}`", seg.text))
+        .with_primary(Some(seg.span), format!("not an operation of `{family}`"));
+    Box::new(match help {
+        Some(h) => diag.with_help(h),
+        None => diag.with_note(format!("`{family}` operations: {known}")),
+    })
+}
+
 fn unknown_opcode(segs: &[Seg], span: Span) -> Box<Diagnostic> {
     let head = segs.first().map_or("", |s| s.text);
     let head_span = segs.first().map_or(span, |s| s.span);

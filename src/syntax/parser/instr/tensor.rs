@@ -1,8 +1,8 @@
 //! `wgmma.*` (reference §7) and `tcgen05.*` (reference §8).
 
 use super::super::cursor::{Cursor, PResult};
-use super::super::mods::{classify, ignore_sync_aligned, unknown_modifier, Allowed, Seg};
-use super::bad_form;
+use super::super::mods::{classify, ignore_sync_aligned, Allowed, Seg};
+use super::{bad_form, unknown_operation};
 use crate::diag::Diagnostic;
 use crate::model::{AddrSpace, Instr, TcOp, WgmmaOp};
 use crate::syntax::lexer::Tok;
@@ -21,8 +21,7 @@ fn op_segment<'a>(segs: &'a [Seg<'a>], ops: &'static [&'static str], family: &st
     if ops.contains(&op.text) {
         Ok(op)
     } else {
-        let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: ops, ignored: |_| false };
-        Err(Box::new(unknown_modifier(op, &allowed, family)))
+        Err(unknown_operation(op, family, ops))
     }
 }
 

@@ -132,7 +132,11 @@ pub fn needed(from: Via, from_cta: usize, to: Via, to_cta: usize) -> Need {
         steps.push((ALIAS_BIT, None));
     }
     if to.proxy.bit() != 0 {
-        steps.push((to.proxy.bit(), Some(to_cta)));
+        // Entering the async proxy across CTAs (a DSMEM operand, seed 003): reference §1.8
+        // accepts a fence in the CTA of either access; `None` (any CTA) over-approximates
+        // that slightly, as `Need` names one CTA per step.
+        let any = to.proxy == super::layout::ProxyKey::Async && from_cta != to_cta;
+        steps.push((to.proxy.bit(), (!any).then_some(to_cta)));
     }
     Need { steps }
 }

@@ -8,6 +8,7 @@ mod highlight;
 mod history;
 mod lanes;
 mod lesson_page;
+mod lessons;
 mod machine_view;
 pub mod protocol;
 pub mod route;

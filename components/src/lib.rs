@@ -11,6 +11,7 @@ mod history;
 mod lanes;
 mod lesson_page;
 mod layout;
+mod lessons;
 mod machine_parts;
 mod machine_view;
 pub mod protocol;

@@ -74,9 +74,13 @@ pub fn lower(
         *cta_sizes.entry(*cta).or_default() += 1;
     }
     let plan = plan::plan(&uses, &cta_sizes, cta_names, taken_names)?;
-    let fixed: HashMap<(usize, usize), &Use> = uses.fixed.iter().map(|u| ((u.thread, u.pos), u)).collect();
-    let dynamic: HashMap<(usize, usize), &collect::DynamicUse> =
-        uses.dynamic.iter().map(|u| ((u.thread, u.pos), u)).collect();
+    let fixed: HashMap<(usize, usize), &Use> =
+        uses.fixed.iter().map(|u| ((u.thread, u.pos), u)).collect();
+    let dynamic: HashMap<(usize, usize), &collect::DynamicUse> = uses
+        .dynamic
+        .iter()
+        .map(|u| ((u.thread, u.pos), u))
+        .collect();
     let mut lowered = Vec::new();
     for (thread, program) in programs.iter().enumerate() {
         let mut labels = emit::Labels::of(program);
@@ -86,7 +90,10 @@ pub fn lower(
                 LitmusInstr::Plain(instr) => out.push(instr.clone()),
                 LitmusInstr::Barrier(_) => {
                     if let Some(u) = fixed.get(&(thread, pos)) {
-                        let lowering = plan.lowerings.get(&u.key).ok_or_else(|| placement_bug(cell))?;
+                        let lowering = plan
+                            .lowerings
+                            .get(&u.key)
+                            .ok_or_else(|| placement_bug(cell))?;
                         out.extend(emit::fixed(lowering, u.arrive));
                     } else if let Some(d) = dynamic.get(&(thread, pos)) {
                         out.extend(emit::dynamic(d, &plan, &mut labels));
@@ -98,9 +105,15 @@ pub fn lower(
         }
         lowered.push(out);
     }
-    Ok(Lowered { programs: lowered, mbarriers: plan.mbarriers })
+    Ok(Lowered {
+        programs: lowered,
+        mbarriers: plan.mbarriers,
+    })
 }
 
 fn placement_bug(cell: &Cell) -> LitmusError {
-    LitmusError::unsupported(Some(cell.line), "fencelab internal bug: barrier could not be placed")
+    LitmusError::unsupported(
+        Some(cell.line),
+        "fencelab internal bug: barrier could not be placed",
+    )
 }

@@ -34,7 +34,7 @@ pub fn collect(
     };
     for (thread, program) in programs.iter().enumerate() {
         let written = written_registers(program);
-        let loops = loop_ranges(program);
+        let jumps = jumps(program);
         let empty = HashMap::new();
         let inits = reg_inits.get(thread).unwrap_or(&empty);
         let cta = thread_ctas.get(thread).copied().unwrap_or_default();
@@ -43,10 +43,7 @@ pub fn collect(
                 continue;
             };
             let line = Some(cell.line);
-            if loops
-                .iter()
-                .any(|(start, end)| (*start..=*end).contains(&pos))
-            {
+            if jumps.iter().any(|&(from, to)| (to..=from).contains(&pos)) {
                 return Err(LitmusError::unsupported(
                     line,
                     "a barrier inside a loop (Dat3M unrolls it; each pass would need its own barrier)",
@@ -83,8 +80,11 @@ pub fn collect(
                 },
             };
             let key: Key = (cta, bar.instance, resource);
+            // A forward jump over the barrier lets the thread finish without reaching it.
+            let skippable = jumps.iter().any(|&(from, to)| from < pos && pos < to);
             uses.fixed.push(Use {
                 arrive: bar.arrive,
+                skippable,
                 thread,
                 pos,
                 line: cell.line,
@@ -151,8 +151,8 @@ fn written_registers(program: &[Cell]) -> HashSet<String> {
         .collect()
 }
 
-/// `(label position, branch position)` of every backward branch.
-fn loop_ranges(program: &[Cell]) -> Vec<(usize, usize)> {
+/// `(branch position, label position)` of every branch to a known label.
+fn jumps(program: &[Cell]) -> Vec<(usize, usize)> {
     let labels: HashMap<&str, usize> = program
         .iter()
         .enumerate()
@@ -165,10 +165,9 @@ fn loop_ranges(program: &[Cell]) -> Vec<(usize, usize)> {
         .iter()
         .enumerate()
         .filter_map(|(i, c)| match &c.instr {
-            LitmusInstr::Plain(Instr::Branch { target, .. }) => labels
-                .get(target.as_str())
-                .filter(|&&l| l <= i)
-                .map(|&l| (l, i)),
+            LitmusInstr::Plain(Instr::Branch { target, .. }) => {
+                labels.get(target.as_str()).map(|&l| (i, l))
+            }
             _ => None,
         })
         .collect()

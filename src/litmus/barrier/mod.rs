@@ -11,10 +11,11 @@
 //!   `Q` above the number of participants never completes.
 //! - `arrive` is a source only, as in PTX; it does not wait.
 //!
-//! Lowering: when every thread of the CTA takes part, none arrives only, and any quorum
-//! equals the participants, it is PTX's own `bar.sync id`. Otherwise it is an mbarrier
-//! with expected count `Q` (or the number of participants): `arrive.release.cta`, then
-//! for `sync` a wait for phase 0 with `.acquire.cta`. Late arrivers land in phase 1 and
+//! Lowering: when every thread of the CTA takes part, none arrives only or may jump over
+//! it, and any quorum equals the participants, it is PTX's own `bar.sync id` (a thread
+//! that jumps over a barrier and exits releases a PTX barrier but blocks Dat3M's).
+//! Otherwise it is an mbarrier with expected count `Q` (or the number of participants):
+//! `arrive.release.cta`, then for `sync` a wait for phase 0 with `.acquire.cta`. Late arrivers land in phase 1 and
 //! pass at once, acquiring from the quorum, as Dat3M's non-synchronizing members do. A
 //! counted `bar.sync id, n` is not used: litmus threads have one lane and PTX counts whole
 //! warps, so such a count would be undefined behaviour.
@@ -47,6 +48,8 @@ type Key = (usize, i64, Option<i64>);
 /// A barrier use whose operands are known before the run.
 struct Use {
     arrive: bool,
+    /// The thread may jump over it (and then exit without arriving).
+    skippable: bool,
     thread: usize,
     pos: usize,
     line: usize,

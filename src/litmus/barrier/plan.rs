@@ -87,7 +87,7 @@ pub fn plan(
         let members = threads.len();
         let holders = i64::try_from(members).unwrap_or(i64::MAX);
         let whole_cta = cta_sizes.get(&cta) == Some(&members);
-        let all_sync = group.iter().all(|u| !u.arrive);
+        let all_sync = group.iter().all(|u| !u.arrive && !u.skippable);
         if extra == 0 && whole_cta && all_sync && quorum.is_none_or(|q| q == holders) {
             let taken = used_ids.entry(cta).or_default();
             let natural = resource.unwrap_or(instance);

@@ -232,3 +232,15 @@ fn inexpressible_barriers_are_unsupported() {
         assert!(err.to_string().contains(reason), "{rows}: {err}");
     }
 }
+
+#[test]
+fn a_barrier_a_thread_may_jump_over_is_counted() {
+    let s = barrier_test(
+        " ld.weak r0, x | bar.cta.sync 1 | bar.cta.sync 1 | ;\n beq r0, 0, LC00 | | | ;\n \
+         bar.cta.sync 1 | | | ;\n LC00: | | | ;",
+        "",
+    );
+    // Exiting past a PTX `bar.sync` would release it; Dat3M's barrier waits forever.
+    assert_eq!(mbar_use(&s, 0), ("bar1_cta0".to_string(), Some(3), true));
+    assert_eq!(mbar_use(&s, 1).1, Some(3));
+}

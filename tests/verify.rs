@@ -179,3 +179,25 @@ fn every_code_in_the_sources_is_documented() {
     }
     assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
 }
+
+#[test]
+fn out_of_range_indices_are_errors_not_panics() {
+    use fencelab::model::Space;
+    let mut s = fencelab::syntax::parse(&with("ld.shared r0, [x]\n mbarrier.arrive [bar]")).scenario;
+    if let Some(c) = s.ctas.first_mut() {
+        c.cluster = 99;
+    }
+    if let Some(t) = s.threads.first_mut() {
+        t.cta = 99;
+    }
+    if let Some(m) = s.mbarriers.first_mut() {
+        m.cta = 99;
+    }
+    if let Some(l) = s.locations.get_mut(1) {
+        l.space = Space::Shared(99);
+    }
+    let diags = fencelab::verify::verify(&s, &fencelab::syntax::SourceMap::default());
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.contains(&"F0301") && codes.contains(&"F0302"), "{codes:?}");
+    let _ = fencelab::syntax::print(&s);
+}

@@ -15,6 +15,7 @@ pub const CODES: &[CodeInfo] = &[
     c("F0001", "the input is larger than the 1 MiB a scenario may have"),
     c("F0002", "the input is not text (NUL byte or invalid UTF-8)"),
     c("F0003", "too many errors; the parser stopped reporting"),
+    c("F0004", "more verifier findings than are listed"),
     c("F0101", "a character that is not part of the syntax"),
     c("F0102", "an integer that is malformed or does not fit in 64 bits"),
     c("F0104", "a line outside any thread that is not a declaration"),

@@ -198,17 +198,15 @@ fn relaxed_patterns(ctx: &mut Ctx) {
                         "use the default `.acquire` or put `fence.acquire` (or `fence.acq_rel`) after the wait",
                     ));
                 }
-                Instr::Bar { kind: BarKind::Arrive, .. } => {
-                    if read_before_acquire.get(i).copied().unwrap_or(false) {
-                        found.push((
-                            t,
-                            i,
-                            "F0404",
-                            "thread reads data after `bar.arrive` without waiting",
-                            "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)",
-                            "use `bar.sync` (or a second barrier) before reading",
-                        ));
-                    }
+                Instr::Bar { kind: BarKind::Arrive, .. } if read_before_acquire.get(i).copied().unwrap_or(false) => {
+                    found.push((
+                        t,
+                        i,
+                        "F0404",
+                        "thread reads data after `bar.arrive` without waiting",
+                        "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)",
+                        "use `bar.sync` (or a second barrier) before reading",
+                    ));
                 }
                 _ => {}
             }

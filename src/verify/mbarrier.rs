@@ -33,10 +33,11 @@ fn second_inits(ctx: &mut Ctx) {
                 MbarKind::Inval => {
                     invalidated.insert(op.bar.as_str());
                 }
-                MbarKind::Init { .. } if !invalidated.contains(op.bar.as_str()) => {
-                    if ctx.mbarrier(&op.bar).is_some_and(|b| b.count.is_some()) {
-                        found.push((t, i, op.bar.clone()));
-                    }
+                MbarKind::Init { .. }
+                    if !invalidated.contains(op.bar.as_str())
+                        && ctx.mbarrier(&op.bar).is_some_and(|b| b.count.is_some()) =>
+                {
+                    found.push((t, i, op.bar.clone()));
                 }
                 _ => {}
             }

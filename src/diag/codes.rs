@@ -82,6 +82,12 @@ pub const CODES: &[CodeInfo] = &[
     c("F0410", "a copy larger than its source or destination location"),
     c("F0411", "a final condition reading a register its thread never writes"),
     c("F0413", "an mbarrier wait whose result is not used"),
+    c("F0414", "an mbarrier initialised by a thread and signalled from another CTA without `fence.mbarrier_init`"),
+    c("F0415", "`wgmma.mma_async` with no `wgmma.fence` before it"),
+    c("F0416", "a wgmma accumulator read before `wgmma.wait_group`"),
+    c("F0417", "an async-group wait in a thread that issued no such copies"),
+    c("F0418", "a release towards another CTA's mbarrier at `.cta` scope"),
+    c("F0419", "a `.cta` wait on an mbarrier that another CTA's threads signal"),
     c("F0501", "`.cluster` scope where every cluster has one CTA (it means the CTA)"),
     c("F0502", "a `.gpu`/`.sys` scope on shared memory (it acts as `.cluster`)"),
 ];

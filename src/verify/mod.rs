@@ -8,6 +8,7 @@ mod copy;
 mod decls;
 mod mbarrier;
 mod memory;
+mod patterns;
 mod registers;
 mod tensor;
 
@@ -37,6 +38,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
     copy::check(&mut ctx);
     tensor::check(&mut ctx);
     registers::check(&mut ctx);
+    patterns::check(&mut ctx);
     let mut diags = ctx.into_diags();
     if s.expect == Some(Expect::Undefined) {
         for d in diags.iter_mut().filter(|d| d.is_error() && UB_CODES.contains(&d.code.as_str())) {

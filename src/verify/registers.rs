@@ -57,7 +57,7 @@ fn reg(o: &Operand) -> Option<&str> {
 }
 
 /// Registers an instruction reads and writes.
-fn uses(instr: &Instr) -> (Vec<&str>, Vec<&str>) {
+pub(super) fn uses(instr: &Instr) -> (Vec<&str>, Vec<&str>) {
     let mut reads: Vec<&str> = Vec::new();
     let mut writes: Vec<&str> = Vec::new();
     match instr {

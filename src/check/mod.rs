@@ -4,6 +4,7 @@
 //! lessons, the conformance runner and the app consume; [`Stepper`] and [`view`] serve
 //! the stepping UI.
 
+mod ambiguity;
 mod explore;
 mod machine;
 pub mod report;
@@ -13,7 +14,7 @@ mod step;
 mod text;
 pub mod view;
 
-pub use explore::check;
+pub use explore::{check, condition_text};
 pub use report::{
     Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
     RaceReason, Report, Stats, Verdict,

@@ -89,6 +89,10 @@ pub const CODES: &[CodeInfo] = &[
     c("F0418", "a release towards another CTA's mbarrier at `.cta` scope"),
     c("F0419", "a `.cta` wait on an mbarrier that another CTA's threads signal"),
     c("F0501", "`.cluster` scope where every cluster has one CTA (it means the CTA)"),
+    c("C0001", "a data race: conflicting accesses that are neither morally strong nor ordered"),
+    c("C0002", "a deadlock or livelock: a thread that can never proceed"),
+    c("C0003", "undefined behaviour in some execution"),
+    c("C0004", "a declared expectation or final condition that does not hold"),
     c("F0502", "a `.gpu`/`.sys` scope on shared memory (it acts as `.cluster`)"),
 ];
 

@@ -15,8 +15,9 @@ use super::{LinkError, SharePayload};
 /// Largest decompressed body accepted; realistic scenarios need a few kilobytes.
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
 /// Deepest nesting accepted (sequences, enums, options each count one level). Real
-/// scenarios stay below 16; the bound keeps decoding within a small stack.
-pub const MAX_NESTING: u32 = 32;
+/// scenarios stay below 16; the parser's deepest conditions (32 levels of `(`/`~`, each
+/// up to two levels here) still fit; the bound keeps decoding within a small stack.
+pub const MAX_NESTING: u32 = 96;
 /// miniz_oxide's best ratio; links are small, so speed does not matter.
 const COMPRESSION_LEVEL: u8 = 10;
 
@@ -27,7 +28,7 @@ pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> 
     let raw = postcard::to_allocvec(payload)
         .map_err(|e| LinkError::Invalid(format!("the scenario cannot be serialized ({e})")))?;
     if raw.len() > MAX_DECODED_BYTES {
-        return Err(LinkError::TooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
+        return Err(LinkError::ScenarioTooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
     }
     let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
     // Limits such as the nesting depth are only known to the decoder: prove the link opens.

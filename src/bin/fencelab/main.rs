@@ -4,6 +4,10 @@
 mod fmt;
 mod input;
 mod parse;
+mod check;
+mod litmus;
+mod share;
+mod lessons;
 
 use std::process::ExitCode;
 
@@ -30,6 +34,11 @@ fn main() -> ExitCode {
         }
         "fmt" => fmt::run(rest),
         "parse" => parse::run(rest),
+        "check" => check::run(rest),
+        "litmus" => litmus::run(rest),
+        "share" => share::share(rest),
+        "unshare" => share::unshare(rest),
+        "lessons" => lessons::run(rest),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

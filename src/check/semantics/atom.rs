@@ -82,10 +82,15 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     observe(ex, &acc, &w, op, &text, red)?;
     let argv: Vec<i64> = args.iter().map(|a| ex.eval(a)).collect();
     let new = apply(aop, w.value, &argv);
-    let mut msgs = write_messages(ex, op, &text)?;
-    // Observation order runs through RMW chains (§1.6): the releases the read saw travel on.
-    sync::merge(&mut msgs, w.msgs.iter().cloned());
-    access::write(ex, &acc, new, msgs)?;
+    // Departure: a failed `atom.cas` is treated as a read only (the spec does not say
+    // whether it writes); this keeps CAS spin loops from growing the state.
+    let failed_cas = aop == AtomOp::Cas && argv.first() != Some(&w.value);
+    if !failed_cas {
+        let mut msgs = write_messages(ex, op, &text)?;
+        // Observation order runs through RMW chains (§1.6): the releases the read saw travel on.
+        sync::merge(&mut msgs, w.msgs.iter().cloned());
+        access::write(ex, &acc, new, msgs)?;
+    }
     if let Some(d) = dst {
         ex.set_reg(d, w.value)?;
     }

@@ -53,7 +53,11 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     }
     let cluster = ex.place().cluster;
     let agent = ex.agent;
+    let epoch = ex.me()?.knowledge.own_epoch(agent);
     let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
+    if msgs.is_empty() {
+        cb.bare.push(crate::check::machine::EventId { agent, epoch });
+    }
     cb.arrived.push(agent);
     merge(&mut cb.current, msgs);
     let instance = cb.instance;
@@ -66,6 +70,10 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
 pub fn wait(ex: &mut Exec) -> Result<(), String> {
     let cluster = ex.place().cluster;
     let msgs = ex.m.cluster_bars.get(cluster).map(|c| c.completed.clone()).unwrap_or_default();
+    let bare = ex.m.cluster_bars.get(cluster).map(|c| c.bare_completed.clone()).unwrap_or_default();
+    for event in bare {
+        super::sync::fail_bare(ex, event, "barrier.cluster.arrive.relaxed");
+    }
     for msg in &msgs {
         synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;
     }
@@ -84,6 +92,7 @@ pub fn recheck(ex: &mut Exec, cluster: usize) -> Result<(), String> {
     cb.instance += 1;
     cb.arrived.clear();
     cb.completed = std::mem::take(&mut cb.current);
+    cb.bare_completed = std::mem::take(&mut cb.bare);
     ex.out.description.push_str("; cluster barrier completed");
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::exec::{Exec, Readiness};
 use super::sync::{defer, merge, synchronize};
-use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, ProxyKey, VersionVec};
+use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, VersionVec};
 use crate::check::report::RaceReason;
 use crate::model::{AddrSpace, MbarKind, MbarOp, Scope, Sem};
 
@@ -113,6 +113,8 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             current: Vec::new(),
             completed: Vec::new(),
             unobserved: false,
+            bare: Vec::new(),
+            bare_completed: Vec::new(),
         };
         *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
         ex.out.description = format!("initialized `{}` with count {count}", op.bar);
@@ -123,7 +125,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         return Ok(());
     }
     if let Some(init) = state.init_event {
-        if !ex.me()?.knowledge.orders(ex.layout, init, loc, ProxyKey::Generic, ProxyKey::Generic) {
+        if !ex.me()?.knowledge.orders(ex.layout, init, loc, &crate::check::machine::Need::default()) {
             ub(ex, format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar),
                "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)");
             return Ok(());
@@ -176,6 +178,10 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             if op.sem != Some(Sem::Relaxed) {
                 msgs.push(ex.release_all(scope, text.clone())?);
             }
+            if msgs.is_empty() {
+                let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
+                b.bare.push(crate::check::machine::EventId { agent: ex.agent, epoch });
+            }
             merge(&mut b.current, msgs);
             ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
         }
@@ -204,6 +210,10 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         b.pending = b.expected;
         let cur = std::mem::take(&mut b.current);
         merge(&mut b.completed, cur);
+        let bare = std::mem::take(&mut b.bare);
+        b.bare_completed.extend(bare);
+        b.bare_completed.sort();
+        b.bare_completed.dedup();
         b.unobserved = true;
         ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
     }
@@ -235,8 +245,17 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
         return Ok(());
     }
     let msgs = b.completed.clone();
+    for event in b.bare_completed.clone() {
+        super::sync::fail_bare(ex, event, "mbarrier.arrive.relaxed");
+    }
     match op.sem {
-        Some(Sem::Relaxed) => defer(ex, &msgs),
+        Some(Sem::Relaxed) => {
+            for msg in &msgs {
+                let text = format!("`{text}` is relaxed: it observes the phase but acquires nothing unless a `fence.acquire` follows");
+                super::sync::fail(ex, msg, RaceReason::ExecutionOrderOnly, text);
+            }
+            defer(ex, &msgs)
+        }
         _ => {
             let scope = op.scope.unwrap_or(Scope::Cta).min(Scope::Cluster);
             for msg in &msgs {

@@ -1,0 +1,225 @@
+//! Breadth-first exploration with state hashing: the first path to reach a state is a
+//! shortest one, so every witness is a shortest schedule.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+
+use super::por;
+use crate::check::machine::{Layout, Machine, Status};
+use crate::check::report::{Mode, RaceReason};
+use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
+use crate::check::step::apply;
+use crate::schedule::{Schedule, Step};
+
+/// A final state (every thread finished) and how many explored paths end in it.
+pub struct Terminal {
+    pub machine: Machine,
+    pub paths: u64,
+    pub witness: Schedule,
+}
+
+pub struct Deadlock {
+    /// Blocked threads and the instruction each is stuck at.
+    pub blocked: Vec<(u32, crate::check::machine::InstrRef)>,
+    pub message: String,
+    pub explanation: String,
+    pub witness: Schedule,
+}
+
+pub struct Explored {
+    pub states: u64,
+    pub transitions: u64,
+    pub complete: bool,
+    pub findings: Vec<(RawFinding, Schedule)>,
+    pub deadlocks: Vec<Deadlock>,
+    pub terminals: Vec<Terminal>,
+}
+
+struct Node {
+    parent: Option<(u32, Step)>,
+    depth: u32,
+    paths: u64,
+}
+
+fn key(m: &Machine) -> u128 {
+    let mut a = DefaultHasher::new();
+    m.hash(&mut a);
+    let mut b = DefaultHasher::new();
+    0xfe9c_e1abu32.hash(&mut b);
+    m.hash(&mut b);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
+    let mut steps: Vec<Step> = last.into_iter().collect();
+    while let Some((parent, step)) = nodes.get(id as usize).and_then(|n| n.parent) {
+        steps.push(step);
+        id = parent;
+    }
+    steps.reverse();
+    Schedule { steps }
+}
+
+pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Result<Explored, String> {
+    let comps = por::components(layout);
+    let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
+    let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
+    let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut seen: HashMap<u128, u32> = HashMap::new();
+    seen.insert(key(&m0), 0);
+    let mut finding_keys = HashSet::new();
+    let mut deadlock_keys = HashSet::new();
+    let initial = m0.clone();
+    let mut queue = VecDeque::from([(0u32, m0)]);
+    'bfs: while let Some((id, m)) = queue.pop_front() {
+        if m.undefined {
+            continue;
+        }
+        let mut enabled: Vec<(u32, usize)> = Vec::new();
+        let mut blocked: Vec<(u32, String)> = Vec::new();
+        for agent in 0..m.agents.len() as u32 {
+            match semantics::readiness(layout, &m, agent)? {
+                Readiness::Enabled(c) => enabled.push((agent, c.len())),
+                Readiness::Blocked(why) => blocked.push((agent, why)),
+                Readiness::Done => {}
+            }
+        }
+        let paths = nodes.get(id as usize).map_or(1, |n| n.paths);
+        if enabled.is_empty() {
+            if blocked.is_empty() {
+                out.terminals.push(Terminal { machine: m, paths, witness: witness(&nodes, id, None) });
+            } else {
+                let mut dkey: Vec<(u32, usize)> = blocked.iter().map(|(a, _)| (*a, m.agents.get(*a as usize).map_or(0, |x| x.pc))).collect();
+                dkey.sort_unstable();
+                if deadlock_keys.insert(dkey) {
+                    out.deadlocks.push(describe_deadlock(layout, &m, &blocked, witness(&nodes, id, None)));
+                }
+            }
+            continue;
+        }
+        let ample: Vec<(u32, usize)> = match enabled.iter().find(|(a, _)| por::is_local(layout, &m, *a)) {
+            Some(&one) => vec![one],
+            None => {
+                let first = enabled.iter().map(|(a, _)| por::component_of(&m, &comps, *a)).min().unwrap_or(0);
+                enabled.iter().copied().filter(|(a, _)| por::component_of(&m, &comps, *a) == first).collect()
+            }
+        };
+        let depth = nodes.get(id as usize).map_or(0, |n| n.depth);
+        for (agent, choices) in ample {
+            for choice in 0..choices as u32 {
+                let step = Step { agent, choice };
+                let mut next = m.clone();
+                let result = apply(layout, mode, &mut next, step)?;
+                out.transitions += 1;
+                for f in result.findings {
+                    if finding_keys.insert((f.kind, f.key.clone())) {
+                        out.findings.push((f, witness(&nodes, id, Some(step))));
+                    } else if f.reason.is_some_and(|r| r != RaceReason::NoSynchronization) {
+                        // Prefer the shortest witness that also shows which sync was tried.
+                        let vague = out.findings.iter_mut().find(|(g, _)| {
+                            g.kind == f.kind && g.key == f.key && g.reason == Some(RaceReason::NoSynchronization)
+                        });
+                        if let Some(slot) = vague {
+                            *slot = (f, witness(&nodes, id, Some(step)));
+                        }
+                    }
+                }
+                let k = key(&next);
+                let target = match seen.get(&k) {
+                    Some(&v) => {
+                        if let Some(n) = nodes.get_mut(v as usize) {
+                            if n.depth == depth + 1 {
+                                n.paths = n.paths.saturating_add(paths);
+                            }
+                        }
+                        v
+                    }
+                    None => {
+                        let v = nodes.len() as u32;
+                        nodes.push(Node { parent: Some((id, step)), depth: depth + 1, paths });
+                        succs.push(Vec::new());
+                        seen.insert(k, v);
+                        out.states += 1;
+                        queue.push_back((v, next));
+                        v
+                    }
+                };
+                if let Some(s) = succs.get_mut(id as usize) {
+                    s.push(target);
+                }
+                if out.states >= max_states {
+                    out.complete = false;
+                    break 'bfs;
+                }
+            }
+        }
+    }
+    if out.complete {
+        for cycle in super::scc::closed_cycles(&succs) {
+            if let Some(&entry) = cycle.first() {
+                let schedule = witness(&nodes, entry, None);
+                let mut m = initial.clone();
+                for step in &schedule.steps {
+                    apply(layout, mode, &mut m, *step)?;
+                }
+                let spinning: Vec<String> = (0..m.agents.len() as u32)
+                    .filter(|&a| m.agents.get(a as usize).is_some_and(|x| x.status != Status::Done))
+                    .map(|a| {
+                        let at = semantics::current_instr(layout, &m, a).map_or_else(String::new, crate::check::text::instr);
+                        format!("`{}` at `{at}`", agent_name(layout, &m, a))
+                    })
+                    .collect();
+                let blocked = (0..m.agents.len() as u32)
+                    .filter_map(|a| match m.agents.get(a as usize) {
+                        Some(x) if x.status != Status::Done => match x.kind {
+                            crate::check::machine::AgentKind::Thread(t) => Some((a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
+                            crate::check::machine::AgentKind::Async { issuer, .. } => Some((a, issuer)),
+                        },
+                        _ => None,
+                    })
+                    .collect();
+                out.deadlocks.push(Deadlock {
+                    blocked,
+                    message: format!("livelock: {} can never leave its loop", spinning.join(", ")),
+                    explanation: format!(
+                        "from the witness on, {} reachable states form a cycle that no step leaves: \
+                         the value the loop waits for is never written (or never becomes visible)",
+                        cycle.len()
+                    ),
+                    witness: schedule,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], witness: Schedule) -> Deadlock {
+    let names: Vec<String> = blocked.iter().map(|(a, _)| format!("`{}`", agent_name(layout, m, *a))).collect();
+    let mut lines: Vec<String> = blocked.iter().map(|(a, why)| format!("`{}` {why}", agent_name(layout, m, *a))).collect();
+    for (idx, b) in m.mbars.iter().enumerate() {
+        let name = layout.mbar_locs.get(idx).and_then(|l| layout.locs.get(*l)).map_or("?", |l| l.name.as_str());
+        let debt = mbarrier::debt(name, b);
+        if b.valid && (b.tx != 0 || b.pending != b.expected) && !lines.iter().any(|l| l.contains(&debt)) {
+            lines.push(debt);
+        }
+    }
+    let blocked_at = blocked
+        .iter()
+        .filter_map(|(a, _)| match m.agents.get(*a as usize) {
+            Some(x) => match x.kind {
+                crate::check::machine::AgentKind::Thread(t) => Some((*a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
+                crate::check::machine::AgentKind::Async { issuer, .. } => Some((*a, issuer)),
+            },
+            None => None,
+        })
+        .collect();
+    let done = m.agents.iter().filter(|a| a.status == Status::Done).count();
+    Deadlock {
+        blocked: blocked_at,
+        message: format!("deadlock: {} can never proceed ({done} of {} agents finished)", names.join(", "), m.agents.len()),
+        explanation: lines.join("\n"),
+        witness,
+    }
+}

@@ -1,0 +1,156 @@
+//! The checker's public API: determinism, witness replay, the stepper, and the
+//! partial-order reduction's scaling on independent pairs.
+
+use std::path::Path;
+
+use fencelab::check::view::AgentStatusView;
+use fencelab::check::{check, FindingKind, Mode, Options, Stepper, Verdict};
+use fencelab::schedule::Step;
+
+fn scenario(src: &str) -> fencelab::model::Scenario {
+    let loaded = fencelab::load(src);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    loaded.scenario
+}
+
+const MP_RELAXED: &str = "cta A\ncta B\nglobal data = 0\nglobal flag = 0\n\
+thread producer @A:\n    st.global [data], 42\n    st.relaxed.gpu.global [flag], 1\n\
+thread consumer @B:\n    ld.relaxed.gpu.global r0, [flag]\n    ld.global r1, [data]\n";
+
+/// `k` independent message-passing pairs, each in its own pair of CTAs.
+fn mp_pairs(k: usize) -> String {
+    let mut s = String::new();
+    for i in 0..k {
+        s += &format!("cta P{i}\ncta C{i}\nglobal d{i} = 0\nglobal f{i} = 0\n");
+    }
+    for i in 0..k {
+        s += &format!(
+            "thread p{i} @P{i}:\n    st.global [d{i}], 1\n    st.release.gpu.global [f{i}], 1\n\
+             thread c{i} @C{i}:\n    wait ld.acquire.gpu.global r0, [f{i}] == 1\n    ld.global r1, [d{i}]\n"
+        );
+    }
+    s + "expect correct\n"
+}
+
+#[test]
+fn independent_pairs_cost_the_sum_of_their_states() {
+    let states: Vec<u64> = (1..=5)
+        .map(|k| {
+            let r = check(&scenario(&mp_pairs(k)), &Options::default());
+            assert_eq!(r.verdict, Verdict::Correct, "k = {k}");
+            r.stats.states
+        })
+        .collect();
+    let per_pair = states[1] - states[0];
+    for (k, pair) in states.windows(2).enumerate() {
+        assert_eq!(pair[1] - pair[0], per_pair, "growth from k = {} to {} is not linear: {states:?}", k + 1, k + 2);
+    }
+}
+
+#[test]
+fn exploration_is_deterministic() {
+    let s = scenario(MP_RELAXED);
+    let a = serde_json::to_string(&check(&s, &Options::default())).unwrap_or_default();
+    let b = serde_json::to_string(&check(&s, &Options::default())).unwrap_or_default();
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn state_cap_gives_a_partial_verdict() {
+    let r = check(&scenario(&mp_pairs(3)), &Options { mode: Mode::Pragmatic, max_states: 5 });
+    assert_eq!(r.verdict, Verdict::Partial);
+    assert!(!r.stats.complete);
+}
+
+#[test]
+fn every_witness_replays_to_its_finding() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/checker");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let src = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let s = scenario(&src);
+        let report = check(&s, &Options::default());
+        for f in report.findings.iter().filter(|f| f.kind != FindingKind::Deadlock) {
+            let stepper = Stepper::replay(&s, Mode::Pragmatic, &f.witness)
+                .unwrap_or_else(|e| panic!("{}: witness does not replay: {e}", entry.path().display()));
+            let last = stepper.history().last().map(|e| e.findings.clone()).unwrap_or_default();
+            assert!(last.contains(&f.message), "{}: last step of the witness shows {last:?}, not {}", entry.path().display(), f.message);
+            checked += 1;
+        }
+        for f in report.findings.iter().filter(|f| f.kind == FindingKind::Deadlock && f.message.starts_with("deadlock")) {
+            let stepper = Stepper::replay(&s, Mode::Pragmatic, &f.witness).unwrap_or_else(|e| panic!("{e}"));
+            assert!(stepper.agents().iter().all(|a| !matches!(a.status, AgentStatusView::Enabled { .. })));
+        }
+    }
+    assert!(checked > 10);
+}
+
+#[test]
+fn stepper_shows_stale_read_choices_and_undoes() {
+    let s = scenario(MP_RELAXED);
+    let mut st = Stepper::new(&s, Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+    let agents = st.agents();
+    assert_eq!(agents.len(), 2);
+    assert_eq!(agents[0].name, "producer");
+    for _ in 0..2 {
+        st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // Consumer reads the flag: either value is possible (relaxed, not yet ordered).
+    let choices = match &st.agents()[1].status {
+        AgentStatusView::Enabled { choices } => choices.clone(),
+        other => panic!("consumer not enabled: {other:?}"),
+    };
+    assert_eq!(choices.len(), 2);
+    assert!(choices[0].label.contains("stale"), "{}", choices[0].label);
+    st.step(Step { agent: 1, choice: 1 }).unwrap_or_else(|e| panic!("{e}"));
+    // The data read may still return the initial value: executed is not visible.
+    let view = st.snapshot();
+    let data = view.locations.iter().find(|l| l.name == "data").unwrap_or_else(|| panic!("no data"));
+    assert_eq!(data.writes.len(), 2);
+    let consumer_generic = data.visibility.iter().find(|v| v.agent_name == "consumer" && v.proxy == "generic");
+    assert_eq!(consumer_generic.map(|v| v.readable.clone()), Some(vec![0, 1]));
+    let ev = st.step(Step { agent: 1, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    assert!(ev.description.contains("data = 0"));
+    assert!(ev.findings.iter().any(|f| f.contains("data race on `data`")));
+    assert_eq!(st.schedule().steps.len(), 4);
+    assert!(st.undo());
+    assert_eq!(st.history().len(), 3);
+    assert!(st.step(Step { agent: 1, choice: 7 }).is_err());
+    assert!(st.step(Step { agent: 9, choice: 0 }).is_err());
+}
+
+#[test]
+fn stepper_reports_formed_and_failed_edges() {
+    let src = "cta A\ncta B\nglobal data = 0\nglobal flag = 0\n\
+thread producer @A:\n    st.global [data], 42\n    st.release.cta.global [flag], 1\n\
+thread consumer @B:\n    ld.acquire.gpu.global r0, [flag]\n";
+    let s = scenario(src);
+    let mut st = Stepper::new(&s, Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+    st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    let ev = st.step(Step { agent: 1, choice: 1 }).unwrap_or_else(|e| panic!("{e}"));
+    assert!(ev.edges.is_empty());
+    assert!(!ev.failed_edges.is_empty());
+    assert!(ev.failed_edges[0].reason.contains("not morally strong"), "{}", ev.failed_edges[0].reason);
+    assert_eq!(st.snapshot().failed_edges.len(), ev.failed_edges.len());
+}
+
+#[test]
+fn mbarrier_view_tracks_phase_and_tx() {
+    let src = "cta A\nmbarrier full @A count 1\n\
+thread p @A:\n    mbarrier.expect_tx.shared::cta [full], 64\n    mbarrier.arrive.shared::cta [full]\n\
+thread c @A:\n    wait mbarrier.try_wait.parity.shared::cta [full], 0\n";
+    let s = scenario(src);
+    let mut st = Stepper::new(&s, Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+    st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    let v = st.snapshot();
+    let b = &v.mbarriers[0];
+    assert_eq!((b.phase, b.pending, b.tx), (0, 0, 64));
+    assert_eq!(b.waiters.len(), 1);
+    assert!(matches!(&st.agents()[1].status, AgentStatusView::Blocked { reason } if reason.contains("tx-count +64")));
+    let r = check(&s, &Options::default());
+    assert_eq!(r.verdict, Verdict::Deadlock);
+    assert!(r.hangs);
+}

@@ -91,7 +91,15 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, mut knowledge: Knowledge, place: Pl
 
 /// Move the executing agent to `stage` (Completed also finishes it).
 pub fn set_stage(ex: &mut Exec, stage: Stage) -> Result<(), String> {
+    // A finished agent makes no more accesses: keep only its own events, so that states
+    // differing just in what it once inherited are the same state.
+    // (tcgen05 mma/cp/shift keep theirs: `tcgen05.commit` publishes it.)
+    let keeps = matches!(op_of(ex.m, ex.agent), Some((_, AsyncOp { what: AsyncWhat::Tc(t), .. })) if super::tcgen05::commit_publishes(&t));
+    let own = (stage == Stage::Completed && !keeps).then(|| own_events(ex.layout, ex.m, ex.agent, false));
     let a = ex.me_mut()?;
+    if let Some(k) = own {
+        a.knowledge = k;
+    }
     if let AgentKind::Async { op, .. } = &mut a.kind {
         op.stage = stage;
     }
@@ -262,4 +270,20 @@ pub fn via(layout: &Layout, loc: usize, proxy: Option<ProxyKey>) -> Via {
 
 pub fn access_to(layout: &Layout, loc: usize, proxy: Option<ProxyKey>, strong: Option<Scope>) -> access::Access {
     access::Access { loc, key: via(layout, loc, proxy), strong }
+}
+
+/// §2.2.2: an async op must not touch shared memory (data or mbarrier) of a CTA whose
+/// threads all exited. Reports undefined behaviour and returns true when it does.
+pub fn into_exited_cta(ex: &mut Exec, loc: usize, what: &str) -> bool {
+    let Some(crate::model::Space::Shared(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
+    let mut threads = ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == cta);
+    let exited = threads.all(|a| a.status == Status::Done);
+    if exited {
+        let name = ex.layout.cta_name(cta).to_string();
+        ex.undefined(
+            format!("{what} reaches shared memory of CTA `{name}` after all its threads exited"),
+            "a CTA must not exit while a peer's copies or signals still target its shared memory; end both with a cluster barrier (§2.2.2)".into(),
+        );
+    }
+    exited
 }

@@ -57,6 +57,10 @@ pub fn readiness(op: &AsyncOp) -> Readiness {
 pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
+        let who = ex.name_of(ex.agent);
+        if async_op::into_exited_cta(ex, *addr, &who) {
+            return Ok(());
+        }
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));
         let acc = async_op::access_to(ex.layout, *addr, None, strong);
         let value = match red {

@@ -97,7 +97,6 @@ pub struct LocInfo {
     /// Virtual address this name stands for (see [`Via`]).
     pub va: usize,
     pub init: i64,
-    pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,
 }
@@ -172,7 +171,6 @@ impl Layout {
                 key,
                 va: va.unwrap_or(locs.len()),
                 init: loc.init,
-                size: loc.size,
                 mbarrier: None,
             });
         }
@@ -203,7 +201,6 @@ impl Layout {
                 key: ProxyKey::Generic,
                 va: locs.len(),
                 init: 0,
-                size: 8,
                 mbarrier: Some(m),
             });
         }

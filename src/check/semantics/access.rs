@@ -197,8 +197,8 @@ fn race(
         message,
         explanation: why,
         accesses: vec![
-            RawAccess { agent: other_agent, instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
-            RawAccess { agent: ex.agent, instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
+            RawAccess { agent_name: ex.name_of(other_agent), instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
+            RawAccess { agent_name: ex.name_of(ex.agent), instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
         ],
         key,
     });

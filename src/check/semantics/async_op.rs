@@ -203,16 +203,24 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     }
 }
 
-/// Whether the mode takes the spec-silent reading (reference §12) the pragmatic way.
-pub fn pragmatic(ex: &Exec) -> bool {
-    ex.mode == Mode::Pragmatic
+/// Decide a point where the spec is silent (reference §12) by the mode, recording it so
+/// the report can say when the other mode would judge differently.
+pub fn pragmatic(ex: &mut Exec, point: &str) -> bool {
+    ex.ambiguous(point) == Mode::Pragmatic
 }
+
+pub const MULTICAST_SCOPE: &str = "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)";
+pub const WAR_GENERIC_ASYNC: &str = "WAR from a generic read to an async write (§12 #4)";
+pub const CP_ASYNC_PROXY: &str = "the proxy of `cp.async` data writes (§12 #8)";
+pub const ST_ASYNC_PROXY: &str = "the proxy of `st.async`/`red.async` data writes (§12 #8)";
+pub const ST_ASYNC_TARGET: &str = "whether `st.async` may target its own CTA (§12 #9)";
+pub const TC_COMMIT: &str = "the semantics of `tcgen05.commit`'s arrive, which states no proxy fence (§12 #16)";
 
 /// §12 #4: a generic read followed by an async write of the same location (WAR). Strict
 /// mode asks for a proxy fence on the path (the CLC example); pragmatic mode accepts plain
 /// causality, as production pipelines (CUTLASS) do.
-pub fn war_needs_no_proxy_fence(ex: &Exec, read: ProxyKey, write: ProxyKey) -> bool {
-    pragmatic(ex) && read == ProxyKey::Generic && write == ProxyKey::Async
+pub fn war_generic_then_async(read: ProxyKey, write: ProxyKey) -> bool {
+    read == ProxyKey::Generic && write == ProxyKey::Async
 }
 
 /// The in-flight and finished asynchronous agents, for the stepping UI.
@@ -272,10 +280,18 @@ pub fn access_to(layout: &Layout, loc: usize, proxy: Option<ProxyKey>, strong: O
     access::Access { loc, key: via(layout, loc, proxy), strong }
 }
 
-/// §2.2.2: an async op must not touch shared memory (data or mbarrier) of a CTA whose
+/// §2.2.2: an async op must not touch shared memory (data or mbarrier) of a peer CTA whose
 /// threads all exited. Reports undefined behaviour and returns true when it does.
 pub fn into_exited_cta(ex: &mut Exec, loc: usize, what: &str) -> bool {
     let Some(crate::model::Space::Shared(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
+    // Only peers' accesses are the §2.2.2 rule; a CTA's own unfinished copies at its exit
+    // are left to the race they already are.
+    let issuer_cta = op_of(ex.m, ex.agent)
+        .and_then(|(i, _)| ex.m.agents.get(i.thread))
+        .map_or(cta, |a| a.place.cta);
+    if issuer_cta == cta {
+        return false;
+    }
     let mut threads = ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == cta);
     let exited = threads.all(|a| a.status == Status::Done);
     if exited {

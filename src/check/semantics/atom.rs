@@ -10,7 +10,10 @@ use super::sync::{self, morally_strong, Side};
 use crate::check::machine::{Layout, Machine};
 use crate::model::{AtomOp, Instr, Operand, Proxy, WaitTarget};
 
-fn parts(instr: &Instr) -> Option<(AtomOp, sync::OpSem, &Option<String>, &String, &Vec<Operand>)> {
+/// `(op, semantics, destination register, address, arguments)` of an `atom`/`red`.
+type AtomParts<'a> = (AtomOp, sync::OpSem, &'a Option<String>, &'a String, &'a Vec<Operand>);
+
+fn parts(instr: &Instr) -> Option<AtomParts<'_>> {
     match instr {
         Instr::Atom { op, sem, scope, dst, addr, args, .. } => Some((*op, sync::mem_op(*sem, *scope, true), dst, addr, args)),
         _ => None,

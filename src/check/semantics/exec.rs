@@ -11,7 +11,8 @@ use crate::model::{Instr, Operand, Scope};
 /// One access named by a raw finding.
 #[derive(Clone, Debug)]
 pub struct RawAccess {
-    pub agent: u32,
+    /// Name at detection time (async agents do not exist in the initial machine).
+    pub agent_name: String,
     pub instr: Option<InstrRef>,
     pub loc: usize,
     pub is_write: bool,
@@ -33,6 +34,8 @@ pub struct RawFinding {
 #[derive(Clone, Debug, Default)]
 pub struct StepOutcome {
     pub description: String,
+    /// Points where the spec is silent that this step decided by [`Mode`] (reference §12).
+    pub ambiguities: Vec<String>,
     pub edges: Vec<EdgeRec>,
     pub failed: Vec<FailedRec>,
     pub findings: Vec<RawFinding>,
@@ -164,6 +167,14 @@ impl Exec<'_> {
             accesses: Vec::new(),
             key: instr.into_iter().collect(),
         });
+    }
+
+    /// Decide a point where the spec is silent: record it and answer with the mode.
+    pub fn ambiguous(&mut self, what: &str) -> Mode {
+        if !self.out.ambiguities.iter().any(|a| a == what) {
+            self.out.ambiguities.push(what.to_string());
+        }
+        self.mode
     }
 
     pub fn set_status(&mut self, status: Status) -> Result<(), String> {

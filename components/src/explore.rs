@@ -10,6 +10,7 @@ use crate::verdict_panel::VerdictPanel;
 /// Editor and verdict on the left, agent lanes and the machine on the right.
 #[component]
 pub fn ExplorePage() -> impl IntoView {
+    crate::step_controls::install_shortcuts(crate::state::use_app_state());
     view! {
         <div class="explore" data-page="explore">
             <h1 class="visually-hidden">"Interleaving explorer"</h1>

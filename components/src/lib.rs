@@ -1,6 +1,8 @@
 //! fencelab in the browser: a Leptos CSR app. One component per screen panel; every
 //! semantic question goes to the `fencelab` core, never answered here.
 
+mod analysis;
+mod check_client;
 mod editor;
 mod explore;
 mod header;
@@ -8,12 +10,19 @@ mod highlight;
 mod history;
 mod lanes;
 mod lesson_page;
+mod layout;
+mod lessons;
+mod machine_parts;
 mod machine_view;
 pub mod protocol;
 pub mod route;
 mod shared_page;
 mod state;
+mod step_controls;
+mod tape;
+mod templates;
 mod theme;
+mod trace;
 mod verdict_panel;
 
 use leptos::prelude::*;

@@ -1,8 +1,11 @@
 //! The app state every panel reads, provided once at the root.
 
+use fencelab::check::Mode;
 use leptos::prelude::*;
 
+use crate::analysis::Analysis;
 use crate::history::EditHistory;
+use crate::tape::Tape;
 
 /// The scenario shown when the app opens: the intra-CTA handoff from `docs/syntax.md`.
 pub const STARTER_SCENARIO: &str = "\
@@ -35,6 +38,18 @@ pub struct AppState {
     pub history: RwSignal<EditHistory>,
     /// When the last keystroke edit happened (ms), so a burst of typing is one undo step.
     last_typing_ms: StoredValue<Option<f64>>,
+    /// How the checker treats points where the PTX spec is silent.
+    pub mode: RwSignal<Mode>,
+    /// Parse + verify of `source`.
+    pub analysis: Memo<Analysis>,
+    /// The stepping session; `None` while the text has errors, `Err` when the checker
+    /// cannot run the scenario (it says why).
+    pub tape: RwSignal<Option<Result<Tape, String>>>,
+    /// Why the last stepping action failed, shown until the next one.
+    pub step_error: RwSignal<Option<String>>,
+    /// Auto-stepping on/off and its delay per step.
+    pub playing: RwSignal<bool>,
+    pub speed_ms: RwSignal<u32>,
 }
 
 impl AppState {
@@ -50,6 +65,37 @@ impl AppState {
         self.history.update(|h| h.record(&before, typing && recent));
         self.last_typing_ms.set_value(typing.then_some(now));
         self.source.set(text);
+    }
+
+    /// Runs a stepping action on the session, if there is one, and keeps its error.
+    /// Returns what the action returned, or `None` without a session.
+    pub fn with_tape<T>(self, action: impl FnOnce(&mut Tape) -> Result<T, String>) -> Option<T> {
+        let mut outcome = None;
+        self.tape.update(|tape| {
+            if let Some(Ok(tape)) = tape {
+                outcome = Some(action(tape));
+            }
+        });
+        match outcome {
+            Some(Ok(value)) => {
+                self.step_error.set(None);
+                Some(value)
+            }
+            Some(Err(err)) => {
+                self.playing.set(false);
+                self.step_error.set(Some(err));
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Reads the session; `None` without one.
+    pub fn read_tape<T>(self, read: impl FnOnce(&Tape) -> T) -> Option<T> {
+        self.tape.with(|tape| match tape {
+            Some(Ok(tape)) => Some(read(tape)),
+            _ => None,
+        })
     }
 
     pub fn undo(self) {
@@ -70,10 +116,28 @@ impl AppState {
 }
 
 pub fn provide_app_state() {
+    let source = RwSignal::new(STARTER_SCENARIO.to_string());
+    let mode = RwSignal::new(Mode::default());
+    let analysis = Memo::new(move |_| source.with(|s| Analysis::of(s)));
+    let tape = RwSignal::new(None);
+    // A new text or mode starts a fresh session from the initial state.
+    Effect::new(move |_| {
+        let mode = mode.get();
+        let fresh = analysis.with(|a| {
+            (!a.has_errors()).then(|| Tape::new(a.loaded.scenario.clone(), mode))
+        });
+        tape.set(fresh);
+    });
     provide_context(AppState {
-        source: RwSignal::new(STARTER_SCENARIO.to_string()),
+        source,
         history: RwSignal::new(EditHistory::default()),
         last_typing_ms: StoredValue::new(None),
+        mode,
+        analysis,
+        tape,
+        step_error: RwSignal::new(None),
+        playing: RwSignal::new(false),
+        speed_ms: RwSignal::new(600),
     });
 }
 

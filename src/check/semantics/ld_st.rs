@@ -63,10 +63,11 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
             let rhs = until.map(|t| ex.eval(&t.value));
             let choices = read_choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs), |v| v);
             let widx = *choices.get(choice as usize).ok_or_else(|| format!("no read choice {choice}"))?;
+            let label = access::labels(ex.layout, ex.m, acc.loc, &[widx]).pop().unwrap_or_default();
             let w = access::read(ex, &acc, widx)?;
             ex.set_reg(dst, w.value)?;
             observe(ex, &acc, &w, op, &crate::check::text::instr(instr), false)?;
-            ex.out.description = format!("read {addr} = {}", w.value);
+            ex.out.description = label;
             ex.next()
         }
         Instr::St { sem, scope, proxy, addr, src, .. } => {

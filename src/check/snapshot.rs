@@ -108,6 +108,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
             not_arrived: members.iter().filter(|a| !cb.arrived.contains(a)).map(|a| agent_name(layout, m, *a)).collect(),
         });
     }
+    view.async_ops = super::semantics::async_op::views(layout, m);
     view.edges = m.trace.0.edges.iter().map(|e| edge_view(layout, m, e)).collect();
     view.failed_edges = m.trace.0.failed.iter().map(|f| failed_view(layout, m, f)).collect();
     view

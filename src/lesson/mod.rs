@@ -4,15 +4,20 @@
 //! [`grade`] judges a learner's attempt at an exercise and [`check_lesson`] verifies every
 //! claim a lesson makes. The format is described in `docs/lessons.md`.
 
+mod check;
+mod engine;
 mod exercise;
 mod forbid;
 mod front;
+mod grade;
 mod index;
 mod markdown;
 mod parse;
 mod types;
 
+pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
 pub use forbid::{instruction_count, is_forbidden};
+pub use grade::grade;
 pub use index::{check_course, parse_index, Index, Section};
 pub use markdown::{is_safe_url, render_markdown};
 pub use parse::parse_lesson;

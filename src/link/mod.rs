@@ -13,6 +13,6 @@ mod validate;
 
 pub use codec::{decode, encode, share_url, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
 pub use error::LinkError;
-pub use payload::{LessonRef, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
+pub use payload::{LessonRef, Panel, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
 pub use v1::{MAX_DECODED_BYTES, MAX_NESTING};
 pub use validate::structural_problem;

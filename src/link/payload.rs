@@ -57,18 +57,53 @@ pub struct UiOptions {
     pub theme: Theme,
 }
 
-/// Which side panels are open.
+/// Which panels are open, as a bit set so that a new panel needs no new link format:
+/// older readers keep bits they do not know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Panels {
-    pub trace: bool,
-    pub memory: bool,
-    pub report: bool,
-    pub explanation: bool,
+    bits: u32,
+}
+
+/// A panel a link can open. Append new panels at the end: the position is the bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    Trace,
+    Memory,
+    Report,
+    Explanation,
+}
+
+impl Panels {
+    pub fn from_bits(bits: u32) -> Self {
+        Panels { bits }
+    }
+
+    pub fn bits(self) -> u32 {
+        self.bits
+    }
+
+    pub fn is_open(self, panel: Panel) -> bool {
+        self.bits & panel.bit() != 0
+    }
+
+    pub fn set(&mut self, panel: Panel, open: bool) {
+        if open {
+            self.bits |= panel.bit();
+        } else {
+            self.bits &= !panel.bit();
+        }
+    }
+}
+
+impl Panel {
+    fn bit(self) -> u32 {
+        1 << self as u32
+    }
 }
 
 impl Default for Panels {
     fn default() -> Self {
-        Panels { trace: true, memory: false, report: true, explanation: true }
+        Panels { bits: Panel::Trace.bit() | Panel::Report.bit() | Panel::Explanation.bit() }
     }
 }
 

@@ -15,8 +15,9 @@ use super::{LinkError, SharePayload};
 /// Largest decompressed body accepted; realistic scenarios need a few kilobytes.
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
 /// Deepest nesting accepted (sequences, enums, options each count one level). Real
-/// scenarios stay below 16; the bound keeps decoding within a small stack.
-pub const MAX_NESTING: u32 = 32;
+/// scenarios stay below 16; the parser's deepest conditions (32 levels of `(`/`~`, each
+/// up to two levels here) still fit; the bound keeps decoding within a small stack.
+pub const MAX_NESTING: u32 = 96;
 /// miniz_oxide's best ratio; links are small, so speed does not matter.
 const COMPRESSION_LEVEL: u8 = 10;
 

@@ -50,7 +50,8 @@ pub fn build(test: LitmusTest) -> Result<Scenario, LitmusError> {
     })
 }
 
-/// One CTA per distinct `(cta, gpu)`, each in its own cluster on that GPU.
+/// One CTA per distinct `(cta, gpu)`, each in its own cluster on that GPU. The cluster
+/// takes the CTA's name, as the implicit cluster of a lone `.fence` CTA does.
 fn placement(test: &LitmusTest) -> (Vec<Cluster>, Vec<Cta>, Vec<usize>) {
     let multi_gpu = test.threads.iter().any(|t| t.gpu != 0);
     let mut keys: Vec<(u32, u32)> = Vec::new();
@@ -66,7 +67,7 @@ fn placement(test: &LitmusTest) -> (Vec<Cluster>, Vec<Cta>, Vec<usize>) {
     let (mut clusters, mut ctas) = (Vec::new(), Vec::new());
     for (index, (cta, gpu)) in keys.into_iter().enumerate() {
         let name = if multi_gpu { format!("gpu{gpu}_cta{cta}") } else { format!("cta{cta}") };
-        clusters.push(Cluster { name: format!("{name}_cluster"), gpu });
+        clusters.push(Cluster { name: name.clone(), gpu });
         ctas.push(Cta { name, cluster: index });
     }
     (clusters, ctas, thread_ctas)

@@ -182,6 +182,15 @@ fn no_extra(others: &[String], line: usize) -> Result<(), LitmusError> {
     }
 }
 
+/// PTX's texture, surface and constant accesses have no `.weak` spelling (weak is their
+/// only and default form), so `.weak` on them is kept as "defaulted".
+fn written_sem(sem: Option<Sem>, proxy: Proxy) -> Option<Sem> {
+    match (sem, proxy) {
+        (Some(Sem::Weak), Proxy::Texture | Proxy::Surface | Proxy::Constant) => None,
+        _ => sem,
+    }
+}
+
 fn load(base: &str, mods: &[&str], args: &[Arg], line: usize) -> Result<Instr, LitmusError> {
     let [Arg::Word(dst), src] = args else {
         return Err(LitmusError::syntax(line, format!("expected `{base} r, location`")));
@@ -204,6 +213,7 @@ fn load(base: &str, mods: &[&str], args: &[Arg], line: usize) -> Result<Instr, L
         "cold" => Proxy::Constant,
         _ => Proxy::Generic,
     };
+    let sem = written_sem(sem, proxy);
     Ok(Instr::Ld { sem, scope, space: None, proxy, dst, addr: location(src, line)? })
 }
 
@@ -218,6 +228,7 @@ fn store(base: &str, mods: &[&str], args: &[Arg], line: usize) -> Result<Instr, 
     }
     check_scope(sem, scope, line)?;
     let proxy = if base == "sust" { Proxy::Surface } else { Proxy::Generic };
+    let sem = written_sem(sem, proxy);
     Ok(Instr::St {
         sem,
         scope,

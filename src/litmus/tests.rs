@@ -213,24 +213,56 @@ fn bar_of(s: &crate::model::Scenario, thread: usize) -> Vec<&Instr> {
         .collect()
 }
 
-fn sync(id: i64, count: i64) -> Instr {
-    Instr::Bar { kind: BarKind::Sync, id: imm(id), count: Some(imm(count)), sugar: None }
+fn bar_sync(id: i64) -> Instr {
+    Instr::Bar { kind: BarKind::Sync, id: imm(id), count: None, sugar: None }
+}
+
+/// The mbarrier a thread's barrier was lowered to, its count, and whether the thread waits.
+fn mbar_use(s: &crate::model::Scenario, thread: usize) -> (String, Option<u32>, bool) {
+    let ops = bar_of(s, thread);
+    let Some(Instr::Mbar(arrive)) = ops.first() else { panic!("no mbarrier arrive in {:?}", ops) };
+    assert_eq!((arrive.sem, arrive.scope), (Some(Sem::Release), Some(Scope::Cta)));
+    assert!(matches!(arrive.kind, MbarKind::Arrive { count: None, .. }));
+    let waits = match ops.get(1) {
+        Some(Instr::Wait { instr, until: None }) => {
+            let Instr::Mbar(wait) = &**instr else { panic!("wait on {instr:?}") };
+            assert_eq!((wait.sem, wait.scope, &wait.bar), (Some(Sem::Acquire), Some(Scope::Cta), &arrive.bar));
+            assert!(matches!(wait.kind, MbarKind::Wait { parity: true, phase: Operand::Imm(0), .. }));
+            true
+        }
+        None => false,
+        other => panic!("unexpected {other:?}"),
+    };
+    let mbar = s.mbarriers.iter().find(|m| m.name == arrive.bar).expect("declared mbarrier");
+    assert_eq!(mbar.cta, s.threads[thread].cta);
+    (arrive.bar.clone(), mbar.count, waits)
 }
 
 #[test]
-fn plain_barriers_count_the_threads_that_hold_them() {
-    let s = barrier_test(" bar.cta.sync 1 | bar.cta.sync 1 | bar.cta.sync 2 | bar.cta.sync 1 ;", "");
-    assert_eq!(bar_of(&s, 0), vec![&sync(1, 2)]);
-    assert_eq!(bar_of(&s, 1), vec![&sync(1, 2)]);
-    // Alone with its instance id in CTA 0: passes alone, as in Dat3M.
-    assert_eq!(bar_of(&s, 2), vec![&sync(2, 1)]);
-    // Another CTA: its own barrier.
-    assert_eq!(bar_of(&s, 3), vec![&sync(1, 1)]);
-    let arrive = barrier_test(" bar.cta.arrive 3 | bar.cta.sync 3 | | ;", "");
-    assert_eq!(
-        bar_of(&arrive, 0),
-        vec![&Instr::Bar { kind: BarKind::Arrive, id: imm(3), count: Some(imm(2)), sugar: None }]
+fn whole_cta_barriers_are_bar_sync() {
+    let s = barrier_test(
+        " bar.cta.sync 1 | bar.cta.sync 1 | bar.cta.sync 1 | bar.cta.sync 1 ;\n          bar.cta.sync 3, 2 | bar.cta.sync 3, 2 | bar.cta.sync 3, r1 | ;\n          bar.cta.sync 2 | bar.cta.sync 2 | bar.cta.sync 2 | ;\n          bar.cta.sync 4, 6, 3 | bar.cta.sync 4, 6, 3 | bar.cta.sync 4, 6, 3 | ;",
+        "P2:r1=2;",
     );
+    assert!(s.mbarriers.is_empty());
+    // Resource ids name the barrier; a plain barrier whose id is taken gets a free one.
+    assert_eq!(bar_of(&s, 2), vec![&bar_sync(1), &bar_sync(2), &bar_sync(0), &bar_sync(6)]);
+    assert_eq!(bar_of(&s, 3), vec![&bar_sync(1)]);
+}
+
+#[test]
+fn partial_barriers_count_the_threads_that_hold_them() {
+    let s = barrier_test(" bar.cta.sync 1 | bar.cta.sync 1 | bar.cta.sync 2 | ;", "");
+    let (b0, c0, w0) = mbar_use(&s, 0);
+    assert_eq!((mbar_use(&s, 1), c0, w0), ((b0.clone(), Some(2), true), Some(2), true));
+    // Alone with its instance id in CTA 0: passes alone, as in Dat3M.
+    let (b2, c2, _) = mbar_use(&s, 2);
+    assert_ne!(b2, b0);
+    assert_eq!(c2, Some(1));
+    // `arrive` releases without waiting.
+    let arrive = barrier_test(" bar.cta.arrive 3 | bar.cta.sync 3 | bar.cta.sync 3 | ;", "");
+    assert_eq!(mbar_use(&arrive, 0).2, false);
+    assert_eq!(mbar_use(&arrive, 1).1, Some(3));
 }
 
 #[test]
@@ -239,39 +271,61 @@ fn resource_ids_split_barriers_and_registers_fold() {
         " bar.cta.sync 1, r2 | bar.cta.sync 1, 2 | bar.cta.sync 1, r3 | ;",
         "P0:r2=2; P2:r3=4;",
     );
-    assert_eq!(bar_of(&s, 0), vec![&sync(2, 2)]);
-    assert_eq!(bar_of(&s, 1), vec![&sync(2, 2)]);
-    assert_eq!(bar_of(&s, 2), vec![&sync(4, 1)]);
-    // A plain barrier with instance 2 in the same CTA is a different barrier.
-    let both = barrier_test(" bar.cta.sync 1, 2 | bar.cta.sync 2 | | ;", "");
-    let ids: Vec<&Instr> = [bar_of(&both, 0), bar_of(&both, 1)].concat();
-    assert_eq!(ids, vec![&sync(2, 1), &sync(0, 1)]);
+    let (b0, c0, _) = mbar_use(&s, 0);
+    assert_eq!(mbar_use(&s, 1), (b0.clone(), c0, true));
+    assert_eq!(c0, Some(2));
+    let (b2, c2, _) = mbar_use(&s, 2);
+    assert_ne!(b2, b0);
+    assert_eq!(c2, Some(1));
 }
 
 #[test]
-fn quorum_below_participants_is_an_mbarrier() {
+fn quorums_set_the_expected_count() {
     let s = barrier_test(" bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 2 | bar.cta.arrive 1, 1, 2 | ;", "");
-    assert_eq!(s.mbarriers.len(), 1);
-    let mbar = &s.mbarriers[0];
-    assert_eq!((mbar.cta, mbar.count), (0, Some(2)));
-    let p0 = bar_of(&s, 0);
-    assert!(matches!(p0[0], Instr::Mbar(op) if op.sem == Some(Sem::Release) && op.bar == mbar.name
-        && matches!(op.kind, MbarKind::Arrive { .. })));
-    assert!(matches!(p0[1], Instr::Wait { instr, until: None }
-        if matches!(&**instr, Instr::Mbar(op) if op.sem == Some(Sem::Acquire)
-            && matches!(op.kind, MbarKind::Wait { parity: true, phase: Operand::Imm(0), .. }))));
-    // `arrive` does not wait.
-    assert_eq!(bar_of(&s, 2).len(), 1);
-    // A quorum at or above the participants is a plain counted barrier.
-    let hang = barrier_test(" bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 | | ;", "");
-    assert_eq!(bar_of(&hang, 0), vec![&sync(1, 4)]);
-    assert!(hang.mbarriers.is_empty());
+    let (name, count, waits) = mbar_use(&s, 0);
+    assert_eq!((count, waits), (Some(2), true));
+    assert_eq!(mbar_use(&s, 2), (name, Some(2), false));
+    // A quorum above the participants never completes, as in Dat3M.
+    let hang = barrier_test(" bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 | bar.cta.sync 1, 1, 4 | ;", "");
+    assert_eq!(mbar_use(&hang, 0).1, Some(4));
+}
+
+#[test]
+fn run_time_resource_ids_arrive_everywhere_and_sync_on_their_own() {
+    let s = barrier_test(
+        " ld.weak r2, x | bar.cta.sync 1, 1 | bar.cta.sync 1, 2 | ;\n bar.cta.sync 1, r2 | | | ;",
+        "",
+    );
+    let counts: Vec<(String, Option<u32>)> = s.mbarriers.iter().map(|m| (m.name.clone(), m.count)).collect();
+    assert_eq!(counts, vec![("bar1_1_cta0".into(), Some(2)), ("bar1_2_cta0".into(), Some(2))]);
+    assert_eq!(mbar_use(&s, 1).0, "bar1_1_cta0");
+    assert_eq!(mbar_use(&s, 2).0, "bar1_2_cta0");
+    let p0 = &s.threads[0].program;
+    let arrivals = |sem: Sem| -> Vec<&str> {
+        p0.iter()
+            .filter_map(|i| match i {
+                Instr::Mbar(op) if op.sem == Some(sem) && matches!(op.kind, MbarKind::Arrive { .. }) => Some(op.bar.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(arrivals(Sem::Relaxed), vec!["bar1_1_cta0", "bar1_2_cta0"]);
+    assert_eq!(arrivals(Sem::Release), vec!["bar1_1_cta0", "bar1_2_cta0"]);
+    // Each relaxed arrival is skipped when the register names that barrier; each
+    // synchronizing one is skipped when it does not.
+    assert_eq!(p0[1], Instr::Branch { target: "B1_r2_is_1".into(), cond: Some((reg("r2"), CmpOp::Eq, imm(1))) });
+    assert!(p0.contains(&Instr::Branch { target: "B1_r2_not_2".into(), cond: Some((reg("r2"), CmpOp::Ne, imm(2))) }));
+    assert_eq!(p0.last(), Some(&Instr::Label("B1_r2_done".into())));
+    assert_eq!(p0.iter().filter(|i| matches!(i, Instr::Wait { .. })).count(), 2);
 }
 
 #[test]
 fn inexpressible_barriers_are_unsupported() {
     let cases = [
-        (" ld.weak r2, x | bar.cta.sync 1, 1 | | ;\n bar.cta.sync 1, r2 | | | ;", "run time"),
+        (" LC00: | | | ;\n ld.weak r2, x | bar.cta.sync 1, 1 | | ;\n bar.cta.sync 1, r2 | | | ;", "after a branch"),
+        (" ld.weak r2, x | ld.weak r3, x | | ;\n bar.cta.sync 1, r2 | bar.cta.sync 1, r3 | | ;", "two threads"),
+        (" ld.weak r2, x | | | ;\n bar.cta.sync 1, r2, 2 | | | ;", "quorum"),
+        (" ld.weak r2, x | | | ;\n bar.cta.sync 1, 1, r2 | | | ;", "quorum computed at run time"),
         (" LC00: | | | ;\n bar.cta.sync 1 | | | ;\n goto LC00 | | | ;", "loop"),
         (" bar.cta.sync 1 | | | ;\n bar.cta.sync 1 | | | ;", "twice"),
         (" bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 3 | | ;", "quorums"),

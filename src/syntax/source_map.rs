@@ -22,6 +22,8 @@ pub struct SourceMap {
     pub operands: Vec<Vec<Vec<Span>>>,
     pub expect: Option<Span>,
     pub conditions: Vec<Span>,
+    /// Source comments, for `fencelab fmt`.
+    pub comments: Vec<Comment>,
 }
 
 impl SourceMap {
@@ -61,4 +63,35 @@ impl SourceMap {
     pub fn condition(&self, i: usize) -> Option<Span> {
         self.conditions.get(i).copied()
     }
+
+    /// Comments attached to `anchor`, leading ones first.
+    pub fn comments_at(&self, anchor: Anchor, trailing: bool) -> impl Iterator<Item = &str> {
+        self.comments.iter().filter(move |c| c.anchor == anchor && c.trailing == trailing).map(|c| c.text.as_str())
+    }
+}
+
+/// What a comment is attached to, so the formatter can keep it next to its item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Anchor {
+    Cluster(usize),
+    Cta(usize),
+    Location(usize),
+    Mbarrier(usize),
+    Thread(usize),
+    /// Thread index, instruction index.
+    Instr(usize, usize),
+    Expect,
+    Condition(usize),
+    /// After everything else.
+    End,
+}
+
+/// A `#` comment of the source (not the title line and not a printer's default note).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comment {
+    pub anchor: Anchor,
+    /// Text after `#`, trimmed.
+    pub text: String,
+    /// On the same line as its item (after it) rather than on a line of its own before it.
+    pub trailing: bool,
 }

@@ -45,21 +45,28 @@ fn cta_group(op: &TcOp) -> Option<u8> {
 
 fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<(u8, usize, usize)>) {
     if group != 1 && group != 2 {
-        ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` does not exist")).with_primary(ctx.at(t, i), "use `::1` or `::2`"));
+        ctx.push(
+            Diagnostic::error("F0329", format!("`.cta_group::{group}` does not exist"))
+                .with_primary(ctx.at(t, i), "use `::1` or `::2`"),
+        );
         return;
     }
     if group == 2 && ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c)).is_some_and(|c| ctx.cluster_size(c) < 2) {
-        ctx.push(Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
-            .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
-            .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"));
+        ctx.push(
+            Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
+                .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
+                .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"),
+        );
     }
     match *first {
         None => *first = Some((group, t, i)),
         Some((g, ft, fi)) if g != group => {
-            ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` mixed with `.cta_group::{g}`"))
-                .with_primary(ctx.at(t, i), "different CTA group")
-                .with_secondary(ctx.at(ft, fi), "first tcgen05 operation")
-                .with_note("ref §8.3: all tcgen05 operations of a kernel use the same `cta_group`"));
+            ctx.push(
+                Diagnostic::error("F0329", format!("`.cta_group::{group}` mixed with `.cta_group::{g}`"))
+                    .with_primary(ctx.at(t, i), "different CTA group")
+                    .with_secondary(ctx.at(ft, fi), "first tcgen05 operation")
+                    .with_note("ref §8.3: all tcgen05 operations of a kernel use the same `cta_group`"),
+            );
         }
         _ => {}
     }
@@ -72,10 +79,12 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             columns(ctx, t, i, 1, *cols);
         }
         TcOp::Dealloc { cols, .. } => columns(ctx, t, i, 0, *cols),
-        TcOp::Mma { d, a, b, .. } => {
+        TcOp::Mma { d, a, b, cta_group } => {
+            // A CTA pair's MMA reads the operand halves of both CTAs (ref §8.5).
+            let peer_ok = *cta_group == 2;
             operand(ctx, t, i, 0, d, Mem::Tmem, "tcgen05.mma");
-            operand(ctx, t, i, 1, a, Mem::SharedOrTmem, "tcgen05.mma");
-            operand(ctx, t, i, 2, b, Mem::Shared, "tcgen05.mma");
+            operand_in(ctx, t, i, 1, a, Mem::SharedOrTmem, "tcgen05.mma", peer_ok);
+            operand_in(ctx, t, i, 2, b, Mem::Shared, "tcgen05.mma", peer_ok);
         }
         TcOp::Cp { dst, src, .. } => {
             operand(ctx, t, i, 0, dst, Mem::Tmem, "tcgen05.cp");
@@ -88,8 +97,10 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             for (k, name) in std::iter::once(bar).chain(multicast).enumerate() {
                 if let Some(b) = ctx.resolve_mbarrier(t, i, k, name) {
                     if ctx.reach_cta(t, b.cta) == Reach::OtherCluster {
-                        ctx.push(Diagnostic::error("F0323", format!("`{name}` is outside this thread's cluster"))
-                            .with_primary(ctx.operand(t, i, k), "unreachable mbarrier"));
+                        ctx.push(
+                            Diagnostic::error("F0323", format!("`{name}` is outside this thread's cluster"))
+                                .with_primary(ctx.operand(t, i, k), "unreachable mbarrier"),
+                        );
                     }
                 }
             }
@@ -100,14 +111,22 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
 
 fn columns(ctx: &mut Ctx, t: usize, i: usize, k: usize, cols: u32) {
     if !(32..=512).contains(&cols) || !cols.is_power_of_two() {
-        ctx.push(Diagnostic::error("F0331", format!("{cols} TMEM columns"))
-            .with_primary(ctx.operand(t, i, k), "a power of two from 32 to 512")
-            .with_note("ref §8.5"));
+        ctx.push(
+            Diagnostic::error("F0331", format!("{cols} TMEM columns"))
+                .with_primary(ctx.operand(t, i, k), "a power of two from 32 to 512")
+                .with_note("ref §8.5"),
+        );
     }
 }
 
 /// Operand `k` must name a location of the own CTA in the given kind of memory.
 fn operand(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, op: &str) {
+    operand_in(ctx, t, i, k, name, want, op, false);
+}
+
+/// Like [`operand`]; with `peer_ok` the location may also be in a peer CTA of the cluster.
+#[allow(clippy::too_many_arguments)]
+fn operand_in(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, op: &str, peer_ok: bool) {
     let Some(loc) = ctx.resolve_location(t, i, k, name) else { return };
     let (owner, kind) = match loc.space {
         Space::Shared(c) => (Some(c), Mem::Shared),
@@ -115,14 +134,21 @@ fn operand(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem, o
         Space::Global => (None, Mem::Shared),
     };
     let kind_ok = want == kind || (want == Mem::SharedOrTmem && owner.is_some());
-    let own = owner.is_some_and(|c| ctx.reach_cta(t, c) == Reach::OwnCta);
+    let own = owner.is_some_and(|c| match ctx.reach_cta(t, c) {
+        Reach::OwnCta => true,
+        Reach::PeerCta => peer_ok,
+        _ => false,
+    });
     if !kind_ok || !own {
+        let whose = if peer_ok { "the CTA pair's" } else { "the own CTA's" };
         let wanted = match want {
-            Mem::Shared => "the own CTA's shared memory",
-            Mem::Tmem => "the own CTA's tensor memory",
-            Mem::SharedOrTmem => "the own CTA's shared or tensor memory",
+            Mem::Shared => format!("{whose} shared memory"),
+            Mem::Tmem => format!("{whose} tensor memory"),
+            Mem::SharedOrTmem => format!("{whose} shared or tensor memory"),
         };
-        ctx.push(Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
-            .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"));
+        ctx.push(
+            Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
+                .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"),
+        );
     }
 }

@@ -8,6 +8,12 @@ use fencelab::schedule::{Schedule, Step};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
+use proptest::strategy::Union;
+
+/// One boxed strategy per listed kind, so that kinds can be enumerated as well as mixed.
+macro_rules! each_kind {
+    ($($kind:expr),+ $(,)?) => { vec![$(Strategy::boxed($kind)),+] };
+}
 
 /// Any text, biased towards markup and quoting characters.
 pub fn name() -> impl Strategy<Value = String> {
@@ -102,8 +108,8 @@ fn cmp_op() -> impl Strategy<Value = CmpOp> {
     ]
 }
 
-fn fence() -> impl Strategy<Value = Fence> {
-    let proxy_kind = prop_oneof![
+fn fences() -> Vec<BoxedStrategy<Fence>> {
+    let proxy_kinds: Vec<BoxedStrategy<ProxyKind>> = each_kind![
         Just(ProxyKind::Alias),
         Just(ProxyKind::Texture),
         Just(ProxyKind::Surface),
@@ -113,17 +119,18 @@ fn fence() -> impl Strategy<Value = Fence> {
             .prop_map(|(sem, restrict)| ProxyKind::AsyncGeneric { sem, restrict }),
         (fence_sem(), scope()).prop_map(|(sem, scope)| ProxyKind::Tensormap { sem, scope }),
     ];
-    prop_oneof![
+    let mut kinds = each_kind![
         (option::of(fence_sem()), scope(), option::of(restrict()), option::of(sugar())).prop_map(
             |(sem, scope, restrict, sugar)| Fence::Thread { sem, scope, restrict, sugar }
         ),
         Just(Fence::MbarrierInit),
-        proxy_kind.prop_map(Fence::Proxy),
-    ]
+    ];
+    kinds.extend(proxy_kinds.into_iter().map(|kind| kind.prop_map(Fence::Proxy).boxed()));
+    kinds
 }
 
-fn mbar_kind() -> impl Strategy<Value = MbarKind> {
-    prop_oneof![
+fn mbar_kinds() -> Vec<BoxedStrategy<MbarKind>> {
+    each_kind![
         any::<u32>().prop_map(|count| MbarKind::Init { count }),
         Just(MbarKind::Inval),
         any::<u32>().prop_map(|bytes| MbarKind::ExpectTx { bytes }),
@@ -154,8 +161,8 @@ fn bulk_dir() -> impl Strategy<Value = BulkDir> {
     ]
 }
 
-fn wgmma() -> impl Strategy<Value = WgmmaOp> {
-    prop_oneof![
+fn wgmma_ops() -> Vec<BoxedStrategy<WgmmaOp>> {
+    each_kind![
         Just(WgmmaOp::Fence),
         (name(), name(), name()).prop_map(|(acc, a, b)| WgmmaOp::MmaAsync { acc, a, b }),
         Just(WgmmaOp::CommitGroup),
@@ -163,9 +170,9 @@ fn wgmma() -> impl Strategy<Value = WgmmaOp> {
     ]
 }
 
-fn tcgen05() -> impl Strategy<Value = TcOp> {
+fn tc_ops() -> Vec<BoxedStrategy<TcOp>> {
     let group = 1u8..=2;
-    prop_oneof![
+    each_kind![
         (name(), any::<u32>(), group.clone()).prop_map(|(dst, cols, cta_group)| TcOp::Alloc {
             dst,
             cols,
@@ -200,9 +207,9 @@ fn tcgen05() -> impl Strategy<Value = TcOp> {
     ]
 }
 
-fn memory_instr() -> impl Strategy<Value = Instr> {
+fn memory_instrs() -> Vec<BoxedStrategy<Instr>> {
     let qualifiers = || (option::of(sem()), option::of(scope()), option::of(addr_space()));
-    prop_oneof![
+    each_kind![
         (qualifiers(), proxy(), name(), name()).prop_map(
             |((sem, scope, space), proxy, dst, addr)| {
                 Instr::Ld { sem, scope, space, proxy, dst, addr }
@@ -232,27 +239,27 @@ fn memory_instr() -> impl Strategy<Value = Instr> {
     ]
 }
 
-fn sync_instr() -> impl Strategy<Value = Instr> {
+fn sync_instrs() -> Vec<BoxedStrategy<Instr>> {
     let bar_kind = prop_oneof![Just(BarKind::Sync), Just(BarKind::Arrive), Just(BarKind::Red)];
-    prop_oneof![
-        fence().prop_map(Instr::Fence),
+    let mut kinds = each_kind![
         (bar_kind, operand(), option::of(operand()), option::of(sugar()))
             .prop_map(|(kind, id, count, sugar)| Instr::Bar { kind, id, count, sugar }),
         option::of(sem()).prop_map(|sem| Instr::ClusterArrive { sem }),
         Just(Instr::ClusterWait),
-        (mbar_kind(), option::of(sem()), option::of(scope()), option::of(addr_space()), name())
-            .prop_map(|(kind, sem, scope, space, bar)| Instr::Mbar(MbarOp {
-                kind,
-                sem,
-                scope,
-                space,
-                bar
-            })),
-    ]
+    ];
+    kinds.extend(fences().into_iter().map(|fence| fence.prop_map(Instr::Fence).boxed()));
+    kinds.extend(mbar_kinds().into_iter().map(|kind| {
+        (kind, option::of(sem()), option::of(scope()), option::of(addr_space()), name())
+            .prop_map(|(kind, sem, scope, space, bar)| {
+                Instr::Mbar(MbarOp { kind, sem, scope, space, bar })
+            })
+            .boxed()
+    }));
+    kinds
 }
 
-fn async_instr() -> impl Strategy<Value = Instr> {
-    prop_oneof![
+fn async_instrs() -> Vec<BoxedStrategy<Instr>> {
+    let mut kinds = each_kind![
         (name(), name(), any::<u32>()).prop_map(|(dst, src, bytes)| Instr::CpAsync {
             dst,
             src,
@@ -274,13 +281,14 @@ fn async_instr() -> impl Strategy<Value = Instr> {
         (any::<u32>(), any::<bool>()).prop_map(|(n, read)| Instr::BulkWait { n, read }),
         (name(), operand(), name(), option::of(atom_op()))
             .prop_map(|(addr, src, mbar, red)| Instr::StAsync { addr, src, mbar, red }),
-        wgmma().prop_map(Instr::Wgmma),
-        tcgen05().prop_map(Instr::Tc),
-    ]
+    ];
+    kinds.extend(wgmma_ops().into_iter().map(|op| op.prop_map(Instr::Wgmma).boxed()));
+    kinds.extend(tc_ops().into_iter().map(|op| op.prop_map(Instr::Tc).boxed()));
+    kinds
 }
 
-fn control_instr() -> impl Strategy<Value = Instr> {
-    prop_oneof![
+fn control_instrs() -> Vec<BoxedStrategy<Instr>> {
+    each_kind![
         name().prop_map(Instr::Label),
         (name(), option::of((operand(), cmp_op(), operand())))
             .prop_map(|(target, cond)| Instr::Branch { target, cond }),
@@ -290,9 +298,18 @@ fn control_instr() -> impl Strategy<Value = Instr> {
     ]
 }
 
+/// One strategy per leaf instruction kind (nested kinds such as each `tcgen05` op count
+/// separately): every kind is equally likely, and a sample of each can be drawn.
+pub fn instr_kinds() -> Vec<BoxedStrategy<Instr>> {
+    let mut kinds = memory_instrs();
+    kinds.extend(sync_instrs());
+    kinds.extend(async_instrs());
+    kinds.extend(control_instrs());
+    kinds
+}
+
 pub fn instr() -> impl Strategy<Value = Instr> {
-    let leaf = prop_oneof![memory_instr(), sync_instr(), async_instr(), control_instr()];
-    leaf.prop_recursive(2, 4, 1, |inner| {
+    Union::new(instr_kinds()).prop_recursive(2, 4, 1, |inner| {
         (inner, option::of((cmp_op(), operand()))).prop_map(|(instr, until)| Instr::Wait {
             instr: Box::new(instr),
             until: until.map(|(op, value)| WaitTarget { op, value }),
@@ -393,12 +410,7 @@ fn view() -> impl Strategy<Value = ViewState> {
     ];
     let lesson = (name(), any::<u32>()).prop_map(|(id, block)| LessonRef { id, block });
     let theme = prop_oneof![Just(Theme::System), Just(Theme::Light), Just(Theme::Dark)];
-    let panels = any::<[bool; 4]>().prop_map(|[trace, memory, report, explanation]| Panels {
-        trace,
-        memory,
-        report,
-        explanation,
-    });
+    let panels = any::<u32>().prop_map(Panels::from_bits);
     (mode, option::of(trace), option::of(any::<u32>()), option::of(lesson), panels, theme).prop_map(
         |(mode, trace, step, lesson, panels, theme)| ViewState {
             mode,

@@ -1,8 +1,9 @@
 //! Scenario → link → scenario, for arbitrary scenarios and views.
 
 use crate::arb_scenario::payload;
+use crate::on_big_stack;
 use crate::samples::{handoff_payload, mbarrier_handoff};
-use fencelab::link::{decode, encode, share_url, SharePayload, ROUTE};
+use fencelab::link::{decode, encode, share_url, Panel, Panels, SharePayload, ROUTE};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -18,14 +19,11 @@ fn survives_a_link(payload: SharePayload) -> Result<(), TestCaseError> {
 
 #[test]
 fn every_payload_survives_a_link() {
-    // Unoptimised deflate keeps its compressor state on the stack: give it room.
-    let run = || TestRunner::new(ProptestConfig::with_cases(300)).run(&payload(), survives_a_link);
-    let outcome = std::thread::Builder::new().stack_size(32 << 20).spawn(run).map(|t| t.join());
-    match outcome {
-        Ok(Ok(result)) => result.expect("round trip"),
-        Ok(Err(panic)) => std::panic::resume_unwind(panic),
-        Err(e) => panic!("cannot start the test thread: {e}"),
-    }
+    let run = || {
+        let mut runner = TestRunner::new(ProptestConfig::with_cases(300));
+        runner.run(&payload(), survives_a_link).map_err(|failure| failure.to_string())
+    };
+    on_big_stack(run).unwrap_or_else(|failure| panic!("{failure}"));
 }
 
 #[test]
@@ -75,4 +73,18 @@ fn hostile_names_round_trip_as_plain_data() {
     assert_eq!(decoded.scenario.locations[0].name, hostile);
     assert_eq!(decoded.scenario.threads[0].name, hostile);
     assert_eq!(decoded, payload);
+}
+
+#[test]
+fn panels_keep_bits_this_version_does_not_know() {
+    let mut panels = Panels::default();
+    assert!(panels.is_open(Panel::Trace) && !panels.is_open(Panel::Memory));
+    panels.set(Panel::Memory, true);
+    panels.set(Panel::Trace, false);
+    assert!(panels.is_open(Panel::Memory) && !panels.is_open(Panel::Trace));
+    let future = Panels::from_bits(panels.bits() | 1 << 20);
+    let mut payload = handoff_payload();
+    payload.view.ui.panels = future;
+    let decoded = decode(&encode(&payload).expect("encodes")).expect("decodes");
+    assert_eq!(decoded.view.ui.panels.bits(), future.bits());
 }

@@ -1,7 +1,13 @@
 //! The `fencelab` command line. Each subcommand lives in its own module.
 //! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
 
+mod fmt;
+mod input;
+mod parse;
 mod check;
+mod litmus;
+mod share;
+mod lessons;
 
 use std::process::ExitCode;
 
@@ -16,7 +22,7 @@ commands:
   share FILE [--base URL] | unshare LINK             scenario links";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     let Some((command, rest)) = args.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
@@ -26,9 +32,14 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             0
         }
+        "fmt" => fmt::run(rest),
+        "parse" => parse::run(rest),
         "check" => check::run(rest),
+        "litmus" => litmus::run(rest),
+        "share" => share::share(rest),
+        "unshare" => share::unshare(rest),
+        "lessons" => lessons::run(rest),
         other => {
-            let _ = rest;
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2
         }

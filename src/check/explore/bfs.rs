@@ -34,8 +34,6 @@ pub struct Explored {
     pub findings: Vec<(RawFinding, Schedule)>,
     pub deadlocks: Vec<Deadlock>,
     pub terminals: Vec<Terminal>,
-    /// Spec-silent points some explored step decided by mode.
-    pub ambiguities: Vec<String>,
 }
 
 struct Node {
@@ -65,7 +63,7 @@ fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
 
 pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Result<Explored, String> {
     let comps = por::components(layout);
-    let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new(), ambiguities: Vec::new() };
+    let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
     let mut seen: HashMap<u128, u32> = HashMap::new();
@@ -114,11 +112,6 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
                 let mut next = m.clone();
                 let result = apply(layout, mode, &mut next, step)?;
                 out.transitions += 1;
-                for a in result.ambiguities {
-                    if !out.ambiguities.contains(&a) {
-                        out.ambiguities.push(a);
-                    }
-                }
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {
                         out.findings.push((f, witness(&nodes, id, Some(step))));

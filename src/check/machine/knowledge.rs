@@ -19,6 +19,10 @@ pub enum Filter {
     SharedCluster(usize),
     /// Only `mbarrier.init` effects (`fence.mbarrier_init`).
     MbarrierInit,
+    /// Tensor memory only: what `tcgen05.fence::*` order (reference §8.4).
+    Tmem,
+    /// Everything but tensor memory: what a `tcgen05` op inherits through program order.
+    Memory,
 }
 
 impl Filter {
@@ -32,6 +36,8 @@ impl Filter {
                 matches!(info.space, Space::Shared(_)) && info.cluster == Some(c)
             }
             Filter::MbarrierInit => info.mbarrier.is_some(),
+            Filter::Tmem => matches!(info.space, Space::Tmem(_)),
+            Filter::Memory => !matches!(info.space, Space::Tmem(_)),
         }
     }
 
@@ -46,6 +52,7 @@ impl Filter {
             // Barrier words live in shared memory: keep the init-only restriction.
             (MbarrierInit, SharedCta(_) | SharedCluster(_))
             | (SharedCta(_) | SharedCluster(_), MbarrierInit) => Some(MbarrierInit),
+            (Memory, f) | (f, Memory) if f != Tmem => Some(f),
             _ => None,
         }
     }
@@ -125,7 +132,11 @@ pub fn needed(from: Via, from_cta: usize, to: Via, to_cta: usize) -> Need {
         steps.push((ALIAS_BIT, None));
     }
     if to.proxy.bit() != 0 {
-        steps.push((to.proxy.bit(), Some(to_cta)));
+        // Entering the async proxy across CTAs (a DSMEM operand, seed 003): reference §1.8
+        // accepts a fence in the CTA of either access; `None` (any CTA) over-approximates
+        // that slightly, as `Need` names one CTA per step.
+        let any = to.proxy == super::layout::ProxyKey::Async && from_cta != to_cta;
+        steps.push((to.proxy.bit(), (!any).then_some(to_cta)));
     }
     Need { steps }
 }

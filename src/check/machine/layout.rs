@@ -97,6 +97,8 @@ pub struct LocInfo {
     /// Virtual address this name stands for (see [`Via`]).
     pub va: usize,
     pub init: i64,
+    /// Size in bytes (tx-counts of `st.async` use it).
+    pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,
 }
@@ -171,6 +173,7 @@ impl Layout {
                 key,
                 va: va.unwrap_or(locs.len()),
                 init: loc.init,
+                size: loc.size,
                 mbarrier: None,
             });
         }
@@ -201,6 +204,7 @@ impl Layout {
                 key: ProxyKey::Generic,
                 va: locs.len(),
                 init: 0,
+                size: 8,
                 mbarrier: Some(m),
             });
         }

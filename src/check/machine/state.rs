@@ -50,6 +50,8 @@ pub struct Agent {
     pub pending_acquire: Vec<Message>,
     /// Cluster-barrier instance this thread arrived in and has not yet waited for.
     pub cluster_arrived: Option<u32>,
+    /// Asynchronous operations this thread issued and still tracks.
+    pub asyncs: super::agents::ThreadAsync,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -166,6 +168,8 @@ pub struct Machine {
     pub sc_fences: Vec<Message>,
     /// Undefined behaviour happened: the execution has no meaning past this point.
     pub undefined: bool,
+    /// Tensor memory allocation per CTA.
+    pub tmem: Vec<super::agents::TmemState>,
     pub trace: Meta<Trace>,
 }
 
@@ -185,6 +189,7 @@ impl Machine {
                 release_fences: Vec::new(),
                 pending_acquire: Vec::new(),
                 cluster_arrived: None,
+                asyncs: Default::default(),
             })
             .collect();
         let cells = layout
@@ -233,6 +238,7 @@ impl Machine {
             cluster_bars: vec![ClusterBarState::default(); layout.cluster_names.len()],
             sc_fences: Vec::new(),
             undefined: false,
+            tmem: vec![Default::default(); layout.cta_names.len()],
             trace: Meta(Trace::default()),
         }
     }

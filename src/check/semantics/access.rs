@@ -122,7 +122,9 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     }
     for other in reads.iter().filter(|o| o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
+        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?
+            || (super::async_op::war_needs_no_proxy_fence(ex, other.key.proxy, acc.key.proxy)
+                && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default()));
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }

@@ -52,17 +52,22 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         RaceReason::StateSpaceRestriction,
         RaceReason::ExecutionOrderOnly,
     ];
+    // An async agent inherited its issuer's knowledge: failures into the issuer count.
+    let issuer = super::async_op::op_of(ex.m, ex.agent).map(|(i, _)| i.thread as u32);
     for reason in priority {
         // Read side: an edge into this agent that would have carried the write. Write side:
         // an edge into the earlier reader that this agent (or nobody) failed to form.
         let hit = ex.m.trace.0.failed.iter().chain(&ex.out.failed).find(|f| {
             f.reason == reason
-                && ((f.to_agent == ex.agent && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
+                && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {
             return (reason, f.text.clone());
         }
+    }
+    if let Some(why) = super::async_op::unobserved(ex, event.agent) {
+        return (RaceReason::AsyncNotObserved, why);
     }
     (
         RaceReason::NoSynchronization,
@@ -111,5 +116,7 @@ fn describe(filter: Filter, ex: &Exec) -> String {
         Filter::SharedCta(cta) => format!("shared memory of CTA `{}` only", ex.layout.cta_name(cta)),
         Filter::SharedCluster(_) => "shared memory of the cluster only".into(),
         Filter::MbarrierInit => "`mbarrier.init` only".into(),
+        Filter::Tmem => "tensor memory only (`tcgen05.fence`)".into(),
+        Filter::Memory => "everything but tensor memory".into(),
     }
 }

@@ -38,7 +38,7 @@ pub fn parse_expected(csv: &str) -> Result<Vec<Expected>, String> {
     Ok(entries)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Property {
     /// The test's final condition.

@@ -1,6 +1,7 @@
 //! The `.fence` parser. It never fails: each line either parses or yields diagnostics and
 //! is skipped, so one run reports every error in the file.
 
+mod comments;
 mod cond;
 mod cursor;
 mod decl;
@@ -11,6 +12,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::model::Scenario;
 use crate::syntax::lexer::{lex, Line, Tok};
 use crate::syntax::SourceMap;
+use comments::{Comments, Counts};
 
 pub use instr::branch_name;
 
@@ -54,39 +56,54 @@ pub fn parse(src: &str) -> Parsed {
         return parser.finish();
     }
     let lines = lex(src, &mut parser.diags);
-    parser.scenario.title = title(&lines);
+    let title_line = title_line(&lines);
+    parser.scenario.title =
+        title_line.and_then(|i| lines.get(i)).and_then(|l| l.comment.as_deref()).map(|t| t.trim().to_string());
     // Machine declarations first, so threads and memory may name CTAs declared later.
-    for line in &lines {
-        if first_word(line) == Some("cluster") {
-            parser.run_line(line, Parser::cluster_decl);
+    let mut anchors = vec![None; lines.len()];
+    for (keyword, form) in [("cluster", Parser::cluster_decl as LineForm), ("cta", Parser::cta_decl)] {
+        for (line, anchor) in lines.iter().zip(anchors.iter_mut()) {
+            if first_word(line) == Some(keyword) {
+                let before = Counts::of(&parser);
+                parser.run_line(line, form);
+                *anchor = before.created(&parser);
+            }
         }
     }
-    for line in &lines {
-        if first_word(line) == Some("cta") {
-            parser.run_line(line, Parser::cta_decl);
-        }
-    }
-    for line in &lines {
+    let mut comments = Comments::default();
+    for (n, line) in lines.iter().enumerate() {
         if parser.error_count() >= MAX_ERRORS {
-            parser.diags.push(Diagnostic::error(
-                "F0003",
-                format!("too many errors; stopped after {MAX_ERRORS}"),
-            ));
+            parser.diags.push(Diagnostic::error("F0003", format!("too many errors; stopped after {MAX_ERRORS}")));
             break;
         }
-        parser.line(line);
+        let anchor = if matches!(first_word(line), Some("cluster" | "cta")) {
+            // Parsed in the first passes; here it only ends the open thread.
+            parser.thread = None;
+            parser.skip_program = false;
+            anchors.get(n).copied().flatten()
+        } else {
+            let before = Counts::of(&parser);
+            parser.line(line);
+            before.created(&parser)
+        };
+        if Some(n) != title_line {
+            comments.line(line, anchor);
+        }
     }
+    parser.map.comments = comments.finish();
     parser.finish()
 }
 
-/// The first comment line, when no token comes before it, with text after `#`.
-fn title(lines: &[Line]) -> Option<String> {
-    for line in lines {
+type LineForm = fn(&mut Parser, &Line) -> cursor::PResult<()>;
+
+/// Index of the title line: the first non-empty comment line before any token.
+fn title_line(lines: &[Line]) -> Option<usize> {
+    for (i, line) in lines.iter().enumerate() {
         if !line.tokens.is_empty() {
             return None;
         }
-        if let Some(text) = line.comment.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-            return Some(text.to_string());
+        if line.comment.as_deref().is_some_and(|t| !t.trim().is_empty()) {
+            return Some(i);
         }
     }
     None
@@ -138,7 +155,6 @@ impl Parser {
             return;
         };
         let declaration: Option<fn(&mut Parser, &Line) -> cursor::PResult<()>> = match word {
-            "cluster" | "cta" => Some(|_, _| Ok(())),
             "global" | "shared" | "tmem" => Some(Parser::location_decl),
             "alias" => Some(Parser::alias_decl),
             "mbarrier" => Some(Parser::mbarrier_decl),

@@ -1,8 +1,8 @@
 //! One instruction in canonical form.
 
 use crate::model::{
-    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy,
-    ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WgmmaOp,
+    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy, ProxyKind, Scope,
+    Sem, Sugar, SyncRestrict, TcOp, WgmmaOp,
 };
 
 /// The indented line for `instr`, with its default note if any.
@@ -38,10 +38,11 @@ pub fn scope_str(scope: Scope) -> &'static str {
     }
 }
 
-fn space_str(space: AddrSpace, short_shared: bool) -> &'static str {
+/// `.shared` and `.shared::cta` are the same; the explicit form is printed so it reads
+/// clearly next to `.shared::cluster`.
+fn space_str(space: AddrSpace) -> &'static str {
     match space {
         AddrSpace::Global => ".global",
-        AddrSpace::SharedCta if short_shared => ".shared",
         AddrSpace::SharedCta => ".shared::cta",
         AddrSpace::SharedCluster => ".shared::cluster",
     }
@@ -86,11 +87,11 @@ fn op(o: &Operand) -> String {
 }
 
 /// `.sem.scope.space`, each part optional.
-fn mods(sem: Option<Sem>, scope: Option<Scope>, space: Option<AddrSpace>, short_shared: bool) -> String {
+fn mods(sem: Option<Sem>, scope: Option<Scope>, space: Option<AddrSpace>) -> String {
     let mut s = String::new();
     s.push_str(sem.map_or("", sem_str));
     s.push_str(scope.map_or("", scope_str));
-    s.push_str(space.map_or("", |sp| space_str(sp, short_shared)));
+    s.push_str(space.map_or("", space_str));
     s
 }
 
@@ -120,7 +121,7 @@ pub fn default_note(instr: &Instr) -> Option<String> {
 pub fn instr_text(instr: &Instr) -> String {
     match instr {
         Instr::Ld { sem, scope, space, proxy, dst, addr } => {
-            let m = mods(*sem, *scope, *space, true);
+            let m = mods(*sem, *scope, *space);
             match proxy {
                 Proxy::Texture => format!("tld{m} {dst}, [{addr}]"),
                 Proxy::Surface => format!("suld{m} {dst}, [{addr}]"),
@@ -129,12 +130,12 @@ pub fn instr_text(instr: &Instr) -> String {
             }
         }
         Instr::St { sem, scope, space, proxy, addr, src } => {
-            let m = mods(*sem, *scope, *space, true);
+            let m = mods(*sem, *scope, *space);
             let head = if *proxy == Proxy::Surface { "sust" } else { "st" };
             format!("{head}{m} [{addr}], {}", op(src))
         }
         Instr::Atom { op: aop, sem, scope, space, dst, addr, args } => {
-            let m = mods(*sem, *scope, *space, true);
+            let m = mods(*sem, *scope, *space);
             let args: Vec<String> = args.iter().map(op).collect();
             match dst {
                 Some(d) => format!("atom{m}{} {d}, [{addr}], {}", atom_op_str(*aop), args.join(", ")),
@@ -157,14 +158,14 @@ pub fn instr_text(instr: &Instr) -> String {
         Instr::ClusterArrive { sem } => format!("barrier.cluster.arrive{}", sem.map_or("", sem_str)),
         Instr::ClusterWait => "barrier.cluster.wait".into(),
         Instr::Mbar(m) => mbar_text(m),
-        Instr::CpAsync { dst, src, bytes } => format!("cp.async.ca.shared.global [{dst}], [{src}], {bytes}"),
+        Instr::CpAsync { dst, src, bytes } => format!("cp.async.ca.shared::cta.global [{dst}], [{src}], {bytes}"),
         Instr::CpAsyncCommit => "cp.async.commit_group".into(),
         Instr::CpAsyncWait { n } => format!("cp.async.wait_group {n}"),
         Instr::CpAsyncWaitAll => "cp.async.wait_all".into(),
         Instr::CpAsyncMbarArrive { bar, noinc, space } => format!(
             "cp.async.mbarrier.arrive{}{} [{bar}]",
             if *noinc { ".noinc" } else { "" },
-            space.map_or("", |s| space_str(s, false))
+            space.map_or("", space_str)
         ),
         Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
             let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
@@ -229,19 +230,16 @@ fn fence_text(f: &Fence) -> String {
             (Sugar::Membar, Scope::Sys) => "membar.sys".into(),
             _ => format!("fence.sc{}", scope_str(*scope)),
         },
-        Fence::Thread { sem, scope, restrict, .. } => format!(
-            "fence{}{}{}",
-            sem.map_or("", fence_sem_str),
-            restrict.map_or("", restrict_str),
-            scope_str(*scope)
-        ),
+        Fence::Thread { sem, scope, restrict, .. } => {
+            format!("fence{}{}{}", sem.map_or("", fence_sem_str), restrict.map_or("", restrict_str), scope_str(*scope))
+        }
         Fence::MbarrierInit => "fence.mbarrier_init.release.cluster".into(),
         Fence::Proxy(kind) => match kind {
             ProxyKind::Alias => "fence.proxy.alias".into(),
             ProxyKind::Texture => "fence.proxy.texture".into(),
             ProxyKind::Surface => "fence.proxy.surface".into(),
             ProxyKind::Constant => "fence.proxy.constant".into(),
-            ProxyKind::Async { space } => format!("fence.proxy.async{}", space.map_or("", |s| space_str(s, false))),
+            ProxyKind::Async { space } => format!("fence.proxy.async{}", space.map_or("", space_str)),
             ProxyKind::AsyncGeneric { sem, restrict } => {
                 format!("fence.proxy.async::generic{}{}.cluster", fence_sem_str(*sem), restrict_str(*restrict))
             }
@@ -253,7 +251,7 @@ fn fence_text(f: &Fence) -> String {
 }
 
 fn mbar_text(m: &MbarOp) -> String {
-    let tail = mods(m.sem, m.scope, m.space, false);
+    let tail = mods(m.sem, m.scope, m.space);
     let bar = &m.bar;
     match &m.kind {
         MbarKind::Init { count } => format!("mbarrier.init{tail} [{bar}], {count}"),

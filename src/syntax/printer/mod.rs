@@ -7,6 +7,7 @@ mod instr;
 use std::fmt::Write;
 
 use crate::model::{CmpOp, Cond, Expect, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
+use crate::syntax::source_map::{Anchor, SourceMap};
 
 pub use instr::{default_note, instr_text};
 
@@ -30,7 +31,44 @@ fn is_implicit_cluster(s: &Scenario, i: usize) -> bool {
     }
 }
 
+/// Canonical text of `s` (no comments except the title and default notes).
 pub fn print(s: &Scenario) -> String {
+    print_inner(s, None)
+}
+
+/// Canonical text of `s` keeping the source comments recorded in `map` next to their items.
+pub fn print_with_comments(s: &Scenario, map: &SourceMap) -> String {
+    print_inner(s, Some(map))
+}
+
+/// Writes one item: its leading comments, its text, and its trailing comment.
+fn item(out: &mut String, map: Option<&SourceMap>, anchor: Anchor, indent: &str, text: &str) {
+    if let Some(map) = map {
+        for c in map.comments_at(anchor, false) {
+            let _ = writeln!(out, "{indent}{}", comment(c));
+        }
+    }
+    let trailing: Vec<&str> = map.map(|m| m.comments_at(anchor, true).collect()).unwrap_or_default();
+    let sep = if text.contains(" # ") || text.contains("  # ") { " " } else { "  " };
+    match trailing.as_slice() {
+        [] => {
+            let _ = writeln!(out, "{text}");
+        }
+        texts => {
+            let _ = writeln!(out, "{text}{sep}{}", comment(&texts.join(" ")));
+        }
+    }
+}
+
+fn comment(text: &str) -> String {
+    if text.is_empty() {
+        "#".into()
+    } else {
+        format!("# {text}")
+    }
+}
+
+fn print_inner(s: &Scenario, map: Option<&SourceMap>) -> String {
     let mut out = String::new();
     if let Some(title) = s.title.as_deref().map(|t| t.replace(['\n', '\r'], " ")).filter(|t| !t.trim().is_empty()) {
         let _ = writeln!(out, "# {}\n", title.trim());
@@ -38,41 +76,60 @@ pub fn print(s: &Scenario) -> String {
     for (i, cluster) in s.clusters.iter().enumerate() {
         if !is_implicit_cluster(s, i) {
             let gpu = if cluster.gpu == 0 { String::new() } else { format!(" gpu {}", cluster.gpu) };
-            let _ = writeln!(out, "cluster {}{gpu}", cluster.name);
+            item(&mut out, map, Anchor::Cluster(i), "", &format!("cluster {}{gpu}", cluster.name));
         }
     }
-    for cta in &s.ctas {
-        match s.clusters.get(cta.cluster) {
-            Some(cluster) if !is_implicit_cluster(s, cta.cluster) => {
-                let _ = writeln!(out, "cta {} in {}", cta.name, cluster.name);
-            }
-            _ => {
-                let _ = writeln!(out, "cta {}", cta.name);
-            }
-        }
+    for (i, cta) in s.ctas.iter().enumerate() {
+        let text = match s.clusters.get(cta.cluster) {
+            Some(cluster) if !is_implicit_cluster(s, cta.cluster) => format!("cta {} in {}", cta.name, cluster.name),
+            _ => format!("cta {}", cta.name),
+        };
+        item(&mut out, map, Anchor::Cta(i), "", &text);
     }
-    for location in &s.locations {
-        let _ = writeln!(out, "{}", location_text(s, location));
+    for (i, location) in s.locations.iter().enumerate() {
+        item(&mut out, map, Anchor::Location(i), "", &location_text(s, location));
     }
-    for bar in &s.mbarriers {
+    for (i, bar) in s.mbarriers.iter().enumerate() {
         let count = bar.count.map_or(String::new(), |c| format!(" count {c}"));
-        let _ = writeln!(out, "mbarrier {} @{}{count}", bar.name, cta_name(s, bar.cta));
+        item(
+            &mut out,
+            map,
+            Anchor::Mbarrier(i),
+            "",
+            &format!("mbarrier {} @{}{count}", bar.name, cta_name(s, bar.cta)),
+        );
     }
-    for thread in &s.threads {
+    for (t, thread) in s.threads.iter().enumerate() {
         let lanes = if thread.lanes == 32 { String::new() } else { format!(" lanes {}", thread.lanes) };
-        let _ = writeln!(out, "\nthread {} @{}{lanes}:", thread.name, cta_name(s, thread.cta));
-        for instr in &thread.program {
-            let _ = writeln!(out, "{}", instr::line(instr));
+        out.push('\n');
+        item(
+            &mut out,
+            map,
+            Anchor::Thread(t),
+            "",
+            &format!("thread {} @{}{lanes}:", thread.name, cta_name(s, thread.cta)),
+        );
+        for (i, instr) in thread.program.iter().enumerate() {
+            item(&mut out, map, Anchor::Instr(t, i), "    ", &instr::line(instr));
         }
     }
     if s.expect.is_some() || !s.conditions.is_empty() {
         out.push('\n');
     }
     if let Some(expect) = s.expect {
-        let _ = writeln!(out, "expect {}", expect_str(expect));
+        item(&mut out, map, Anchor::Expect, "", &format!("expect {}", expect_str(expect)));
     }
-    for condition in &s.conditions {
-        let _ = writeln!(out, "{}", condition_text(condition));
+    for (i, condition) in s.conditions.iter().enumerate() {
+        item(&mut out, map, Anchor::Condition(i), "", &condition_text(condition));
+    }
+    if let Some(map) = map {
+        let end: Vec<&str> = map.comments_at(Anchor::End, false).collect();
+        if !end.is_empty() {
+            out.push('\n');
+        }
+        for c in end {
+            let _ = writeln!(out, "{}", comment(c));
+        }
     }
     out
 }

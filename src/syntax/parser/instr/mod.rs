@@ -19,16 +19,40 @@ use crate::syntax::lexer::{Line, Tok, Token};
 
 /// Opcodes offered as "did you mean" suggestions.
 const OPCODES: &[&str] = &[
-    "ld", "st", "tld", "suld", "sust", "atom", "red", "fence", "membar", "bar", "barrier",
-    "mbarrier", "cp", "wgmma", "tcgen05", "bra", "beq", "bne", "blt", "ble", "bgt", "bge",
-    "mov", "add", "exit", "wait", "__syncthreads()", "__threadfence()", "__threadfence_block()",
+    "ld",
+    "st",
+    "tld",
+    "suld",
+    "sust",
+    "atom",
+    "red",
+    "fence",
+    "membar",
+    "bar",
+    "barrier",
+    "mbarrier",
+    "cp",
+    "wgmma",
+    "tcgen05",
+    "bra",
+    "beq",
+    "bne",
+    "blt",
+    "ble",
+    "bgt",
+    "bge",
+    "mov",
+    "add",
+    "exit",
+    "wait",
+    "__syncthreads()",
+    "__threadfence()",
+    "__threadfence_block()",
 ];
 
 pub(super) fn bad_form(span: Option<Span>, message: &str, help: &str) -> Box<Diagnostic> {
     Box::new(
-        Diagnostic::error("F0207", message.to_string())
-            .with_primary(span, "invalid form")
-            .with_help(help.to_string()),
+        Diagnostic::error("F0207", message.to_string()).with_primary(span, "invalid form").with_help(help.to_string()),
     )
 }
 
@@ -103,6 +127,18 @@ fn instruction(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) ->
         "tcgen05" => tensor::tcgen05(c, &segs, diags),
         _ => control::control(c, &segs).unwrap_or_else(|| Err(unknown_opcode(&segs, span))),
     }
+}
+
+/// `family.op` where `op` is not one of `ops`, e.g. `mbarrier.arive`.
+pub(super) fn unknown_operation(seg: &Seg, family: &str, ops: &[&str]) -> Box<Diagnostic> {
+    let help = closest(seg.text, ops.iter().copied()).map(|o| format!("did you mean `{family}.{o}`?"));
+    let known = ops.iter().map(|o| format!("`.{o}`")).collect::<Vec<_>>().join(" ");
+    let diag = Diagnostic::error("F0201", format!("unknown instruction `{family}.{}`", seg.text))
+        .with_primary(Some(seg.span), format!("not an operation of `{family}`"));
+    Box::new(match help {
+        Some(h) => diag.with_help(h),
+        None => diag.with_note(format!("`{family}` operations: {known}")),
+    })
 }
 
 fn unknown_opcode(segs: &[Seg], span: Span) -> Box<Diagnostic> {

@@ -1,0 +1,38 @@
+# fencelab: `make serve` to use the app, `make test` to check everything.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+# trunk finds wasm-opt (binaryen) in node_modules/.bin; cargo-installed tools in ~/.cargo/bin.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: install build serve test test-native test-lessons test-e2e bundle-size
+
+install:
+	@bash scripts/install.sh
+
+# Trunk.toml builds offline, so fetch crates first (a no-op when they are cached).
+build: install
+	cargo fetch --locked
+	trunk build --release
+
+serve: install
+	cargo fetch --locked
+	@echo "fencelab: open http://$(HOST):$(PORT)/ (Ctrl-C stops)"
+	trunk serve --release --address $(HOST) --port $(PORT)
+
+test: install test-native test-lessons build test-e2e
+
+test-native:
+	cargo test --workspace
+
+# Runs once lessons exist and the CLI knows `lessons check`.
+test-lessons:
+	@if ls lessons/*.md >/dev/null 2>&1; then cargo run -q -- lessons check lessons; else echo "no lessons yet: skipping lessons check"; fi
+
+test-e2e:
+	node --test e2e/
+
+bundle-size:
+	@bash scripts/bundle-size.sh

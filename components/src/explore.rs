@@ -1,0 +1,27 @@
+//! The explorer page: the four regions a scenario is worked in.
+
+use leptos::prelude::*;
+
+use crate::editor::Editor;
+use crate::lanes::Lanes;
+use crate::machine_view::MachineView;
+use crate::verdict_panel::VerdictPanel;
+
+/// Editor and verdict on the left, agent lanes and the machine on the right.
+#[component]
+pub fn ExplorePage() -> impl IntoView {
+    crate::step_controls::install_shortcuts(crate::state::use_app_state());
+    view! {
+        <div class="explore" data-page="explore">
+            <h1 class="visually-hidden">"Interleaving explorer"</h1>
+            <div class="explore-col explore-col-left">
+                <Editor />
+                <VerdictPanel />
+            </div>
+            <div class="explore-col explore-col-right">
+                <Lanes />
+                <MachineView />
+            </div>
+        </div>
+    }
+}

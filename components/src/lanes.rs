@@ -1,0 +1,157 @@
+//! One lane per agent (thread, TMA engine, tensor core) with its program, its current
+//! instruction and the moves it can make now.
+
+use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView};
+use fencelab::schedule::Step;
+use leptos::prelude::*;
+
+use crate::state::{use_app_state, AppState};
+use crate::step_controls::StepControls;
+use crate::trace::Trace;
+
+/// Agent lanes of the current execution, with the step controls and the trace.
+#[component]
+pub fn Lanes() -> impl IntoView {
+    let state = use_app_state();
+    let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
+    let programs = Memo::new(move |_| {
+        state
+            .read_tape(|t| {
+                t.scenario()
+                    .threads
+                    .iter()
+                    .map(|th| th.program.iter().map(fencelab::syntax::instr_text).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    });
+    view! {
+        <section class="panel panel-lanes" data-region="lanes" aria-labelledby="lanes-title">
+            <div class="panel-head">
+                <h2 id="lanes-title">"Threads and agents"</h2>
+                <StepControls />
+            </div>
+            {move || session_message(state)}
+            {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
+            <div class="lanes">
+                // Every lane changes with each step, so they are simply redrawn.
+                {move || {
+                    agents.get().into_iter().map(|agent| view! { <Lane agent=agent programs=programs /> }).collect_view()
+                }}
+            </div>
+            <Trace />
+        </section>
+    }
+}
+
+fn session_message(state: AppState) -> Option<AnyView> {
+    state.tape.with(|tape| match tape {
+        None => Some(
+            view! { <p class="panel-empty">"Fix the errors in the program to step through it."</p> }
+                .into_any(),
+        ),
+        Some(Err(why)) => Some(
+            view! { <p class="panel-empty">"The checker cannot run this scenario: " {why.clone()}</p> }
+                .into_any(),
+        ),
+        Some(Ok(_)) => None,
+    })
+}
+
+/// One agent's lane.
+#[component]
+fn Lane(
+    /// The agent as the stepper sees it now.
+    agent: AgentView,
+    /// Printed programs of the scenario's threads, by thread index.
+    #[prop(into)]
+    programs: Signal<Vec<Vec<String>>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let (kind_label, is_thread) = match &agent.kind {
+        AgentKindView::Thread { cta } => (format!("thread @{cta}"), true),
+        AgentKindView::Async { kind, issuer } => (format!("{kind}, issued by {issuer}"), false),
+    };
+    let (status_class, status_text) = match &agent.status {
+        AgentStatusView::Enabled { .. } => ("lane lane-enabled", "ready".to_string()),
+        AgentStatusView::Blocked { .. } => ("lane lane-blocked", "blocked".to_string()),
+        AgentStatusView::Done => ("lane lane-done", "done".to_string()),
+    };
+    let id = agent.id;
+    let key_hint = (id < 9).then(|| (id + 1).to_string());
+    let program = is_thread.then(|| {
+        let pc = agent.instr_index;
+        move || {
+            programs.with(|p| {
+                p.get(id as usize)
+                    .map(|lines| {
+                        lines
+                            .iter()
+                            .enumerate()
+                            .map(|(i, text)| {
+                                let current = pc == Some(i);
+                                view! {
+                                    <li class:current=current aria-current=current.then_some("step")>
+                                        <code>{text.clone()}</code>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    })
+                    .unwrap_or_default()
+            })
+        }
+    });
+    let current_async = (!is_thread).then(|| agent.instr_text.clone()).flatten();
+    let actions = match &agent.status {
+        AgentStatusView::Enabled { choices } => {
+            let several = choices.len() > 1;
+            let name = agent.name.clone();
+            view! {
+                <div class="lane-actions" role="group" aria-label=format!("moves of {name}")>
+                    {choices
+                        .iter()
+                        .map(|c| {
+                            let step = Step { agent: id, choice: c.choice };
+                            let label = if several { c.label.clone() } else { format!("Step: {}", c.label) };
+                            view! {
+                                <button type="button" class="choice"
+                                    on:click=move |_| { state.playing.set(false); state.with_tape(|t| t.take(step)); }>
+                                    {label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            }
+            .into_any()
+        }
+        AgentStatusView::Blocked { reason } => {
+            view! { <p class="lane-why"><strong>"Waiting: "</strong>{reason.clone()}</p> }.into_any()
+        }
+        AgentStatusView::Done => view! { <p class="lane-why">"Finished its program."</p> }.into_any(),
+    };
+    let registers = (!agent.registers.is_empty()).then(|| {
+        let text = agent
+            .registers
+            .iter()
+            .map(|(r, v)| format!("{r} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        view! { <p class="lane-regs"><span class="muted">"registers: "</span><code>{text}</code></p> }
+    });
+    view! {
+        <article class=status_class data-agent=agent.name.clone() aria-label=format!("{} ({kind_label})", agent.name)>
+            <header class="lane-head">
+                {key_hint.map(|k| view! { <kbd title="press this key to step it">{k}</kbd> })}
+                <strong class="lane-name">{agent.name.clone()}</strong>
+                <span class="badge">{kind_label.clone()}</span>
+                <span class="lane-status">{status_text}</span>
+            </header>
+            {program.map(|p| view! { <ol class="lane-program" start="0">{p}</ol> })}
+            {current_async.map(|t| view! { <p class="lane-async"><code>{t}</code></p> })}
+            {actions}
+            {registers}
+        </article>
+    }
+}

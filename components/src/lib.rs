@@ -1,0 +1,66 @@
+//! fencelab in the browser: a Leptos CSR app. One component per screen panel; every
+//! semantic question goes to the `fencelab` core, never answered here.
+
+mod analysis;
+mod editor;
+mod explore;
+mod header;
+mod highlight;
+mod history;
+mod lanes;
+mod lesson_page;
+mod layout;
+mod machine_parts;
+mod machine_view;
+pub mod protocol;
+pub mod route;
+mod shared_page;
+mod state;
+mod step_controls;
+mod tape;
+mod theme;
+mod trace;
+mod verdict_panel;
+
+use leptos::prelude::*;
+
+use crate::route::Route;
+
+/// The whole app: header plus the page the URL hash names.
+#[component]
+pub fn App() -> impl IntoView {
+    state::provide_app_state();
+    let route = RwSignal::new(current_route());
+    // Hash routing: the browser owns history; we only follow it.
+    let _listener = window_event_listener(leptos::ev::hashchange, move |_| {
+        route.set(current_route());
+    });
+    view! {
+        <a class="skip-link" href="#main">"Skip to content"</a>
+        <header::Header route=route />
+        <main id="main" tabindex="-1">
+            {move || page(route.get())}
+        </main>
+    }
+}
+
+fn page(route: Route) -> AnyView {
+    match route {
+        Route::Explore => view! { <explore::ExplorePage /> }.into_any(),
+        Route::Lesson(id) => view! { <lesson_page::LessonPage id=id /> }.into_any(),
+        Route::Shared(code) => view! { <shared_page::SharedPage code=code /> }.into_any(),
+        Route::NotFound(hash) => view! {
+            <section class="page-message" data-page="not-found">
+                <h1>"Page not found"</h1>
+                <p>"Nothing lives at " <code>{hash}</code> "."</p>
+                <p><a href=Route::Explore.href()>"Open the explorer"</a></p>
+            </section>
+        }
+        .into_any(),
+    }
+}
+
+fn current_route() -> Route {
+    let hash = window().location().hash().unwrap_or_default();
+    Route::from_hash(&hash)
+}

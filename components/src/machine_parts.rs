@@ -1,0 +1,178 @@
+//! The small widgets inside the machine view: a memory cell, an mbarrier, the edges.
+
+use fencelab::check::view::MachineView as Snapshot;
+use leptos::prelude::*;
+
+use crate::layout::gauge_percent;
+
+/// One location: its writes in coherence order and, per agent and proxy, which of them a
+/// read could return right now (a write that executed may still be invisible).
+#[component]
+pub fn MemoryCell(
+    /// Location name.
+    name: String,
+    /// Machine state at the current step.
+    #[prop(into)]
+    snapshot: Signal<Snapshot>,
+) -> impl IntoView {
+    let label = name.clone();
+    let body = move || {
+        snapshot.with(|s| {
+            let Some(loc) = s.locations.iter().find(|l| l.name == name) else {
+                return view! { <p class="muted">"not tracked"</p> }.into_any();
+            };
+            let latest = loc.writes.last().map(|w| w.value);
+            let writes = loc
+                .writes
+                .iter()
+                .enumerate()
+                .map(|(i, w)| {
+                    let who = match w.step {
+                        Some(step) => format!("{} @ step {}", w.writer, step + 1),
+                        None => w.writer.clone(),
+                    };
+                    let proxy = (w.proxy != "generic").then(|| format!(" via {} proxy", w.proxy));
+                    view! {
+                        <li class:latest=i + 1 == loc.writes.len()>
+                            <code class="cell-value">{w.value}</code>
+                            <span class="muted">{who}{proxy}</span>
+                        </li>
+                    }
+                })
+                .collect_view();
+            let visibility = loc
+                .visibility
+                .iter()
+                .map(|v| {
+                    let values = loc
+                        .writes
+                        .iter()
+                        .enumerate()
+                        .map(|(i, w)| {
+                            let readable = v.readable.contains(&i);
+                            let title = if readable { "a read could return this now" } else { "executed, but not visible to this reader" };
+                            view! { <span class="vis" class:vis-no=!readable title=title>{w.value}</span> }
+                        })
+                        .collect_view();
+                    let who = if v.proxy == "generic" { v.agent_name.clone() } else { format!("{} ({} proxy)", v.agent_name, v.proxy) };
+                    view! { <li><span class="vis-who">{who}</span>" can read: "{values}</li> }
+                })
+                .collect_view();
+            view! {
+                <p class="cell-now"><code>{latest.map(|v| v.to_string()).unwrap_or_default()}</code></p>
+                <ol class="cell-writes" aria-label="writes, oldest first">{writes}</ol>
+                {(!loc.visibility.is_empty()).then(|| view! { <ul class="cell-vis" aria-label="what each reader can see">{visibility}</ul> })}
+            }
+            .into_any()
+        })
+    };
+    view! {
+        <div class="cell" role="group" aria-label=format!("location {label}")>
+            <div class="cell-name">{label.clone()}</div>
+            {body}
+        </div>
+    }
+}
+
+/// An mbarrier: phase and parity, arrivals pending of expected, the signed tx-count,
+/// who waits, and what the next arrive will do. Gauges animate between steps.
+#[component]
+pub fn MbarrierWidget(
+    /// mbarrier name.
+    name: String,
+    /// Machine state at the current step.
+    #[prop(into)]
+    snapshot: Signal<Snapshot>,
+) -> impl IntoView {
+    let label = name.clone();
+    let bar = Memo::new(move |_| snapshot.with(|s| s.mbarriers.iter().find(|m| m.name == name).cloned()));
+    let arrived = move || bar.with(|b| b.as_ref().map_or(0, |b| b.expected - b.pending));
+    let expected = move || bar.with(|b| b.as_ref().map_or(0, |b| b.expected));
+    let tx = move || bar.with(|b| b.as_ref().map_or(0, |b| b.tx));
+    view! {
+        <div class="mbar" role="group" aria-label=format!("mbarrier {label}") data-mbarrier=label.clone()>
+            <div class="mbar-head">
+                <strong>{format!("mbarrier {label}")}</strong>
+                {move || bar.with(|b| match b {
+                    Some(b) if b.initialized => view! {
+                        <span class="badge">{format!("phase {}", b.phase)}</span>
+                        <span class="badge parity" class:parity-odd=b.parity % 2 == 1>{format!("parity {}", b.parity)}</span>
+                    }.into_any(),
+                    _ => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
+                })}
+            </div>
+            <div class="gauge" role="meter" aria-label="arrivals"
+                aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
+                <div class="gauge-fill" style=move || format!("width: {}%", gauge_percent(arrived(), expected()))></div>
+                <span class="gauge-text">{move || {
+                    let pending = bar.with(|b| b.as_ref().map_or(0, |b| b.pending));
+                    format!("arrivals: {} of {} ({pending} pending)", arrived(), expected())
+                }}</span>
+            </div>
+            <div class="gauge gauge-tx" class:tx-negative={move || tx() < 0} class:tx-positive={move || tx() > 0}
+                role="meter" aria-label="transaction count in bytes" aria-valuenow=move || tx().to_string()>
+                <div class="gauge-fill" style=move || format!("width: {}%", if tx() == 0 { 0.0 } else { 100.0 })></div>
+                <span class="gauge-text">{move || {
+                    let t = tx();
+                    let sign = if t > 0 { "+" } else { "" };
+                    let meaning = match t.signum() {
+                        1 => "bytes still expected",
+                        -1 => "bytes arrived before they were expected",
+                        _ => "balanced",
+                    };
+                    format!("tx-count: {sign}{t} bytes ({meaning})")
+                }}</span>
+            </div>
+            {move || bar.with(|b| b.as_ref().map(|b| {
+                let waiters = if b.waiters.is_empty() {
+                    "nobody waits".to_string()
+                } else {
+                    b.waiters.iter().map(|w| format!("{} waits for parity {}", w.thread, w.parity)).collect::<Vec<_>>().join("; ")
+                };
+                view! {
+                    <p class="mbar-waiters">{waiters}</p>
+                    <p class="mbar-next">{b.next_arrive.clone()}</p>
+                }
+            }))}
+        </div>
+    }
+}
+
+/// Synchronizes-with edges formed so far, coloured by scope, and attempts that failed.
+#[component]
+pub fn SyncEdges(
+    /// Machine state at the current step.
+    #[prop(into)]
+    snapshot: Signal<Snapshot>,
+) -> impl IntoView {
+    view! {
+        <div class="sync-edges">
+            <h3>"Synchronization so far"</h3>
+            {move || snapshot.with(|s| {
+                if s.edges.is_empty() && s.failed_edges.is_empty() {
+                    return view! { <p class="muted">"No synchronizes-with edge yet."</p> }.into_any();
+                }
+                let edges = s.edges.iter().map(|e| {
+                    let scope = e.scope.clone().unwrap_or_else(|| "no scope".into());
+                    let class = format!("edge scope-{}", scope.trim_start_matches('.'));
+                    let from = e.from_step.map_or("start".to_string(), |s| format!("step {}", s + 1));
+                    view! {
+                        <li class=class>
+                            {format!("{} ({from}) ⇢ {} (step {}): {} {scope}", e.from_agent, e.to_agent, e.to_step + 1, e.kind)}
+                        </li>
+                    }
+                }).collect_view();
+                let failed = s.failed_edges.iter().map(|f| {
+                    let from = f.from_step.map_or("start".to_string(), |s| format!("step {}", s + 1));
+                    view! {
+                        <li class="edge edge-failed" tabindex="0" title=f.reason.clone()>
+                            {format!("{} ({from}) ⇢ {} (step {}): no synchronization", f.from_agent, f.to_agent, f.to_step + 1)}
+                            <span class="edge-reason">{f.reason.clone()}</span>
+                        </li>
+                    }
+                }).collect_view();
+                view! { <ul class="edge-list">{edges}{failed}</ul> }.into_any()
+            })}
+        </div>
+    }
+}

@@ -1,0 +1,205 @@
+//! The machine: GPU ⊃ cluster ⊃ CTA boxes holding threads, the TMA engine, the tensor core,
+//! memory and mbarriers, at the current step. Layout comes from `layout.rs`.
+
+use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, MachineView as Snapshot};
+use leptos::prelude::*;
+
+use crate::layout::{ClusterBox, CtaBox, MachineLayout};
+use crate::machine_parts::{MbarrierWidget, MemoryCell, SyncEdges};
+use crate::state::use_app_state;
+
+/// Nested scope boxes with the machine state at the current step.
+#[component]
+pub fn MachineView() -> impl IntoView {
+    let state = use_app_state();
+    let layout = Memo::new(move |_| state.read_tape(|t| MachineLayout::of(t.scenario())));
+    let snapshot = Memo::new(move |_| state.read_tape(|t| t.stepper().snapshot()).unwrap_or_default());
+    let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
+    let parts = Parts { snapshot: snapshot.into(), agents: agents.into() };
+    view! {
+        <section class="panel panel-machine" data-region="machine" aria-labelledby="machine-title">
+            <h2 id="machine-title">"Machine"</h2>
+            {move || match layout.get() {
+                None => view! { <p class="panel-empty">"The machine appears once the scenario parses."</p> }.into_any(),
+                Some(layout) => view! {
+                    <div class="machine">
+                        {layout.gpus.into_iter().map(|gpu| view! {
+                            <div class="box box-gpu" role="group" aria-label=format!("GPU {}", gpu.index)>
+                                <div class="box-label">{format!("GPU {}", gpu.index)}</div>
+                                {(!gpu.globals.is_empty()).then(|| view! {
+                                    <div class="mem-row" aria-label="global memory">
+                                        <span class="row-label">"global memory"</span>
+                                        {cells(gpu.globals, parts)}
+                                    </div>
+                                })}
+                                <div class="box-children">
+                                    {gpu.clusters.into_iter().map(|c| cluster_view(c, parts)).collect_view()}
+                                </div>
+                            </div>
+                        }).collect_view()}
+                    </div>
+                    <SyncEdges snapshot=snapshot />
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The live data every box reads.
+#[derive(Clone, Copy)]
+struct Parts {
+    snapshot: Signal<Snapshot>,
+    agents: Signal<Vec<AgentView>>,
+}
+
+fn cluster_view(cluster: ClusterBox, parts: Parts) -> impl IntoView {
+    let label = if cluster.implicit {
+        format!("cluster of one ({})", cluster.name)
+    } else {
+        format!("cluster {}", cluster.name)
+    };
+    let name = cluster.name.clone();
+    let aria = label.clone();
+    let barrier = move || {
+        parts.snapshot.with(|s| {
+            s.cluster_barriers
+                .iter()
+                .find(|b| b.cluster == name && !b.arrived.is_empty())
+                .map(|b| format!(
+                    "barrier.cluster #{}: arrived {}; waiting for {}",
+                    b.instance,
+                    list_or_none(&b.arrived),
+                    list_or_none(&b.not_arrived)
+                ))
+        })
+    };
+    view! {
+        <div class="box box-cluster" class:implicit=cluster.implicit role="group" aria-label=aria>
+            <div class="box-label">{label}</div>
+            {move || barrier().map(|t| view! { <p class="barrier-line">{t}</p> })}
+            <div class="box-children">
+                {cluster.ctas.into_iter().map(|c| cta_view(c, parts)).collect_view()}
+            </div>
+        </div>
+    }
+}
+
+fn cta_view(cta: CtaBox, parts: Parts) -> impl IntoView {
+    let threads = cta.threads.clone();
+    let cta_name = cta.name.clone();
+    let thread_chips = move || {
+        parts.agents.with(|agents| {
+            threads
+                .iter()
+                .map(|t| {
+                    let status = agents.iter().find(|a| &a.name == t).map(|a| status_word(&a.status));
+                    let class = format!("chip chip-thread status-{}", status.unwrap_or("unknown"));
+                    view! { <span class=class title=format!("thread {t}: {}", status.unwrap_or("unknown"))>{t.clone()}</span> }
+                })
+                .collect_view()
+        })
+    };
+    let engine_threads = cta.threads.clone();
+    let engines = move || {
+        parts.agents.with(|agents| {
+            let mine = |a: &&AgentView| matches!(&a.kind, AgentKindView::Async { issuer, .. } if engine_threads.contains(issuer));
+            let (tma, tensor): (Vec<&AgentView>, Vec<&AgentView>) =
+                agents.iter().filter(mine).partition(|a| !is_tensor_op(a));
+            view! {
+                <div class="engine" aria-label="TMA engine">
+                    <span class="engine-name">"TMA engine"</span>
+                    {engine_ops(&tma)}
+                </div>
+                <div class="engine" aria-label="tensor core">
+                    <span class="engine-name">"tensor core"</span>
+                    {engine_ops(&tensor)}
+                </div>
+            }
+        })
+    };
+    let barriers = move || {
+        parts.snapshot.with(|s| {
+            s.named_barriers
+                .iter()
+                .filter(|b| b.cta == cta_name && !b.arrived.is_empty())
+                .map(|b| {
+                    let text = format!(
+                        "bar {}: {}/{} threads arrived ({})",
+                        b.id, b.arrived_count, b.expected_count, b.arrived.join(", ")
+                    );
+                    view! { <p class="barrier-line">{text}</p> }
+                })
+                .collect_view()
+        })
+    };
+    let mbarriers = cta.mbarriers.clone();
+    view! {
+        <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name)>
+            <div class="box-label">{format!("CTA {}", cta.name)}</div>
+            <div class="cta-agents">
+                <div class="chips" aria-label="threads">{thread_chips}</div>
+                <div class="engines">{engines}</div>
+            </div>
+            {barriers}
+            {(!cta.shared.is_empty()).then(|| view! {
+                <div class="mem-row" aria-label=format!("shared memory of {}", cta.name)>
+                    <span class="row-label">"shared memory"</span>
+                    {cells(cta.shared.clone(), parts)}
+                </div>
+            })}
+            {(!cta.tmem.is_empty()).then(|| view! {
+                <div class="mem-row" aria-label=format!("tensor memory of {}", cta.name)>
+                    <span class="row-label">"tensor memory"</span>
+                    {cells(cta.tmem.clone(), parts)}
+                </div>
+            })}
+            {(!mbarriers.is_empty()).then(|| view! {
+                <div class="mbar-row">
+                    {mbarriers.into_iter().map(|name| view! { <MbarrierWidget name=name snapshot=parts.snapshot /> }).collect_view()}
+                </div>
+            })}
+        </div>
+    }
+}
+
+fn cells(names: Vec<String>, parts: Parts) -> impl IntoView {
+    view! {
+        <div class="cells">
+            {names.into_iter().map(|name| view! { <MemoryCell name=name snapshot=parts.snapshot /> }).collect_view()}
+        </div>
+    }
+}
+
+fn engine_ops(ops: &[&AgentView]) -> AnyView {
+    if ops.is_empty() {
+        return view! { <span class="muted engine-idle">"idle"</span> }.into_any();
+    }
+    ops.iter()
+        .map(|a| {
+            let class = format!("chip chip-async status-{}", status_word(&a.status));
+            view! { <span class=class title=a.instr_text.clone().unwrap_or_default()>{a.name.clone()}</span> }
+        })
+        .collect_view()
+        .into_any()
+}
+
+fn is_tensor_op(agent: &AgentView) -> bool {
+    matches!(&agent.kind, AgentKindView::Async { kind, .. }
+        if kind.contains("wgmma") || kind.contains("tcgen05") || kind.contains("mma"))
+}
+
+fn status_word(status: &AgentStatusView) -> &'static str {
+    match status {
+        AgentStatusView::Enabled { .. } => "ready",
+        AgentStatusView::Blocked { .. } => "blocked",
+        AgentStatusView::Done => "done",
+    }
+}
+
+fn list_or_none(names: &[String]) -> String {
+    if names.is_empty() {
+        "nobody".to_string()
+    } else {
+        names.join(", ")
+    }
+}

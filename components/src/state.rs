@@ -1,0 +1,147 @@
+//! The app state every panel reads, provided once at the root.
+
+use fencelab::check::Mode;
+use leptos::prelude::*;
+
+use crate::analysis::Analysis;
+use crate::history::EditHistory;
+use crate::tape::Tape;
+
+/// The scenario shown when the app opens: the intra-CTA handoff from `docs/syntax.md`.
+pub const STARTER_SCENARIO: &str = "\
+# Intra-CTA handoff through an mbarrier
+cta A
+shared x @A = 0
+mbarrier bar @A count 1
+
+thread producer @A:
+    st.shared [x], 42
+    mbarrier.arrive.release.cta.shared::cta [bar]
+
+thread consumer @A:
+    wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0
+    ld.shared r0, [x]
+
+expect correct
+forall (consumer:r0 == 42)
+";
+
+/// A pause in typing longer than this starts a new undo step.
+const TYPING_PAUSE_MS: f64 = 1000.0;
+
+/// Shared, root-owned signals. Panels read them; only the explorer page writes.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The `.fence` text in the editor: the user's work, never rewritten behind their back.
+    pub source: RwSignal<String>,
+    /// Undo/redo snapshots of `source`.
+    pub history: RwSignal<EditHistory>,
+    /// When the last keystroke edit happened (ms), so a burst of typing is one undo step.
+    last_typing_ms: StoredValue<Option<f64>>,
+    /// How the checker treats points where the PTX spec is silent.
+    pub mode: RwSignal<Mode>,
+    /// Parse + verify of `source`.
+    pub analysis: Memo<Analysis>,
+    /// The stepping session; `None` while the text has errors, `Err` when the checker
+    /// cannot run the scenario (it says why).
+    pub tape: RwSignal<Option<Result<Tape, String>>>,
+    /// Why the last stepping action failed, shown until the next one.
+    pub step_error: RwSignal<Option<String>>,
+    /// Auto-stepping on/off and its delay per step.
+    pub playing: RwSignal<bool>,
+    pub speed_ms: RwSignal<u32>,
+}
+
+impl AppState {
+    /// Replaces the text, recording the old one for undo. `typing` joins a run of
+    /// keystrokes into one undo step.
+    pub fn edit(self, text: String, typing: bool) {
+        let before = self.source.get_untracked();
+        if before == text {
+            return;
+        }
+        let now = js_sys::Date::now();
+        let recent = self.last_typing_ms.get_value().is_some_and(|at| now - at < TYPING_PAUSE_MS);
+        self.history.update(|h| h.record(&before, typing && recent));
+        self.last_typing_ms.set_value(typing.then_some(now));
+        self.source.set(text);
+    }
+
+    /// Runs a stepping action on the session, if there is one, and keeps its error.
+    /// Returns what the action returned, or `None` without a session.
+    pub fn with_tape<T>(self, action: impl FnOnce(&mut Tape) -> Result<T, String>) -> Option<T> {
+        let mut outcome = None;
+        self.tape.update(|tape| {
+            if let Some(Ok(tape)) = tape {
+                outcome = Some(action(tape));
+            }
+        });
+        match outcome {
+            Some(Ok(value)) => {
+                self.step_error.set(None);
+                Some(value)
+            }
+            Some(Err(err)) => {
+                self.playing.set(false);
+                self.step_error.set(Some(err));
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Reads the session; `None` without one.
+    pub fn read_tape<T>(self, read: impl FnOnce(&Tape) -> T) -> Option<T> {
+        self.tape.with(|tape| match tape {
+            Some(Ok(tape)) => Some(read(tape)),
+            _ => None,
+        })
+    }
+
+    pub fn undo(self) {
+        let current = self.source.get_untracked();
+        if let Some(text) = self.history.try_update(|h| h.undo(&current)).flatten() {
+            self.last_typing_ms.set_value(None);
+            self.source.set(text);
+        }
+    }
+
+    pub fn redo(self) {
+        let current = self.source.get_untracked();
+        if let Some(text) = self.history.try_update(|h| h.redo(&current)).flatten() {
+            self.last_typing_ms.set_value(None);
+            self.source.set(text);
+        }
+    }
+}
+
+pub fn provide_app_state() {
+    let source = RwSignal::new(STARTER_SCENARIO.to_string());
+    let mode = RwSignal::new(Mode::default());
+    let analysis = Memo::new(move |_| source.with(|s| Analysis::of(s)));
+    let tape = RwSignal::new(None);
+    // A new text or mode starts a fresh session from the initial state.
+    Effect::new(move |_| {
+        let mode = mode.get();
+        let fresh = analysis.with(|a| {
+            (!a.has_errors()).then(|| Tape::new(a.loaded.scenario.clone(), mode))
+        });
+        tape.set(fresh);
+    });
+    provide_context(AppState {
+        source,
+        history: RwSignal::new(EditHistory::default()),
+        last_typing_ms: StoredValue::new(None),
+        mode,
+        analysis,
+        tape,
+        step_error: RwSignal::new(None),
+        playing: RwSignal::new(false),
+        speed_ms: RwSignal::new(600),
+    });
+}
+
+pub fn use_app_state() -> AppState {
+    // Provided by `App` before any page mounts; a missing context is a wiring bug.
+    expect_context::<AppState>()
+}

@@ -1,0 +1,142 @@
+//! Back / step / play controls, the step counter and the keyboard shortcuts.
+
+use leptos::ev::KeyboardEvent;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::state::{use_app_state, AppState};
+
+/// Speeds offered, in ms per step.
+const SPEEDS: &[(u32, &str)] = &[(1200, "slow"), (600, "normal"), (200, "fast")];
+
+/// The stepping toolbar.
+#[component]
+pub fn StepControls() -> impl IntoView {
+    let state = use_app_state();
+    let position = move || state.read_tape(|t| t.position()).unwrap_or(0);
+    let length = move || state.read_tape(|t| t.len().max(t.position())).unwrap_or(0);
+    let can_move = move || state.read_tape(|t| t.next_step().is_some()).unwrap_or(false);
+    let no_session = move || state.read_tape(|_| ()).is_none();
+    autoplay(state);
+    view! {
+        <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
+            <button type="button" title="Back to the start" aria-label="Back to the start"
+                disabled=move || position() == 0
+                on:click=move |_| { state.playing.set(false); state.with_tape(|t| t.jump(0)); }>"⇤"</button>
+            <button type="button" title="Step back (←)" aria-label="Step back"
+                disabled=move || position() == 0
+                on:click=move |_| step_back(state)>"◀"</button>
+            <button type="button" title="Step forward (→)" aria-label="Step forward"
+                disabled=move || !can_move()
+                on:click=move |_| step_forward(state)>"▶"</button>
+            <button type="button" class="play" title="Play or pause (space)"
+                aria-pressed=move || state.playing.get().to_string()
+                disabled=move || no_session() || !can_move() && !state.playing.get()
+                on:click=move |_| state.playing.update(|p| *p = !*p)>
+                {move || if state.playing.get() { "Pause" } else { "Play" }}
+            </button>
+            <label class="speed">
+                <span class="visually-hidden">"Speed"</span>
+                <select on:change:target=move |ev| {
+                    if let Ok(ms) = ev.target().value().parse() { state.speed_ms.set(ms) }
+                }>
+                    {SPEEDS.iter().map(|(ms, name)| view! {
+                        <option value=ms.to_string() selected=move || state.speed_ms.get() == *ms>{*name}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <label class="jump">
+                "step "
+                <input type="number" min="0" aria-label="Jump to step"
+                    prop:max=move || length().to_string()
+                    prop:value=move || position().to_string()
+                    on:change:target=move |ev| {
+                        if let Ok(n) = ev.target().value().parse::<usize>() {
+                            state.playing.set(false);
+                            state.with_tape(|t| t.jump(n));
+                        }
+                    } />
+                {move || format!(" of {}", length())}
+            </label>
+        </div>
+    }
+}
+
+pub fn step_forward(state: AppState) {
+    state.playing.set(false);
+    state.with_tape(|t| t.forward());
+}
+
+pub fn step_back(state: AppState) {
+    state.playing.set(false);
+    state.with_tape(|t| Ok(t.back()));
+}
+
+/// While playing, one step per tick; stops at the end.
+fn autoplay(state: AppState) {
+    let handle = StoredValue::new(None::<IntervalHandle>);
+    Effect::new(move |_| {
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+        handle.set_value(None);
+        if !state.playing.get() {
+            return;
+        }
+        let every = std::time::Duration::from_millis(u64::from(state.speed_ms.get()));
+        let tick = move || {
+            if state.with_tape(|t| t.forward()) != Some(true) {
+                state.playing.set(false);
+            }
+        };
+        handle.set_value(set_interval_with_handle(tick, every).ok());
+    });
+    on_cleanup(move || {
+        if let Some(h) = handle.get_value() {
+            h.clear();
+        }
+    });
+}
+
+/// ←/→ step, space plays or pauses, 1–9 steps that lane's agent. Ignored while typing.
+pub fn install_shortcuts(state: AppState) {
+    let listener = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field(&ev) {
+            return;
+        }
+        match ev.key().as_str() {
+            "ArrowRight" => step_forward(state),
+            "ArrowLeft" => step_back(state),
+            " " => {
+                ev.prevent_default();
+                state.playing.update(|p| *p = !*p);
+            }
+            digit => {
+                let Some(n) = digit.parse::<u32>().ok().filter(|n| (1..=9).contains(n)) else { return };
+                state.playing.set(false);
+                state.with_tape(|t| {
+                    let step = t.stepper().agents().iter().find(|a| a.id == n - 1).and_then(|a| {
+                        match &a.status {
+                            fencelab::check::view::AgentStatusView::Enabled { choices } => choices
+                                .first()
+                                .map(|c| fencelab::schedule::Step { agent: a.id, choice: c.choice }),
+                            _ => None,
+                        }
+                    });
+                    match step {
+                        Some(step) => t.take(step),
+                        None => Err(format!("agent {n} cannot move now")),
+                    }
+                });
+            }
+        }
+    });
+    on_cleanup(move || listener.remove());
+}
+
+fn typing_in_a_field(ev: &KeyboardEvent) -> bool {
+    let Some(target) = ev.target() else { return false };
+    let Ok(element) = target.dyn_into::<web_sys::Element>() else { return false };
+    matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+        || element.tag_name() == "BUTTON" && ev.key() == " "
+}

@@ -1,0 +1,167 @@
+//! A stepping session: the core's `Stepper` plus the steps ahead of it, so the learner can
+//! go back and forward, jump, and replay a witness. Plain data, testable natively.
+
+use fencelab::check::view::{AgentStatusView, AgentView};
+use fencelab::check::{Mode, Stepper};
+use fencelab::model::Scenario;
+use fencelab::schedule::{Schedule, Step};
+
+#[derive(Clone, Debug)]
+pub struct Tape {
+    scenario: Scenario,
+    mode: Mode,
+    stepper: Stepper,
+    /// Every step of the current line of play; `stepper` has taken the first `position()`.
+    steps: Vec<Step>,
+}
+
+impl Tape {
+    pub fn new(scenario: Scenario, mode: Mode) -> Result<Tape, String> {
+        let stepper = Stepper::new(&scenario, mode)?;
+        Ok(Tape { scenario, mode, stepper, steps: Vec::new() })
+    }
+
+    pub fn stepper(&self) -> &Stepper {
+        &self.stepper
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Steps taken so far.
+    pub fn position(&self) -> usize {
+        self.stepper.history().len()
+    }
+
+    /// Steps on the tape, taken or ahead.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Takes `step` now. A step other than the one the tape had next starts a new line of play.
+    pub fn take(&mut self, step: Step) -> Result<(), String> {
+        let at = self.position();
+        self.stepper.step(step)?;
+        if self.steps.get(at) != Some(&step) {
+            self.steps.truncate(at);
+            self.steps.push(step);
+        }
+        Ok(())
+    }
+
+    /// The step `forward` would take: the tape's next one, else the first enabled agent's
+    /// first choice. `None` when every agent is done or blocked.
+    pub fn next_step(&self) -> Option<Step> {
+        if let Some(step) = self.steps.get(self.position()) {
+            return Some(*step);
+        }
+        self.stepper.agents().iter().find_map(first_choice)
+    }
+
+    /// One step forward; false when nothing can move.
+    pub fn forward(&mut self) -> Result<bool, String> {
+        match self.next_step() {
+            Some(step) => self.take(step).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    /// One step back, keeping the undone step ahead on the tape.
+    pub fn back(&mut self) -> bool {
+        self.stepper.undo()
+    }
+
+    /// Goes to just after step `n` (0 = the start), staying on the tape.
+    pub fn jump(&mut self, n: usize) -> Result<(), String> {
+        let target = n.min(self.steps.len());
+        while self.position() > target {
+            if !self.back() {
+                break;
+            }
+        }
+        while self.position() < target {
+            let Some(step) = self.steps.get(self.position()).copied() else { break };
+            self.stepper.step(step)?;
+        }
+        Ok(())
+    }
+
+    /// Puts `schedule` on the tape and rewinds to the start, ready to follow it.
+    pub fn load(&mut self, schedule: &Schedule) -> Result<(), String> {
+        // Check the whole schedule replays before throwing away the current line of play.
+        Stepper::replay(&self.scenario, self.mode, schedule)?;
+        self.stepper = Stepper::new(&self.scenario, self.mode)?;
+        self.steps = schedule.steps.clone();
+        Ok(())
+    }
+}
+
+fn first_choice(agent: &AgentView) -> Option<Step> {
+    match &agent.status {
+        AgentStatusView::Enabled { choices } => {
+            choices.first().map(|c| Step { agent: agent.id, choice: c.choice })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tape(src: &str) -> Tape {
+        let loaded = fencelab::load(src);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        Tape::new(loaded.scenario, Mode::Strict).expect("stepper starts")
+    }
+
+    #[test]
+    fn forward_runs_to_the_end_and_back_returns_to_the_start() {
+        let mut t = tape(crate::state::STARTER_SCENARIO);
+        let mut taken = 0;
+        while t.forward().expect("step") {
+            taken += 1;
+            assert!(taken < 50, "runs to an end");
+        }
+        assert_eq!(taken, 4, "store, arrive, wait, load");
+        assert_eq!(t.len(), 4);
+        while t.back() {}
+        assert_eq!(t.position(), 0);
+        assert_eq!(t.len(), 4, "undone steps stay ahead on the tape");
+        t.jump(3).expect("jump");
+        assert_eq!(t.position(), 3);
+        t.jump(99).expect("jump clamps");
+        assert_eq!(t.position(), 4);
+    }
+
+    #[test]
+    fn a_different_step_starts_a_new_line_of_play() {
+        let mut t = tape(crate::state::STARTER_SCENARIO);
+        while t.forward().expect("step") {}
+        t.jump(0).expect("rewind");
+        // The tape starts with the producer (agent 0); take the consumer's first move instead
+        // if it can move, else the producer's: either way the tape keeps one consistent line.
+        let first = t.next_step().expect("someone can move");
+        t.take(first).expect("same step");
+        assert_eq!(t.len(), 4, "taking the tape's own step keeps it");
+        t.back();
+        let other = t.stepper().agents().iter().rev().find_map(first_choice).expect("an enabled agent");
+        t.take(other).expect("step");
+        if other != first {
+            assert_eq!(t.len(), 1, "a new line of play drops the old future");
+        }
+    }
+
+    #[test]
+    fn load_rejects_a_schedule_that_does_not_replay() {
+        let mut t = tape(crate::state::STARTER_SCENARIO);
+        let bad = Schedule { steps: vec![Step { agent: 7, choice: 0 }] };
+        assert!(t.load(&bad).is_err());
+        let good = Schedule { steps: vec![Step { agent: 0, choice: 0 }, Step { agent: 0, choice: 0 }] };
+        t.load(&good).expect("replays");
+        assert_eq!((t.position(), t.len()), (0, 2));
+        t.jump(2).expect("follow");
+        assert_eq!(t.position(), 2);
+    }
+}

@@ -1,0 +1,83 @@
+// Shared setup for the browser tests: serve dist/, drive the system Chromium through
+// playwright-core, and record everything that should never happen on a page.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { startServer } from "./server.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = join(here, "..");
+export const distDir = join(repoRoot, "dist");
+export const screenshotDir = join(here, "screenshots");
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** Why the browser tests cannot run here, or `null` when they can. */
+export async function skipReason() {
+    if (!existsSync(join(distDir, "index.html"))) return "no dist/: run `trunk build --release` first";
+    if (!existsSync(CHROMIUM)) return `no browser at ${CHROMIUM}: run scripts/install.sh`;
+    try {
+        await import("playwright-core");
+    } catch {
+        return "playwright-core is not installed: run `npm ci`";
+    }
+    return null;
+}
+
+/**
+ * Starts the server and a headless Chromium with a fresh profile.
+ * Returns `{ url, newPage, close }`; `newPage()` gives `{ page, problems }` where
+ * `problems` collects console errors/warnings, page errors and failed requests.
+ */
+export async function launch() {
+    const { chromium } = await import("playwright-core");
+    const server = await startServer({ root: distDir });
+    const profile = mkdtempSync(join(tmpdir(), "fencelab-e2e-"));
+    const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        viewport: { width: 1280, height: 900 },
+        args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--disable-sync",
+        ],
+    });
+    mkdirSync(screenshotDir, { recursive: true });
+    const newPage = async () => {
+        const page = await context.newPage();
+        const problems = [];
+        page.on("console", (msg) => {
+            if (msg.type() === "error" || msg.type() === "warning") {
+                problems.push(`console ${msg.type()}: ${msg.text()}`);
+            }
+        });
+        page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+        page.on("requestfailed", (req) =>
+            problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+        );
+        page.on("response", (res) => {
+            if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+        });
+        return { page, problems };
+    };
+    return {
+        url: server.url,
+        newPage,
+        close: async () => {
+            await context.close();
+            await server.close();
+            rmSync(profile, { recursive: true, force: true });
+        },
+    };
+}
+
+/** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
+export async function screenshot(page, name) {
+    await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,142 @@
+//! `fencelab lessons check [DIR]`: parse every lesson listed in `DIR/index.md`, run the
+//! checker on every scenario and exercise, and report each claim the checker disagrees
+//! with. Exit 0 when all agree, 1 on a mismatch or a claim the checker could not decide,
+//! 2 on a malformed lesson or bad usage.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use fencelab::check::Options;
+use fencelab::lesson::{
+    check_course, check_lesson, parse_index, parse_lesson, Block, Lesson, Mismatch, MismatchKind,
+};
+
+const INDEX: &str = "index.md";
+
+pub fn run(args: &[String]) -> u8 {
+    match args {
+        [sub] if sub == "check" => check_dir(Path::new("lessons")),
+        [sub, dir] if sub == "check" => check_dir(Path::new(dir)),
+        _ => {
+            eprintln!("usage: fencelab lessons check [DIR]");
+            2
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    lessons: usize,
+    scenarios: usize,
+    exercises: usize,
+    mismatches: usize,
+    unverified: usize,
+    malformed: usize,
+}
+
+fn check_dir(dir: &Path) -> u8 {
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let index_path = dir.join(INDEX);
+    let Some(index_src) = read(&index_path) else { return 2 };
+    let (index, errors) = parse_index(&index_src);
+    for e in &errors {
+        eprintln!("{}:{}: error: {}", index_path.display(), e.line, e.message);
+    }
+    tally.malformed += errors.len();
+    tally.malformed += unlisted_files(dir, index.files().collect());
+
+    let mut lessons: Vec<(String, Lesson)> = Vec::new();
+    for file in index.files() {
+        let path = dir.join(file);
+        let Some(src) = read(&path) else {
+            tally.malformed += 1;
+            continue;
+        };
+        let (lesson, errors) = parse_lesson(&src);
+        for e in &errors {
+            eprintln!("{}:{}: error: {}", path.display(), e.line, e.message);
+        }
+        tally.malformed += errors.len();
+        lessons.push((file.to_string(), lesson));
+    }
+    let metas: Vec<(&str, _)> = lessons.iter().map(|(f, l)| (f.as_str(), &l.meta)).collect();
+    for (file, problem) in check_course(&metas) {
+        eprintln!("{}: error: {problem}", dir.join(file).display());
+        tally.malformed += 1;
+    }
+
+    let options = Options::default();
+    for (file, lesson) in &lessons {
+        tally.lessons += 1;
+        for block in &lesson.blocks {
+            match block {
+                Block::Scenario { .. } => tally.scenarios += 1,
+                Block::Exercise(_) => tally.exercises += 1,
+                Block::Prose(_) => {}
+            }
+        }
+        for m in check_lesson(lesson, &options) {
+            print_mismatch(&dir.join(file), &m);
+            match m.kind {
+                MismatchKind::Malformed => tally.malformed += 1,
+                MismatchKind::Claim | MismatchKind::Exercise => tally.mismatches += 1,
+                MismatchKind::Unverified => tally.unverified += 1,
+            }
+        }
+    }
+    println!(
+        "checked {} lessons ({} scenarios, {} exercises) in {:.1?}: {} mismatches, {} unverified, {} malformed",
+        tally.lessons,
+        tally.scenarios,
+        tally.exercises,
+        started.elapsed(),
+        tally.mismatches,
+        tally.unverified,
+        tally.malformed
+    );
+    if tally.malformed > 0 {
+        2
+    } else if tally.mismatches + tally.unverified > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn print_mismatch(path: &Path, m: &Mismatch) {
+    let what = match m.kind {
+        MismatchKind::Malformed => "malformed",
+        MismatchKind::Claim => "the checker disagrees with a claim",
+        MismatchKind::Exercise => "exercise check failed",
+        MismatchKind::Unverified => "the checker could not decide a claim",
+    };
+    println!("{}:{}: {what} (block {})", path.display(), m.line, m.block);
+    println!("  - declared: {}", m.declared);
+    println!("  + actual:   {}", m.actual);
+}
+
+fn read(path: &Path) -> Option<String> {
+    match std::fs::read_to_string(path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            eprintln!("{}: error: cannot read: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// Lesson files on disk that the index does not list: they would silently never be shown.
+fn unlisted_files(dir: &Path, listed: Vec<&str>) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let mut unlisted: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n != INDEX && !listed.contains(&n)))
+        .collect();
+    unlisted.sort();
+    for p in &unlisted {
+        eprintln!("{}: error: lesson file is not listed in {INDEX}", p.display());
+    }
+    unlisted.len()
+}

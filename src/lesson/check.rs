@@ -1,0 +1,210 @@
+//! Verifying a lesson: every scenario's declared expectations against the checker, every
+//! exercise's start (must fail its goal) and reference solution (must pass).
+
+use serde::{Deserialize, Serialize};
+
+use super::engine::{load, run};
+use super::grade::{grade, partial_reason, verdict_name};
+use super::types::{Block, Exercise, Lesson, LessonError};
+use crate::check::{Mode, Options, Verdict};
+use crate::model::Scenario;
+use crate::syntax::{condition_text, expect_str};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MismatchKind {
+    /// The lesson itself is broken: a program that does not parse, a scenario that
+    /// declares nothing, an `expect` inside an exercise.
+    Malformed,
+    /// A scenario's declared expectation differs from what the checker finds.
+    Claim,
+    /// An exercise's start already passes, or its reference solution fails.
+    Exercise,
+    /// The checker could not decide (state cap, or an instruction it cannot model yet), so
+    /// the claim is neither confirmed nor refuted.
+    Unverified,
+}
+
+/// One disagreement between what a lesson says and what the checker finds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mismatch {
+    pub kind: MismatchKind,
+    /// Lesson line of the block (or of the offending line, for parse errors).
+    pub line: usize,
+    /// Index into `Lesson::blocks`.
+    pub block: usize,
+    pub declared: String,
+    pub actual: String,
+}
+
+/// Checks every claim `lesson` makes. An empty result means the lesson is consistent with
+/// the checker.
+pub fn check_lesson(lesson: &Lesson, options: &Options) -> Vec<Mismatch> {
+    visit(lesson, Some(options))
+}
+
+/// The checks that need no checker run: every program parses, every scenario declares
+/// something, no exercise program declares `expect`. Cheap enough for a live preview.
+pub fn lint_lesson(lesson: &Lesson) -> Vec<Mismatch> {
+    visit(lesson, None)
+}
+
+fn visit(lesson: &Lesson, options: Option<&Options>) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    for (block, b) in lesson.blocks.iter().enumerate() {
+        match b {
+            Block::Prose(_) => {}
+            Block::Scenario { source, line, mode } => {
+                let Some(scenario) = load_scenario(source, *line, block, &mut out) else { continue };
+                if let Some(options) = options {
+                    check_claims(&scenario, *line, mode.unwrap_or(options.mode), options, block, &mut out);
+                }
+            }
+            Block::Exercise(ex) => {
+                if load_exercise(ex, block, &mut out) {
+                    if let Some(options) = options {
+                        check_exercise(ex, options, block, &mut out);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn malformed(errors: Vec<LessonError>, block: usize) -> impl Iterator<Item = Mismatch> {
+    errors.into_iter().map(move |e| Mismatch {
+        kind: MismatchKind::Malformed,
+        line: e.line,
+        block,
+        declared: "a well-formed program".into(),
+        actual: e.message,
+    })
+}
+
+fn load_scenario(source: &str, line: usize, block: usize, out: &mut Vec<Mismatch>) -> Option<Scenario> {
+    let scenario = match load(source, line) {
+        Ok(s) => s,
+        Err(errors) => {
+            out.extend(malformed(errors, block));
+            return None;
+        }
+    };
+    if scenario.expect.is_none() && scenario.conditions.is_empty() {
+        let e = LessonError::new(line, "a lesson scenario must declare `expect …` or a final condition");
+        out.extend(malformed(vec![e], block));
+        return None;
+    }
+    Some(scenario)
+}
+
+fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
+    let report = run(scenario, mode, options);
+    if report.verdict == Verdict::Partial {
+        let declared = scenario.expect.map_or("a complete exploration".into(), |e| format!("expect {}", expect_str(e)));
+        out.push(Mismatch { kind: MismatchKind::Unverified, line, block, declared, actual: partial_reason(&report, options) });
+        return;
+    }
+    if let Some(expect) = scenario.expect {
+        if expect_str(expect) != verdict_name(report.verdict) {
+            let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
+            out.push(Mismatch {
+                kind: MismatchKind::Claim,
+                line,
+                block,
+                declared: format!("expect {}", expect_str(expect)),
+                actual: format!("verdict {}{why}", verdict_name(report.verdict)),
+            });
+        }
+    }
+    for (index, cond) in scenario.conditions.iter().enumerate() {
+        let holds = report.conditions.iter().find(|c| c.index == index).map(|c| c.holds);
+        if holds != Some(true) {
+            out.push(Mismatch {
+                kind: MismatchKind::Claim,
+                line,
+                block,
+                declared: condition_text(cond),
+                actual: if holds.is_none() { "not evaluated".into() } else { "does not hold".into() },
+            });
+        }
+    }
+}
+
+/// Whether both programs of `ex` load and leave the verdict to the goal.
+fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
+    let mut broken = false;
+    for part in [&ex.start, &ex.solution] {
+        match load(&part.source, part.line) {
+            Ok(s) if s.expect.is_some() => {
+                broken = true;
+                let e = LessonError::new(part.line, format!("exercise `{}` declares `expect`; its `goal:` sets the verdict", ex.id));
+                out.extend(malformed(vec![e], block));
+            }
+            Ok(_) => {}
+            Err(errors) => {
+                broken = true;
+                out.extend(malformed(errors, block));
+            }
+        }
+    }
+    !broken
+}
+
+fn check_exercise(ex: &Exercise, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
+    let start = grade(ex, &ex.start.source, options);
+    let solution = grade(ex, &ex.solution.source, options);
+    let checks = [
+        (start.passed || !start.complete, &start, ex.start.line, "the starting program fails its goal"),
+        (!solution.passed, &solution, ex.solution.line, "the reference solution passes its goal"),
+    ];
+    for (wrong, grade, line, claim) in checks {
+        if !wrong {
+            continue;
+        }
+        let (kind, actual) = match (grade.complete, grade.passed) {
+            (false, _) => (MismatchKind::Unverified, grade.reasons.join("; ")),
+            (true, true) => (MismatchKind::Exercise, "it passes".to_string()),
+            (true, false) => (MismatchKind::Exercise, grade.reasons.join("; ")),
+        };
+        out.push(Mismatch { kind, line, block, declared: format!("exercise `{}`: {claim}", ex.id), actual });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::parse_lesson;
+
+    fn lint(body: &str) -> Vec<Mismatch> {
+        let (lesson, errors) = parse_lesson(&format!("---\nid: t\ntitle: T\norder: 1\n---\n{body}"));
+        assert_eq!(errors, vec![]);
+        lint_lesson(&lesson)
+    }
+
+    #[test]
+    fn parse_errors_point_at_the_lesson_line() {
+        // Fence on line 6, so the bad instruction is on line 9.
+        let found = lint("```fence\ncta A\nthread t @A:\n    ld.bogus r0, [x]\nexpect correct\n```\n");
+        assert!(!found.is_empty());
+        assert!(found.iter().all(|m| m.kind == MismatchKind::Malformed), "{found:#?}");
+        assert!(found.iter().any(|m| m.line == 9), "{found:#?}");
+    }
+
+    #[test]
+    fn a_scenario_must_claim_something() {
+        let found = lint("```fence\ncta A\nthread t @A:\n    exit\n```\n");
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].actual.contains("must declare"), "{found:#?}");
+    }
+
+    #[test]
+    fn exercise_programs_leave_the_verdict_to_the_goal() {
+        let found = lint(
+            "```exercise\nid: e\nprompt: p\ngoal: correct\nhint: h\n--- start\ncta A\nthread t @A:\n    exit\nexpect correct\n\
+--- solution\ncta A\nthread t @A:\n    exit\n```\n",
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].actual.contains("declares `expect`"), "{found:#?}");
+        assert_eq!(found[0].line, 12);
+    }
+}

@@ -1,0 +1,203 @@
+//! Grading a learner's attempt at an exercise.
+//!
+//! The goal's verdict and the starting program's final conditions are imposed on the
+//! attempt, so deleting a condition or writing a different `expect` changes nothing.
+
+use super::engine::{load, run};
+use super::forbid::{instruction_count, is_forbidden};
+use super::types::{Exercise, Grade};
+use crate::check::{Options, Report, Verdict};
+use crate::model::{Expect, Scenario};
+use crate::syntax::{condition_text, expect_str, instr_text};
+
+/// Grades `learner_source` against `exercise`'s goal. `options` gives the checker's caps;
+/// the mode comes from the goal.
+pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Grade {
+    let start = match load(&exercise.start.source, exercise.start.line) {
+        Ok(s) => s,
+        Err(_) => return failed(vec!["this exercise's starting program does not parse (a lesson bug)".into()]),
+    };
+    let mut attempt = match load(learner_source, 1) {
+        Ok(s) => s,
+        Err(errors) => {
+            return failed(errors.into_iter().map(|e| format!("line {}: {}", e.line, e.message)).collect());
+        }
+    };
+    let mut reasons = same_machine(&start, &attempt);
+    reasons.extend(lanes_respected(exercise, &start, &attempt));
+    reasons.extend(forbidden_instructions(exercise, &attempt));
+    if let Some(max) = exercise.goal.max_instructions {
+        let count = instruction_count(attempt.threads.iter().map(|t| &t.program));
+        if count > max {
+            reasons.push(format!("the program has {count} instructions; this exercise allows at most {max}"));
+        }
+    }
+    // Rule breaks are cheap to report; the checker run is not, so it waits for a legal attempt.
+    if !reasons.is_empty() {
+        return failed(reasons);
+    }
+    attempt.expect = Some(exercise.goal.verdict);
+    attempt.conditions = start.conditions.clone();
+    let (complete, reasons) = checker_reasons(exercise, &attempt, options);
+    Grade { passed: complete && reasons.is_empty(), complete, reasons }
+}
+
+fn failed(reasons: Vec<String>) -> Grade {
+    Grade { passed: false, complete: true, reasons }
+}
+
+/// Declarations are part of the exercise: changing an initial value or moving a thread
+/// would sidestep the question.
+fn same_machine(start: &Scenario, attempt: &Scenario) -> Vec<String> {
+    let mut reasons = Vec::new();
+    let parts = [
+        ("clusters", start.clusters == attempt.clusters),
+        ("CTAs", start.ctas == attempt.ctas),
+        ("memory locations", start.locations == attempt.locations),
+        ("mbarriers", start.mbarriers == attempt.mbarriers),
+    ];
+    for (what, same) in parts {
+        if !same {
+            reasons.push(format!("the {what} were changed; this exercise keeps the declarations as given"));
+        }
+    }
+    let placement = |s: &Scenario| s.threads.iter().map(|t| (t.name.clone(), t.cta, t.lanes)).collect::<Vec<_>>();
+    if placement(start) != placement(attempt) {
+        reasons.push("the threads were renamed, added, removed or moved; keep them as given".into());
+    }
+    reasons
+}
+
+fn lanes_respected(exercise: &Exercise, start: &Scenario, attempt: &Scenario) -> Vec<String> {
+    let Some(lanes) = &exercise.goal.lanes else { return Vec::new() };
+    start
+        .threads
+        .iter()
+        .filter(|t| !lanes.contains(&t.name))
+        .filter(|t| attempt.threads.iter().find(|a| a.name == t.name).is_some_and(|a| a.program != t.program))
+        .map(|t| format!("only {} may change, but `{}` was changed", names(lanes), t.name))
+        .collect()
+}
+
+fn names(lanes: &[String]) -> String {
+    lanes.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn forbidden_instructions(exercise: &Exercise, attempt: &Scenario) -> Vec<String> {
+    let mut reasons = Vec::new();
+    for class in &exercise.goal.forbid {
+        for thread in &attempt.threads {
+            for instr in thread.program.iter().filter(|i| is_forbidden(i, *class)) {
+                reasons.push(format!("`{}` in `{}` is not allowed here (`forbid: {}`)", instr_text(instr), thread.name, class.name()));
+            }
+        }
+    }
+    reasons
+}
+
+/// Whether the run finished, and why the attempt fails the goal.
+fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -> (bool, Vec<String>) {
+    let report = run(attempt, exercise.goal.mode, options);
+    let mut reasons = Vec::new();
+    if report.verdict == Verdict::Partial {
+        return (false, vec![partial_reason(&report, options)]);
+    }
+    if !verdict_matches(exercise.goal.verdict, report.verdict) {
+        reasons.push(format!(
+            "the checker's verdict is {}, the goal is `{}`",
+            verdict_name(report.verdict),
+            expect_str(exercise.goal.verdict)
+        ));
+        reasons.extend(report.findings.iter().take(3).map(|f| f.message.clone()));
+    }
+    for result in report.conditions.iter().filter(|c| !c.holds) {
+        if let Some(cond) = attempt.conditions.get(result.index) {
+            reasons.push(format!("`{}` does not hold", condition_text(cond)));
+        }
+    }
+    (true, reasons)
+}
+
+fn verdict_matches(goal: Expect, verdict: Verdict) -> bool {
+    matches!(
+        (goal, verdict),
+        (Expect::Correct, Verdict::Correct)
+            | (Expect::Race, Verdict::Race)
+            | (Expect::Deadlock, Verdict::Deadlock)
+            | (Expect::Undefined, Verdict::Undefined)
+    )
+}
+
+/// Why a run proved nothing, in the report's own words when it gives them.
+pub fn partial_reason(report: &Report, options: &Options) -> String {
+    if report.stats.states >= options.max_states {
+        format!("the checker stopped at its cap of {} states, so nothing was proven", options.max_states)
+    } else {
+        let note = report.mode_note.as_deref().unwrap_or("the exploration did not finish");
+        format!("nothing was proven: {note}")
+    }
+}
+
+pub fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Correct => "correct",
+        Verdict::Race => "race",
+        Verdict::Deadlock => "deadlock",
+        Verdict::Undefined => "undefined",
+        Verdict::Partial => "partial",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lesson::types::{Forbid, Goal, Part};
+
+    const START: &str = "cta A\nshared x @A = 0\nmbarrier bar @A count 1\n\nthread producer @A:\n    st.shared [x], 42\n    mbarrier.arrive.relaxed.cta.shared::cta [bar]\n\nthread consumer @A:\n    wait mbarrier.try_wait.parity.relaxed.cta.shared::cta [bar], 0\n    ld.shared r0, [x]\n\nforall (consumer:r0 == 42)\n";
+
+    fn exercise(goal: Goal) -> Exercise {
+        Exercise {
+            id: "e".into(),
+            goal,
+            start: Part { source: START.into(), line: 10 },
+            solution: Part { source: START.into(), line: 30 },
+            ..Exercise::default()
+        }
+    }
+
+    fn attempt(edit: impl Fn(&str) -> String) -> String {
+        edit(START)
+    }
+
+    #[test]
+    fn syntax_errors_are_reported_with_learner_lines() {
+        let g = grade(&exercise(Goal::default()), &attempt(|s| s.replace("st.shared [x], 42", "st.shraed [x], 42")), &Options::default());
+        assert!(!g.passed);
+        assert!(g.reasons.iter().any(|r| r.starts_with("line 6: error")), "{:?}", g.reasons);
+    }
+
+    #[test]
+    fn only_listed_lanes_may_change() {
+        let goal = Goal { lanes: Some(vec!["producer".into()]), ..Goal::default() };
+        let g = grade(&exercise(goal), &attempt(|s| s.replace("relaxed.cta.shared::cta [bar], 0", "shared::cta [bar], 0")), &Options::default());
+        assert!(!g.passed);
+        assert_eq!(g.reasons, vec!["only `producer` may change, but `consumer` was changed"]);
+    }
+
+    #[test]
+    fn declarations_are_fixed() {
+        let g = grade(&exercise(Goal::default()), &attempt(|s| s.replace("shared x @A = 0", "shared x @A = 42")), &Options::default());
+        assert!(!g.passed);
+        assert!(g.reasons.iter().any(|r| r.contains("memory locations were changed")), "{:?}", g.reasons);
+    }
+
+    #[test]
+    fn forbidden_classes_and_instruction_budget_are_enforced() {
+        let goal = Goal { forbid: vec![Forbid::ThreadFence], max_instructions: Some(4), ..Goal::default() };
+        let src = attempt(|s| s.replace("    st.shared [x], 42\n", "    st.shared [x], 42\n    fence.release.cta\n"));
+        let g = grade(&exercise(goal), &src, &Options::default());
+        assert!(!g.passed);
+        assert!(g.reasons.iter().any(|r| r.contains("(`forbid: thread-fence`)") && r.contains("`producer`")), "{:?}", g.reasons);
+        assert!(g.reasons.iter().any(|r| r.contains("5 instructions") && r.contains("at most 4")), "{:?}", g.reasons);
+    }
+}

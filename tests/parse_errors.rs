@@ -1,0 +1,112 @@
+//! The parser reports every error with a position, suggests fixes, and stays fast and
+//! panic-free on hostile input.
+
+use fencelab::diag::{line_col, render};
+use fencelab::syntax::{parse, MAX_ERRORS, MAX_INPUT_BYTES};
+
+/// `(code, line)` of every diagnostic.
+fn errors(src: &str) -> Vec<(String, usize)> {
+    parse(src)
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.clone(), d.primary_start().map_or(0, |s| line_col(src, s).0)))
+        .collect()
+}
+
+#[test]
+fn reports_every_broken_line() {
+    let src = "cta A\nglobal x = 0\nthread t @A:\n    ld.aquire.gpu r0, [x]\n    st [x] 1\n    frobnicate r1\n    ld r2, [x]\nexpect maybe\n";
+    let found = errors(src);
+    assert_eq!(found, vec![("F0203".into(), 4), ("F0105".into(), 5), ("F0201".into(), 6), ("F0110".into(), 8)]);
+    let parsed = parse(src);
+    assert_eq!(parsed.scenario.threads.first().map(|t| t.program.len()), Some(2), "good lines are kept");
+}
+
+#[test]
+fn renders_the_suggestion_for_a_misspelt_modifier() {
+    let src = "cta A\nglobal flag = 0\nthread t @A:\n    ld.aquire.gpu r0, [flag]\n";
+    let parsed = parse(src);
+    let text = parsed.diagnostics.iter().map(|d| render(d, src, "mp.fence")).collect::<String>();
+    let expected = "error[F0203]: unknown modifier `.aquire`
+ --> mp.fence:4:7
+  |
+4 |     ld.aquire.gpu r0, [flag]
+  |       ^^^^^^^ not a modifier of `ld`
+  = help: did you mean `.acquire`?
+";
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn suggests_names_and_opcodes() {
+    let parsed = parse("cta Producer\nthread t @Prodcer:\n");
+    assert_eq!(parsed.diagnostics.first().and_then(|d| d.help.clone()), Some("did you mean `Producer`?".into()));
+    let parsed = parse("cta A\nthread t @A:\n    mbarier.arrive [b]\n");
+    assert_eq!(parsed.diagnostics.first().and_then(|d| d.help.clone()), Some("did you mean `mbarrier`?".into()));
+}
+
+#[test]
+fn broken_thread_line_does_not_cascade() {
+    let found = errors("cta A\nthread t @B:\n    ld r0, [x]\n    ld r1, [x]\n");
+    assert_eq!(found, vec![("F0107".into(), 2)]);
+}
+
+#[test]
+fn instruction_outside_thread_is_reported() {
+    assert_eq!(errors("cta A\nld r0, [x]\n"), vec![("F0104".into(), 2)]);
+}
+
+#[test]
+fn duplicates_are_reported() {
+    let found = errors("cta A\ncta A\nglobal x\nshared x @A\nexpect race\nexpect correct\n");
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["F0106", "F0106", "F0109"]);
+}
+
+#[test]
+fn oversized_input_is_refused() {
+    let src = "#".repeat(MAX_INPUT_BYTES + 1);
+    assert_eq!(errors(&src).first().map(|e| e.0.as_str()), Some("F0001"));
+}
+
+#[test]
+fn nul_bytes_are_refused_once() {
+    let found = errors("cta A\n\0\0\0\0");
+    assert_eq!(found, vec![("F0002".into(), 2)]);
+}
+
+#[test]
+fn deep_nesting_is_capped() {
+    let depth = 100_000;
+    let src = format!("exists ({}x == 1{})\n", "(".repeat(depth), ")".repeat(depth));
+    assert_eq!(errors(&src).first().map(|e| e.0.as_str()), Some("F0113"));
+    let src = format!("exists ({}x == 1)\n", "~".repeat(depth));
+    assert_eq!(errors(&src).first().map(|e| e.0.as_str()), Some("F0113"));
+}
+
+#[test]
+fn error_flood_stops() {
+    let src = "garbage here\n".repeat(10_000);
+    let found = errors(&src);
+    assert!(found.len() <= MAX_ERRORS + 1);
+    assert_eq!(found.last().map(|e| e.0.as_str()), Some("F0003"));
+}
+
+#[test]
+fn long_single_line_is_handled() {
+    let src = format!("cta A\nthread t @A:\n    wait {}\n", "wait ".repeat(100_000));
+    assert!(!parse(&src).diagnostics.is_empty());
+}
+
+#[test]
+fn labels_may_share_a_line_with_an_instruction() {
+    let parsed = parse("cta A\nthread t @A:\nL: bra L\n");
+    assert!(parsed.diagnostics.is_empty());
+    assert_eq!(parsed.scenario.threads.first().map(|t| t.program.len()), Some(2));
+}
+
+#[test]
+fn forward_references_to_ctas_work() {
+    let parsed = parse("thread t @A:\n    exit\ncta A in C\ncluster C\n");
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+}

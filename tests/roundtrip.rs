@@ -1,0 +1,41 @@
+//! The printer and the parser agree: `parse(print(s)) == s`, and printing is stable.
+
+mod common;
+
+use common::strategy;
+use fencelab::syntax::{parse, print};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parse_of_print_is_identity(s in strategy::scenario()) {
+        let text = print(&s);
+        let parsed = parse(&text);
+        prop_assert!(parsed.diagnostics.is_empty(), "{:?}\n{}", parsed.diagnostics, text);
+        prop_assert_eq!(&parsed.scenario, &s, "{}", text);
+        prop_assert_eq!(print(&parsed.scenario), text);
+    }
+
+    #[test]
+    fn parser_never_panics_on_arbitrary_text(src in "\\PC{0,300}") {
+        let loaded = fencelab::load(&src);
+        // Every diagnostic renders without panicking and names a known code.
+        for d in &loaded.diagnostics {
+            prop_assert!(fencelab::diag::explain(&d.code).is_some(), "{}", d.code);
+            let _ = fencelab::diag::render(d, &src, "fuzz.fence");
+        }
+    }
+
+    #[test]
+    fn parser_never_panics_on_mutated_scenarios(s in strategy::scenario(), cut in 0usize..4000, junk in "[\\[\\]().,:@#~!=<>/\\\\a-z0-9 \n-]{0,12}") {
+        let mut text = print(&s);
+        let at = (0..=cut.min(text.len())).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+        text.insert_str(at, &junk);
+        let loaded = fencelab::load(&text);
+        for d in &loaded.diagnostics {
+            let _ = fencelab::diag::render(d, &text, "mutated.fence");
+        }
+    }
+}

@@ -48,6 +48,17 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until:
     Ok(Readiness::Enabled(access::labels(layout, m, acc.loc, &choices)))
 }
 
+/// How many read choices a load (or its spin form) has now, without building labels.
+pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<usize, String> {
+    let Instr::Ld { sem, scope, proxy, addr, .. } = instr else {
+        return Err(super::exec::internal("ld choice count"));
+    };
+    let op = sync::mem_op(*sem, *scope, false);
+    let acc = access::resolve(layout, addr, *proxy, op.strong)?;
+    let rhs = until.map(|t| operand(m, agent, &t.value));
+    Ok(read_choices(layout, m, agent, &acc, until.zip(rhs), |v| v).len())
+}
+
 pub fn operand(m: &Machine, agent: u32, op: &crate::model::Operand) -> i64 {
     match op {
         crate::model::Operand::Imm(v) => *v,

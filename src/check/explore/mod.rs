@@ -4,8 +4,181 @@
 mod bfs;
 mod outcome;
 mod por;
-mod report;
 mod scc;
 
 pub use crate::syntax::condition_text;
-pub use report::check;
+
+use crate::check::machine::Layout;
+use crate::check::report::{
+    Access, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Report,
+    Stats, Verdict,
+};
+use crate::check::semantics::exec::agent_name;
+use crate::check::step::start;
+use crate::model::{Expect, Quantifier, Scenario};
+
+/// Explores `scenario` exhaustively (within `options`' caps) and reports what it found.
+/// Where the scenario touches a point the spec leaves open, the other mode runs too and
+/// `mode_note` says when it disagrees.
+pub fn check(scenario: &Scenario, options: &Options) -> Report {
+    let report = check_mode(scenario, options);
+    crate::check::ambiguity::with_mode_note(scenario, options, report, check_mode)
+}
+
+fn check_mode(scenario: &Scenario, options: &Options) -> Report {
+    let mut report = Report {
+        mode: options.mode,
+        verdict: Verdict::Partial,
+        findings: Vec::new(),
+        outcomes: Vec::new(),
+        conditions: Vec::new(),
+        expectations: Vec::new(),
+        hangs: false,
+        mode_note: None,
+        stats: Stats::default(),
+    };
+    let explored = start(scenario).and_then(|(layout, m0)| {
+        let ex = bfs::explore(&layout, options.mode, m0.clone(), options.max_states)?;
+        Ok((layout, m0, ex))
+    });
+    let (layout, m0, ex) = match explored {
+        Ok(x) => x,
+        Err(e) => {
+            report.mode_note = Some(format!("not checked: {e}"));
+            report.expectations = expectations(scenario, &report);
+            return report;
+        }
+    };
+    report.stats = Stats { states: ex.states, transitions: ex.transitions, complete: ex.complete };
+    for (f, witness) in &ex.findings {
+        let accesses = f
+            .accesses
+            .iter()
+            .map(|a| Access {
+                agent: a.agent_name.clone(),
+                thread: a.instr.and_then(|i| layout.threads.get(i.thread)).map_or(String::new(), |t| t.name.clone()),
+                instr: a.instr.map_or(0, |i| i.pc),
+                location: layout.locs.get(a.loc).map_or(String::new(), |l| l.name.clone()),
+                is_write: a.is_write,
+                step: a.step.unwrap_or(0),
+            })
+            .collect();
+        report.findings.push(Finding {
+            kind: f.kind,
+            reason: f.reason,
+            message: f.message.clone(),
+            explanation: f.explanation.clone(),
+            accesses,
+            witness: witness.clone(),
+        });
+    }
+    for d in &ex.deadlocks {
+        let step = d.witness.steps.len();
+        let accesses = d
+            .blocked
+            .iter()
+            .map(|(a, at)| Access {
+                agent: agent_name(&layout, &m0, *a),
+                thread: layout.threads.get(at.thread).map_or(String::new(), |t| t.name.clone()),
+                instr: at.pc,
+                location: String::new(),
+                is_write: false,
+                step,
+            })
+            .collect();
+        report.findings.push(Finding {
+            kind: FindingKind::Deadlock,
+            reason: None,
+            message: d.message.clone(),
+            explanation: d.explanation.clone(),
+            accesses,
+            witness: d.witness.clone(),
+        });
+    }
+    report.hangs = !ex.deadlocks.is_empty();
+    let has = |k: FindingKind| report.findings.iter().any(|f| f.kind == k);
+    report.verdict = if !ex.complete {
+        Verdict::Partial
+    } else if has(FindingKind::Undefined) {
+        Verdict::Undefined
+    } else if has(FindingKind::Race) {
+        Verdict::Race
+    } else if has(FindingKind::Deadlock) {
+        Verdict::Deadlock
+    } else {
+        Verdict::Correct
+    };
+    outcomes(scenario, &layout, &ex, &mut report);
+    report.expectations = expectations(scenario, &report);
+    report
+}
+
+fn outcomes(scenario: &Scenario, layout: &Layout, ex: &bfs::Explored, report: &mut Report) {
+    let finals: Vec<_> = ex.terminals.iter().map(|t| &t.machine).collect();
+    let terms = outcome::shown_terms(&scenario.conditions, layout, &finals);
+    for t in &ex.terminals {
+        let values: Vec<(String, i64)> =
+            terms.iter().map(|term| (outcome::term_text(term), outcome::term_value(layout, &t.machine, term))).collect();
+        match report.outcomes.iter_mut().find(|o| o.values == values) {
+            Some(o) => o.count = o.count.saturating_add(t.paths),
+            None => report.outcomes.push(Outcome { values, count: t.paths }),
+        }
+    }
+    for (index, c) in scenario.conditions.iter().enumerate() {
+        let sat = ex.terminals.iter().find(|t| outcome::eval(layout, &t.machine, &c.cond));
+        let unsat = ex.terminals.iter().find(|t| !outcome::eval(layout, &t.machine, &c.cond));
+        let (holds, witness) = match c.quantifier {
+            Quantifier::Exists => (sat.is_some(), sat.map(|t| t.witness.clone())),
+            Quantifier::NotExists => (sat.is_none(), sat.map(|t| t.witness.clone())),
+            Quantifier::Forall => (unsat.is_none(), unsat.map(|t| t.witness.clone())),
+        };
+        report.conditions.push(ConditionResult { index, holds, witness });
+    }
+}
+
+fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> {
+    let mut out = Vec::new();
+    let complete = report.stats.complete;
+    let first = |k: Option<FindingKind>| {
+        report.findings.iter().find(|f| k.is_none_or(|k| f.kind == k)).map(|f| f.message.clone())
+    };
+    if let Some(expect) = scenario.expect {
+        let (declared, kind) = match expect {
+            Expect::Correct => ("expect correct", None),
+            Expect::Race => ("expect race", Some(FindingKind::Race)),
+            Expect::Deadlock => ("expect deadlock", Some(FindingKind::Deadlock)),
+            Expect::Undefined => ("expect undefined", Some(FindingKind::Undefined)),
+        };
+        let ok = match kind {
+            None => complete && report.findings.is_empty(),
+            Some(k) => report.findings.iter().any(|f| f.kind == k),
+        };
+        let actual = if ok {
+            String::new()
+        } else if !complete {
+            "exploration stopped at the state cap before it could decide".into()
+        } else {
+            match kind {
+                None => first(None).unwrap_or_default(),
+                Some(_) => match first(None) {
+                    Some(m) => format!("no such finding; found instead: {m}"),
+                    None => "no finding: every execution is correct".into(),
+                },
+            }
+        };
+        out.push(ExpectationResult { declared: declared.into(), ok, actual });
+    }
+    for (i, c) in scenario.conditions.iter().enumerate() {
+        let result = report.conditions.get(i);
+        let ok = result.is_some_and(|r| r.holds) && (complete || c.quantifier == Quantifier::Exists);
+        let actual = match (ok, c.quantifier) {
+            (true, _) => String::new(),
+            (false, _) if result.is_none() => "not evaluated".into(),
+            (false, Quantifier::Exists) => "no execution reaches it".into(),
+            (false, _) if !complete => "exploration stopped at the state cap".into(),
+            (false, _) => "an execution violates it (see the witness)".into(),
+        };
+        out.push(ExpectationResult { declared: condition_text(c), ok, actual });
+    }
+    out
+}

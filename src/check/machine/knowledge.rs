@@ -272,17 +272,25 @@ impl Knowledge {
 
     /// Drop filtered entries a broader entry already implies (keeps states canonical).
     fn prune(&mut self) {
-        let snapshot = self.entries.clone();
-        self.entries.retain(|e| {
-            (e.filter == Filter::All && e.bridge.is_plain())
-                || !snapshot.iter().any(|o| {
-                    o.filter == Filter::All
-                        && (o.filter, &o.bridge) != (e.filter, &e.bridge)
-                        && o.bridge.dominates(&e.bridge)
-                        && e.vv <= o.vv
-                        && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
-                })
-        });
+        let implied = |e: &Entry, o: &Entry| {
+            o.filter == Filter::All
+                && (o.filter, &o.bridge) != (e.filter, &e.bridge)
+                && o.bridge.dominates(&e.bridge)
+                && e.vv <= o.vv
+                && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
+        };
+        let drop: Vec<bool> = self
+            .entries
+            .iter()
+            .map(|e| !(e.filter == Filter::All && e.bridge.is_plain()) && self.entries.iter().any(|o| implied(e, o)))
+            .collect();
+        if drop.contains(&true) {
+            let mut i = 0;
+            self.entries.retain(|_| {
+                i += 1;
+                !drop.get(i - 1).copied().unwrap_or(false)
+            });
+        }
     }
 }
 

@@ -127,7 +127,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
             && super::async_op::war_generic_then_async(other.key.proxy, acc.key.proxy)
             && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default())
         {
-            ordered = super::async_op::pragmatic(ex, super::async_op::WAR_GENERIC_ASYNC);
+            ordered = super::async_op::pragmatic(ex);
         }
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);

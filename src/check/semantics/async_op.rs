@@ -203,18 +203,11 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     }
 }
 
-/// Decide a point where the spec is silent (reference §12) by the mode, recording it so
-/// the report can say when the other mode would judge differently.
-pub fn pragmatic(ex: &mut Exec, point: &str) -> bool {
-    ex.ambiguous(point) == Mode::Pragmatic
+/// Whether the mode takes the spec-silent reading (reference §12) the pragmatic way; the
+/// points themselves are listed in `check::ambiguity`.
+pub fn pragmatic(ex: &Exec) -> bool {
+    ex.mode == Mode::Pragmatic
 }
-
-pub const MULTICAST_SCOPE: &str = "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)";
-pub const WAR_GENERIC_ASYNC: &str = "WAR from a generic read to an async write (§12 #4)";
-pub const CP_ASYNC_PROXY: &str = "the proxy of `cp.async` data writes (§12 #8)";
-pub const ST_ASYNC_PROXY: &str = "the proxy of `st.async`/`red.async` data writes (§12 #8)";
-pub const ST_ASYNC_TARGET: &str = "whether `st.async` may target its own CTA (§12 #9)";
-pub const TC_COMMIT: &str = "the semantics of `tcgen05.commit`'s arrive, which states no proxy fence (§12 #16)";
 
 /// §12 #4: a generic read followed by an async write of the same location (WAR). Strict
 /// mode asks for a proxy fence on the path (the CLC example); pragmatic mode accepts plain

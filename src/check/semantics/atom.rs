@@ -57,6 +57,14 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until:
     Ok(Readiness::Enabled(access::labels(layout, m, acc.loc, &ch)))
 }
 
+/// How many read choices an `atom`/`red` (or its spin form) has now, without labels.
+pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<usize, String> {
+    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| super::exec::internal("atom choice count"))?;
+    let acc = access::resolve(layout, addr, Proxy::Generic, op.strong)?;
+    let rhs = until.map(|t| operand(m, agent, &t.value));
+    Ok(choices(layout, m, agent, &acc, until.zip(rhs)).len())
+}
+
 pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
     let b = args.first().copied().unwrap_or(0);
     match op {

@@ -53,7 +53,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         // §12.11: the spec does not say whether a relaxed cluster arrive after a narrower
         // fence releases anything. Strict: only cluster-or-wider fences count (reference
         // §5.2 [I]); pragmatic: each fence synchronizes at its own scope (same CTA only).
-        if ex.ambiguous("§12.11 relaxed `barrier.cluster.arrive` after a `.cta` release fence") == Mode::Strict {
+        if ex.mode == Mode::Strict {
             msgs.retain(|m| m.scope >= Scope::Cluster);
         }
     }

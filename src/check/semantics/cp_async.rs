@@ -57,7 +57,7 @@ pub fn wait_readiness(m: &Machine, agent: u32, n: Option<u32>) -> Readiness {
 /// The completed copies become visible to this thread only (§6.1).
 pub fn wait(ex: &mut Exec, n: Option<u32>) -> Result<(), String> {
     let ids = covered(ex.m, ex.agent, n);
-    let fence = async_op::pragmatic(ex, async_op::CP_ASYNC_PROXY);
+    let fence = async_op::pragmatic(ex);
     for id in &ids {
         let k = async_op::own_events(ex.layout, ex.m, *id, fence);
         ex.me_mut()?.knowledge.join(&k);
@@ -131,7 +131,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             async_op::set_stage(ex, Stage::Completed)
         }
         AsyncWhat::CpArrive { mbar, after } => {
-            let fence = async_op::pragmatic(ex, async_op::CP_ASYNC_PROXY);
+            let fence = async_op::pragmatic(ex);
             let mut k = Knowledge::default();
             for id in after {
                 k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));

@@ -34,8 +34,6 @@ pub struct RawFinding {
 #[derive(Clone, Debug, Default)]
 pub struct StepOutcome {
     pub description: String,
-    /// Points where the spec is silent that this step decided by [`Mode`] (reference §12).
-    pub ambiguities: Vec<String>,
     pub edges: Vec<EdgeRec>,
     pub failed: Vec<FailedRec>,
     pub findings: Vec<RawFinding>,
@@ -167,14 +165,6 @@ impl Exec<'_> {
             accesses: Vec::new(),
             key: instr.into_iter().collect(),
         });
-    }
-
-    /// Decide a point where the spec is silent: record it and answer with the mode.
-    pub fn ambiguous(&mut self, what: &str) -> Mode {
-        if !self.out.ambiguities.iter().any(|a| a == what) {
-            self.out.ambiguities.push(what.to_string());
-        }
-        self.mode
     }
 
     pub fn set_status(&mut self, status: Status) -> Result<(), String> {

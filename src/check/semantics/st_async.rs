@@ -29,7 +29,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
         Some("the data and the mbarrier must be in the same CTA (§9.7.9.12)")
     } else if cluster_size < 2 {
         Some("`st.async`/`red.async` need a cluster of more than one CTA (§9.7.9.12)")
-    } else if target == Some(place.cta) && (red.is_some() || !async_op::pragmatic(ex, async_op::ST_ASYNC_TARGET)) {
+    } else if target == Some(place.cta) && (red.is_some() || !async_op::pragmatic(ex)) {
         Some("the target must be another CTA of the cluster (§9.7.13.7; for `st.async` the wording is unclear, reference §12 #9, strict mode requires it)")
     } else {
         None
@@ -77,7 +77,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
         ex.out.description = format!("wrote {name} = {value}");
         return async_op::set_stage(ex, Stage::Accessed);
     }
-    let fence = async_op::pragmatic(ex, async_op::ST_ASYNC_PROXY);
+    let fence = async_op::pragmatic(ex);
     let k = async_op::own_events(ex.layout, ex.m, ex.agent, fence);
     let who = ex.name_of(ex.agent);
     let msg = async_op::message(ex, Scope::Cluster, format!("complete_tx of {who} (.release.cluster)"), k)?;

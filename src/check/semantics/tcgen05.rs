@@ -289,7 +289,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         // follow the issuer's prior instructions for ordinary memory, §8.4): cumulativity
         // through the ops, which §12 #16 leaves open. Only pragmatic mode adds the
         // generic↔async proxy fence the spec does not state for tcgen05 completion.
-        let fence = async_op::pragmatic(ex, async_op::TC_COMMIT);
+        let fence = async_op::pragmatic(ex);
         let mut k = Knowledge::default();
         for id in after {
             k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));

@@ -17,10 +17,10 @@ fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
 
 /// Where the agent delivering into `dst` performs its signal: the issuer's CTA (strict), or
 /// the destination CTA (pragmatic; reference §12 #1, CUTLASS waits with `.acquire.cta`).
-fn signal_place(ex: &mut Exec, dst: usize) -> Place {
+fn signal_place(ex: &Exec, dst: usize) -> Place {
     let me = ex.place();
     match cta_of(ex.layout, dst) {
-        Some(cta) if cta != me.cta && async_op::pragmatic(ex, async_op::MULTICAST_SCOPE) => Place {
+        Some(cta) if cta != me.cta && async_op::pragmatic(ex) => Place {
             cta,
             cluster: ex.layout.cta_cluster.get(cta).copied().unwrap_or(me.cluster),
             gpu: me.gpu,

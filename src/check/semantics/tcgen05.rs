@@ -35,6 +35,11 @@ pub fn kind_name(t: &TcWhat) -> &'static str {
     }
 }
 
+/// Ops whose completion `tcgen05.commit` tracks (and publishes).
+pub fn commit_publishes(t: &TcWhat) -> bool {
+    is_pipelined_producer(t)
+}
+
 fn is_pipelined_producer(t: &TcWhat) -> bool {
     matches!(t, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. })
 }
@@ -218,6 +223,9 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
         }
     }
     let reads = super::registers::reads(instr);
+    if reads.is_empty() {
+        return None;
+    }
     let pending = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { dst, .. } if reads.contains(&dst.as_str())));
     let _ = layout;
     pending.first().map(|p| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
@@ -277,10 +285,17 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         super::access::write(ex, &async_op::access_to(ex.layout, loc, None, None), v, Vec::new())
     };
     if let TcWhat::Commit { bars, after } = t {
+        // The arrive publishes the completed ops and what they were ordered after (they
+        // follow the issuer's prior instructions for ordinary memory, §8.4): cumulativity
+        // through the ops, which §12 #16 leaves open. Only pragmatic mode adds the
+        // generic↔async proxy fence the spec does not state for tcgen05 completion.
         let fence = async_op::pragmatic(ex);
         let mut k = Knowledge::default();
         for id in after {
             k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));
+            if let Some(a) = ex.m.agents.get(*id as usize) {
+                k.join(&a.knowledge.clone());
+            }
         }
         let who = ex.name_of(ex.agent);
         for bar in bars {

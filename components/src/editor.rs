@@ -52,6 +52,22 @@ pub fn Editor() -> impl IntoView {
             <div class="panel-head">
                 <h2 id="editor-title">"Program"</h2>
                 <div class="toolbar" role="toolbar" aria-label="Edit">
+                    <label class="templates">
+                        <span class="visually-hidden">"New scenario from a template"</span>
+                        <select aria-label="New scenario from a template" on:change:target=move |ev| {
+                            let select = ev.target();
+                            if let Some(t) = crate::templates::find(&select.value()) {
+                                state.edit(t.source.to_string(), false);
+                            }
+                            // Back to the prompt, so picking the same template again reloads it.
+                            select.set_value("");
+                        }>
+                            <option value="" selected>"New scenario…"</option>
+                            {crate::templates::TEMPLATES.iter().map(|t| view! {
+                                <option value=t.id>{t.title()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
                     <button type="button" on:click=move |_| state.undo()
                         disabled=move || !state.history.with(|h| h.can_undo())
                         title="Undo (Ctrl+Z)">"Undo"</button>

@@ -2,6 +2,7 @@
 //! semantic question goes to the `fencelab` core, never answered here.
 
 mod analysis;
+mod check_client;
 mod editor;
 mod explore;
 mod header;
@@ -10,6 +11,7 @@ mod history;
 mod lanes;
 mod lesson_page;
 mod layout;
+mod lessons;
 mod machine_parts;
 mod machine_view;
 pub mod protocol;
@@ -18,6 +20,7 @@ mod shared_page;
 mod state;
 mod step_controls;
 mod tape;
+mod templates;
 mod theme;
 mod trace;
 mod verdict_panel;

@@ -16,6 +16,7 @@ mod machine_parts;
 mod machine_view;
 pub mod protocol;
 pub mod route;
+mod share_button;
 mod shared_page;
 mod state;
 mod step_controls;

@@ -15,6 +15,7 @@ mod machine_parts;
 mod machine_view;
 pub mod protocol;
 pub mod route;
+mod share;
 mod shared_page;
 mod state;
 mod step_controls;
@@ -38,7 +39,7 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        <header::Header route=route />
+        {(!share::is_embed()).then(|| view! { <header::Header route=route /> })}
         <main id="main" tabindex="-1">
             {move || page(route.get())}
         </main>

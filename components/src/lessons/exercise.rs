@@ -79,6 +79,7 @@ pub fn ExerciseCard(
         }
     };
     let passed_before = move || progress.with(|p| p.get(&key).passed);
+    let no_more_hints = move || shown.get() >= hints_total;
     let rows = move || attempt.with(|a| a.lines().count().clamp(6, 30) + 1);
 
     view! {
@@ -110,8 +111,8 @@ pub fn ExerciseCard(
             <div class="exercise-actions">
                 <button type="button" class="reset" on:click=reset>"Reset to the start"</button>
                 <button type="button" class="reveal-hint" on:click=reveal
-                    disabled=move || shown.get() >= hints_total>
-                    {move || if shown.get() >= hints_total { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
+                    disabled=no_more_hints>
+                    {move || if no_more_hints() { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
                 </button>
             </div>
             <ol class="hints" aria-live="polite">

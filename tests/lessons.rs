@@ -3,7 +3,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use fencelab::lesson::{check_course, lint_lesson, parse_index, parse_lesson, Block, Lesson};
+use fencelab::check::Options;
+use fencelab::lesson::{
+    check_course, check_lesson, lint_lesson, parse_index, parse_lesson, Block, Lesson, MismatchKind,
+};
 
 fn lessons_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons"))
@@ -40,13 +43,32 @@ fn every_lesson_is_well_formed() {
 }
 
 #[test]
-fn lessons_check_agrees_with_the_checker() {
+fn every_claim_agrees_with_the_checker() {
+    let mut unverified = 0;
+    for (file, lesson) in load_course() {
+        for m in check_lesson(&lesson, &Options::default()) {
+            // Undecided only because the checker cannot model an instruction yet: report it,
+            // but it is not a disagreement. A state cap or any real mismatch fails the test.
+            let unsupported = m.kind == MismatchKind::Unverified && m.actual.contains("not checked:");
+            assert!(unsupported, "{file}:{} {:?}\n  - declared: {}\n  + actual:   {}", m.line, m.kind, m.declared, m.actual);
+            eprintln!("{file}:{}: unverified: {}", m.line, m.actual);
+            unverified += 1;
+        }
+    }
+    eprintln!("{unverified} claims not yet decidable by the checker");
+}
+
+#[test]
+fn the_cli_exit_code_follows_the_findings() {
     let out = Command::new(env!("CARGO_BIN_EXE_fencelab"))
         .args(["lessons", "check"])
         .arg(lessons_dir())
         .output()
         .expect("fencelab runs");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("0 mismatches, 0 malformed"), "{text}");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let summary = text.lines().last().unwrap_or_default();
+    assert!(summary.starts_with("checked "), "{text}");
+    let clean = summary.ends_with(": 0 mismatches, 0 unverified, 0 malformed");
+    assert_eq!(out.status.code(), Some(if clean { 0 } else { 1 }), "{text}");
+    assert!(summary.contains(" 0 mismatches") && summary.contains(" 0 malformed"), "{text}");
 }

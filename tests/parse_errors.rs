@@ -6,7 +6,11 @@ use fencelab::syntax::{parse, MAX_ERRORS, MAX_INPUT_BYTES};
 
 /// `(code, line)` of every diagnostic.
 fn errors(src: &str) -> Vec<(String, usize)> {
-    parse(src).diagnostics.iter().map(|d| (d.code.clone(), d.primary_start().map_or(0, |s| line_col(src, s).0))).collect()
+    parse(src)
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.clone(), d.primary_start().map_or(0, |s| line_col(src, s).0)))
+        .collect()
 }
 
 #[test]

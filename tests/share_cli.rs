@@ -66,7 +66,7 @@ fn a_scenario_with_errors_is_not_shared() {
     std::fs::write(&path, "cta A\nthread t @Nowhere:\n    st [x], 1\n").expect("write");
     let shared = fencelab(&["share", path.to_str().expect("utf-8 path")]);
     assert_eq!(shared.status.code(), Some(2));
-    assert!(stderr(&shared).contains("has errors; fix them before sharing"), "{}", stderr(&shared));
+    assert!(stderr(&shared).contains("broken.fence` has 1 error"), "{}", stderr(&shared));
     assert_eq!(stdout(&shared), "");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use fencelab::check::{check, Mode, Options};
 use fencelab::diag::render;
 use fencelab::link::{decode, encode, SharePayload};
 
@@ -50,4 +51,32 @@ fn every_template_shares_as_a_chat_sized_link() {
         assert!(code.len() < CHAT_SIZED, "{name}: {} characters", code.len());
         assert_eq!(decode(&code), Ok(payload), "{name}");
     }
+}
+
+/// Templates teach correct patterns, so the checker must agree with their `expect` lines
+/// in both modes. Scenarios the checker cannot finish yet (it reports `Partial`) are
+/// skipped; at least the synchronous templates must be decided.
+#[test]
+fn every_template_the_checker_decides_meets_its_expectations() {
+    let mut decided = 0;
+    for path in templates() {
+        let name = path.display().to_string();
+        let src = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scenario = fencelab::load(&src).scenario;
+        for mode in [Mode::Strict, Mode::Pragmatic] {
+            let report = check(&scenario, &Options { mode, ..Options::default() });
+            if !report.stats.complete {
+                continue;
+            }
+            decided += 1;
+            for expectation in &report.expectations {
+                assert!(
+                    expectation.ok,
+                    "{name} ({mode:?}): `{}` fails: {}",
+                    expectation.declared, expectation.actual
+                );
+            }
+        }
+    }
+    assert!(decided >= 6, "only {decided} template runs finished");
 }

@@ -105,8 +105,16 @@ fn unknown_names_and_labels() {
 
 #[test]
 fn st_async_target_rules() {
-    assert!(has(&with("st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [bar]"), "F0328", Severity::Error));
-    assert!(has(&with("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add [x], 1, [bar]"), "F0328", Severity::Error));
+    assert!(has(
+        &with("st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [bar]"),
+        "F0328",
+        Severity::Error
+    ));
+    assert!(has(
+        &with("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add [x], 1, [bar]"),
+        "F0328",
+        Severity::Error
+    ));
     assert!(findings(&with("st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [peer]")).is_empty());
     let lone = "cta A\ncta B\nshared y @B = 0\nmbarrier m @B count 1\nthread t @A:\n st.async.shared::cluster.mbarrier::complete_tx::bytes [y], 1, [m]\n";
     assert!(has(lone, "F0328", Severity::Error));
@@ -124,8 +132,16 @@ fn suspicious_forms_warn() {
     assert!(has(&cta_scope, "F0403", Severity::Warning));
     assert!(has(&with("bar.arrive 1, 64\n ld.shared r0, [x]"), "F0404", Severity::Warning));
     assert!(has(&with("st.shared [x], 1\n mbarrier.arrive.relaxed.cta [bar]"), "F0405", Severity::Warning));
-    assert!(!has(&with("st.shared [x], 1\n fence.release.cta\n mbarrier.arrive.relaxed.cta [bar]"), "F0405", Severity::Warning));
-    assert!(has(&with("wait mbarrier.try_wait.parity.relaxed.cta [bar], 0\n ld.shared r0, [x]"), "F0406", Severity::Warning));
+    assert!(!has(
+        &with("st.shared [x], 1\n fence.release.cta\n mbarrier.arrive.relaxed.cta [bar]"),
+        "F0405",
+        Severity::Warning
+    ));
+    assert!(has(
+        &with("wait mbarrier.try_wait.parity.relaxed.cta [bar], 0\n ld.shared r0, [x]"),
+        "F0406",
+        Severity::Warning
+    ));
 }
 
 #[test]
@@ -153,7 +169,10 @@ fn every_code_in_the_sources_is_documented() {
     for text in &sources {
         for (at, _) in text.match_indices("\"F0") {
             let code = text.get(at + 1..at + 6).unwrap_or("");
-            if code.len() == 5 && code.chars().skip(1).all(|c| c.is_ascii_digit()) && fencelab::diag::explain(code).is_none() {
+            if code.len() == 5
+                && code.chars().skip(1).all(|c| c.is_ascii_digit())
+                && fencelab::diag::explain(code).is_none()
+            {
                 missing.push(code.to_string());
             }
         }

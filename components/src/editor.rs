@@ -16,6 +16,12 @@ pub fn Editor() -> impl IntoView {
     let state = use_app_state();
     let source = state.source;
     let lines = move || source.with(|s| s.split('\n').count());
+    // Phones get a read-only editor: stepping works there, typing PTX does not.
+    let phone = window()
+        .match_media("(max-width: 600px)")
+        .ok()
+        .flatten()
+        .is_some_and(|q| q.matches());
     let marks = move || state.analysis.with(|a| a.line_marks());
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
@@ -52,6 +58,23 @@ pub fn Editor() -> impl IntoView {
             <div class="panel-head">
                 <h2 id="editor-title">"Program"</h2>
                 <div class="toolbar" role="toolbar" aria-label="Edit">
+                    <label class="templates">
+                        <span class="visually-hidden">"New scenario from a template"</span>
+                        <select aria-label="New scenario from a template" on:change:target=move |ev| {
+                            let select = ev.target();
+                            if let Some(t) = crate::templates::find(&select.value()) {
+                                state.edit(t.source.to_string(), false);
+                            }
+                            // Back to the prompt, so picking the same template again reloads it.
+                            select.set_value("");
+                        }>
+                            <option value="" selected>"New scenario…"</option>
+                            {crate::templates::TEMPLATES.iter().map(|t| view! {
+                                <option value=t.id>{t.title()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    <crate::share_button::ShareButton />
                     <button type="button" on:click=move |_| state.undo()
                         disabled=move || !state.history.with(|h| h.can_undo())
                         title="Undo (Ctrl+Z)">"Undo"</button>
@@ -90,6 +113,7 @@ pub fn Editor() -> impl IntoView {
                         autocomplete="off"
                         autocapitalize="off"
                         wrap="off"
+                        readonly=phone
                         node_ref=text_ref
                         on:scroll=move |_| sync_scroll()
                         prop:value=move || source.get()
@@ -98,6 +122,7 @@ pub fn Editor() -> impl IntoView {
                     ></textarea>
                 </div>
             </div>
+            <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p>
             <Diagnostics on_jump=move |offset: u32| {
                 let Some(text) = text_ref.get_untracked() else { return };
                 let at = source.with_untracked(|s| utf16_offset(s, offset));

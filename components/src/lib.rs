@@ -2,6 +2,7 @@
 //! semantic question goes to the `fencelab` core, never answered here.
 
 mod analysis;
+mod check_client;
 mod editor;
 mod explore;
 mod header;
@@ -16,10 +17,12 @@ mod machine_view;
 pub mod protocol;
 pub mod route;
 mod share;
+mod share_button;
 mod shared_page;
 mod state;
 mod step_controls;
 mod tape;
+mod templates;
 mod theme;
 mod trace;
 mod verdict_panel;

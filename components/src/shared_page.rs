@@ -20,6 +20,7 @@ pub fn SharedPage(
             restore(state, payload);
             None
         }
+
         Err(err) => {
             // An empty explorer, so nothing on screen pretends to be what the link held.
             state.edit(String::new(), false);
@@ -29,7 +30,12 @@ pub fn SharedPage(
     let body = if is_embed() { view! { <EmbedView /> }.into_any() } else { view! { <ExplorePage /> }.into_any() };
     view! {
         <div class="shared-page" data-page="shared">
-            {problem.map(|message| view! {
+            {problem.is_none().then(|| view! {
+                <p class="shared-banner" role="status">
+                    "Opened a shared scenario. Edits stay in this tab; share again to send them."
+                </p>
+            })}
+            {problem.clone().map(|message| view! {
                 <div class="link-error" role="alert">
                     <h1>"This link cannot be opened"</h1>
                     <p class="link-error-message">{message}</p>

@@ -1,16 +1,197 @@
-//! The checker's verdict on the scenario.
+//! The checker's verdict: overall class, each finding with its explanation, accesses and
+//! witness, the outcome table, and the strict/pragmatic switch.
 
+use fencelab::check::{Finding, FindingKind, Mode, RaceReason, Report, Verdict};
 use leptos::prelude::*;
 
-/// Verdict, findings and outcomes.
+use crate::check_client::{CheckClient, CheckState};
+use crate::state::{use_app_state, AppState};
+
+/// Verdict, findings and outcomes, checked in a worker as the text changes.
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
+    let state = use_app_state();
+    let client = state.check;
+    let data_state = move || match client.state.get() {
+        CheckState::Blocked => "blocked",
+        CheckState::Running { .. } => "running",
+        CheckState::Done { .. } => "done",
+        CheckState::Cancelled => "cancelled",
+        CheckState::Failed(_) => "failed",
+    };
+    let data_request = move || match client.state.get() {
+        CheckState::Running { request } | CheckState::Done { request, .. } => request.to_string(),
+        _ => String::new(),
+    };
     view! {
-        <section class="panel panel-verdict" data-region="verdict" aria-labelledby="verdict-title">
-            <h2 id="verdict-title">"Verdict"</h2>
-            <p class="panel-empty">
-                "The checker is not part of this build yet; verdicts appear here once it is."
-            </p>
+        <section class="panel panel-verdict" data-region="verdict" aria-labelledby="verdict-title"
+            data-state=data_state data-request=data_request>
+            <div class="panel-head">
+                <h2 id="verdict-title">"Verdict"</h2>
+                <div class="toolbar" role="group" aria-label="Checker mode">
+                    {[(Mode::Strict, "Strict"), (Mode::Pragmatic, "Pragmatic")].map(|(mode, label)| view! {
+                        <button type="button" aria-pressed=move || (state.mode.get() == mode).to_string()
+                            title=mode_help(mode)
+                            on:click=move |_| state.mode.set(mode)>{label}</button>
+                    }).collect_view()}
+                </div>
+            </div>
+            <div aria-live="polite">{move || body(client, state)}</div>
         </section>
     }
+}
+
+fn mode_help(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Strict => "where the PTX spec is silent, assume nothing",
+        Mode::Pragmatic => "where the PTX spec is silent, accept what production code relies on",
+    }
+}
+
+fn body(client: CheckClient, state: AppState) -> AnyView {
+    match client.state.get() {
+        CheckState::Blocked => view! { <p class="panel-empty">"Fix the errors in the program to check it."</p> }.into_any(),
+        CheckState::Running { .. } => view! {
+            <p class="checking"><span class="spinner" aria-hidden="true"></span>"Exploring every interleaving… "
+                <button type="button" on:click=move |_| client.cancel()>"Cancel"</button></p>
+        }
+        .into_any(),
+        CheckState::Cancelled => view! { <p class="panel-empty">"Check cancelled. Edit the program to check again."</p> }.into_any(),
+        CheckState::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
+        CheckState::Done { report, elapsed_ms, .. } => report_view(report, elapsed_ms, state),
+    }
+}
+
+fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> AnyView {
+    // The checker reports a scenario it cannot run as a partial run with no state explored
+    // and the reason in `mode_note`.
+    if report.verdict == Verdict::Partial && report.stats.states == 0 {
+        let why = report.mode_note.clone().unwrap_or_else(|| "no reason given".into());
+        return view! {
+            <div class="verdict verdict-partial" data-verdict="not checked">
+                <span class="verdict-word">"not checked"</span>
+            </div>
+            <p class="note warn-note">{why}</p>
+        }
+        .into_any();
+    }
+    let (class, word) = verdict_words(report.verdict);
+    let stats = format!(
+        "{} states, {} transitions, {:.0} ms{}",
+        report.stats.states,
+        report.stats.transitions,
+        elapsed_ms,
+        if report.stats.complete { "" } else { " (stopped at the state cap)" }
+    );
+    view! {
+        <div class=format!("verdict {class}") data-verdict=word>
+            <span class="verdict-word">{word}</span>
+            <span class="muted verdict-stats">{stats}</span>
+        </div>
+        {(!report.stats.complete).then(|| view! {
+            <p class="note warn-note">"Partial: exploration stopped at the state cap, so nothing here is proven for the interleavings not explored."</p>
+        })}
+        {report.mode_note.clone().map(|n| view! { <p class="note mode-note"><strong>"Other mode: "</strong>{n}</p> })}
+        {report.hangs.then(|| view! { <p class="note warn-note">"Some reachable state hangs: an agent can wait forever."</p> })}
+        {(!report.expectations.is_empty()).then(|| view! {
+            <ul class="expectations" aria-label="Expectations">
+                {report.expectations.iter().map(|e| {
+                    let text = if e.ok { format!("✓ {}", e.declared) } else { format!("✗ {}: found {}", e.declared, e.actual) };
+                    view! { <li class:ok=e.ok class:bad=!e.ok>{text}</li> }
+                }).collect_view()}
+            </ul>
+        })}
+        <div class="findings">
+            {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), state)).collect_view()}
+        </div>
+        {outcome_table(&report)}
+    }
+    .into_any()
+}
+
+fn verdict_words(v: Verdict) -> (&'static str, &'static str) {
+    match v {
+        Verdict::Correct => ("verdict-correct", "correct"),
+        Verdict::Race => ("verdict-race", "race"),
+        Verdict::Deadlock => ("verdict-deadlock", "deadlock"),
+        Verdict::Undefined => ("verdict-undefined", "undefined"),
+        Verdict::Partial => ("verdict-partial", "partial"),
+    }
+}
+
+fn reason_words(r: RaceReason) -> &'static str {
+    match r {
+        RaceReason::NoSynchronization => "no synchronization",
+        RaceReason::ExecutionOrderOnly => "execution order only",
+        RaceReason::ScopeMismatch => "scope too narrow",
+        RaceReason::MissingProxyFence => "missing proxy fence",
+        RaceReason::StateSpaceRestriction => "state-space restriction",
+        RaceReason::AsyncNotObserved => "async completion not observed",
+        RaceReason::WrongPhase => "wrong mbarrier phase",
+    }
+}
+
+fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoView {
+    let kind = match finding.kind {
+        FindingKind::Race => "race",
+        FindingKind::Deadlock => "deadlock",
+        FindingKind::Undefined => "undefined behaviour",
+    };
+    let witness = finding.witness.clone();
+    let witness_again = finding.witness.clone();
+    let steps = witness.steps.len();
+    let show = move |_| {
+        state.playing.set(false);
+        state.with_tape(|t| {
+            t.load(&witness)?;
+            t.jump(steps)
+        });
+    };
+    let follow = move |_| {
+        state.with_tape(|t| t.load(&witness_again));
+        state.playing.set(true);
+    };
+    view! {
+        <article class="finding" aria-labelledby=format!("finding-{index}")>
+            <h3 id=format!("finding-{index}")>
+                <span class="finding-kind">{kind}</span>
+                {finding.reason.map(|r| view! { <span class="badge">{reason_words(r)}</span> })}
+            </h3>
+            <p class="finding-message"><code>{finding.message.clone()}</code></p>
+            <p class="finding-explanation">{finding.explanation.clone()}</p>
+            <ul class="accesses" aria-label="Accesses">
+                {finding.accesses.iter().map(|a| {
+                    let what = if a.is_write { "write" } else { "read" };
+                    view! { <li>{format!("{what} of `{}` by {} (instruction {} of {}, step {})", a.location, a.agent, a.instr, a.thread, a.step + 1)}</li> }
+                }).collect_view()}
+            </ul>
+            <div class="toolbar finding-actions">
+                <button type="button" on:click=show title="Replay the witness to the end and show the machine there">"Show me"</button>
+                <button type="button" on:click=follow title="Replay the witness step by step">{format!("Follow witness ({steps} steps)")}</button>
+            </div>
+        </article>
+    }
+}
+
+fn outcome_table(report: &Report) -> Option<impl IntoView> {
+    let first = report.outcomes.first()?;
+    let columns: Vec<String> = first.values.iter().map(|(term, _)| term.clone()).collect();
+    let rows = report.outcomes.iter().map(|o| {
+        view! {
+            <tr>
+                {o.values.iter().map(|(_, v)| view! { <td><code>{*v}</code></td> }).collect_view()}
+                <td class="count">{o.count}</td>
+            </tr>
+        }
+    });
+    Some(view! {
+        <table class="outcomes">
+            <caption>"Final states reached"</caption>
+            <thead><tr>
+                {columns.into_iter().map(|c| view! { <th scope="col"><code>{c}</code></th> }).collect_view()}
+                <th scope="col">"executions"</th>
+            </tr></thead>
+            <tbody>{rows.collect_view()}</tbody>
+        </table>
+    })
 }

@@ -4,6 +4,7 @@
 //! lessons, the conformance runner and the app consume; [`Stepper`] and [`view`] serve
 //! the stepping UI.
 
+mod ambiguity;
 mod explore;
 mod machine;
 pub mod report;

@@ -1,6 +1,6 @@
 //! Build the UI's [`MachineView`] from a machine.
 
-use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status};
+use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status, Via};
 use super::semantics::{access, exec::agent_name, mbarrier};
 use super::step::{edge_view, failed_view};
 use super::view::{
@@ -22,13 +22,13 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                     value: w.value,
                     writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
                     step: w.step.0,
-                    proxy: w.key.name().into(),
+                    proxy: w.key.proxy.name().into(),
                 })
                 .collect()
         });
-        let mut keys = vec![info.key];
+        let mut keys = vec![Via { proxy: info.key, va: info.va }];
         if info.key == ProxyKey::Generic {
-            keys.push(ProxyKey::Async);
+            keys.push(Via { proxy: ProxyKey::Async, va: info.va });
         }
         let mut visibility = Vec::new();
         for (i, a) in m.agents.iter().enumerate() {
@@ -39,7 +39,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                 visibility.push(VisibilityView {
                     agent: i as u32,
                     agent_name: agent_name(layout, m, i as u32),
-                    proxy: key.name().into(),
+                    proxy: key.proxy.name().into(),
                     readable: access::candidates(layout, m, i as u32, loc, *key),
                 });
             }
@@ -108,6 +108,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
             not_arrived: members.iter().filter(|a| !cb.arrived.contains(a)).map(|a| agent_name(layout, m, *a)).collect(),
         });
     }
+    view.async_ops = super::semantics::async_op::views(layout, m);
     view.edges = m.trace.0.edges.iter().map(|e| edge_view(layout, m, e)).collect();
     view.failed_edges = m.trace.0.failed.iter().map(|f| failed_view(layout, m, f)).collect();
     view

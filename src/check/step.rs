@@ -12,13 +12,6 @@ use crate::schedule::{Schedule, Step};
 /// Build the static layout and the initial machine; rejects scenarios the checker cannot run.
 pub(crate) fn start(scenario: &Scenario) -> Result<(Arc<Layout>, Machine), String> {
     let layout = Layout::new(scenario)?;
-    for t in &layout.threads {
-        for instr in &t.program {
-            if let Some(why) = semantics::unsupported(instr) {
-                return Err(format!("thread `{}`: {why}", t.name));
-            }
-        }
-    }
     let preinit: Vec<Option<u32>> = scenario.mbarriers.iter().map(|m| m.count).collect();
     let mut m = Machine::new(&layout, &preinit);
     // Threads whose program starts with labels (or is empty) start past them.

@@ -19,6 +19,9 @@ pub enum MismatchKind {
     Claim,
     /// An exercise's start already passes, or its reference solution fails.
     Exercise,
+    /// The checker could not decide (state cap, or an instruction it cannot model yet), so
+    /// the claim is neither confirmed nor refuted.
+    Unverified,
 }
 
 /// One disagreement between what a lesson says and what the checker finds.
@@ -98,7 +101,7 @@ fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options,
     let report = run(scenario, mode, options);
     if report.verdict == Verdict::Partial {
         let declared = scenario.expect.map_or("a complete exploration".into(), |e| format!("expect {}", expect_str(e)));
-        out.push(Mismatch { kind: MismatchKind::Claim, line, block, declared, actual: partial_reason(&report, options) });
+        out.push(Mismatch { kind: MismatchKind::Unverified, line, block, declared, actual: partial_reason(&report, options) });
         return;
     }
     if let Some(expect) = scenario.expect {
@@ -148,24 +151,22 @@ fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
 }
 
 fn check_exercise(ex: &Exercise, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
-    if grade(ex, &ex.start.source, options).passed {
-        out.push(Mismatch {
-            kind: MismatchKind::Exercise,
-            line: ex.start.line,
-            block,
-            declared: format!("exercise `{}`: the starting program fails its goal", ex.id),
-            actual: "it already passes".into(),
-        });
-    }
+    let start = grade(ex, &ex.start.source, options);
     let solution = grade(ex, &ex.solution.source, options);
-    if !solution.passed {
-        out.push(Mismatch {
-            kind: MismatchKind::Exercise,
-            line: ex.solution.line,
-            block,
-            declared: format!("exercise `{}`: the reference solution passes its goal", ex.id),
-            actual: solution.reasons.join("; "),
-        });
+    let checks = [
+        (start.passed || !start.complete, &start, ex.start.line, "the starting program fails its goal"),
+        (!solution.passed, &solution, ex.solution.line, "the reference solution passes its goal"),
+    ];
+    for (wrong, grade, line, claim) in checks {
+        if !wrong {
+            continue;
+        }
+        let (kind, actual) = match (grade.complete, grade.passed) {
+            (false, _) => (MismatchKind::Unverified, grade.reasons.join("; ")),
+            (true, true) => (MismatchKind::Exercise, "it passes".to_string()),
+            (true, false) => (MismatchKind::Exercise, grade.reasons.join("; ")),
+        };
+        out.push(Mismatch { kind, line, block, declared: format!("exercise `{}`: {claim}", ex.id), actual });
     }
 }
 

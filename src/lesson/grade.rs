@@ -38,12 +38,12 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     }
     attempt.expect = Some(exercise.goal.verdict);
     attempt.conditions = start.conditions.clone();
-    let reasons = checker_reasons(exercise, &attempt, options);
-    Grade { passed: reasons.is_empty(), reasons }
+    let (complete, reasons) = checker_reasons(exercise, &attempt, options);
+    Grade { passed: complete && reasons.is_empty(), complete, reasons }
 }
 
 fn failed(reasons: Vec<String>) -> Grade {
-    Grade { passed: false, reasons }
+    Grade { passed: false, complete: true, reasons }
 }
 
 /// Declarations are part of the exercise: changing an initial value or moving a thread
@@ -95,12 +95,12 @@ fn forbidden_instructions(exercise: &Exercise, attempt: &Scenario) -> Vec<String
     reasons
 }
 
-fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -> Vec<String> {
+/// Whether the run finished, and why the attempt fails the goal.
+fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -> (bool, Vec<String>) {
     let report = run(attempt, exercise.goal.mode, options);
     let mut reasons = Vec::new();
     if report.verdict == Verdict::Partial {
-        reasons.push(partial_reason(&report, options));
-        return reasons;
+        return (false, vec![partial_reason(&report, options)]);
     }
     if !verdict_matches(exercise.goal.verdict, report.verdict) {
         reasons.push(format!(
@@ -115,7 +115,7 @@ fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -
             reasons.push(format!("`{}` does not hold", condition_text(cond)));
         }
     }
-    reasons
+    (true, reasons)
 }
 
 fn verdict_matches(goal: Expect, verdict: Verdict) -> bool {

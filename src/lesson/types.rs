@@ -148,6 +148,9 @@ impl Forbid {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Grade {
     pub passed: bool,
+    /// False when the checker could not finish (state cap, or an instruction it cannot
+    /// model yet): then `passed` is false but nothing was proven either way.
+    pub complete: bool,
     /// Why it failed (or notes when it passed), one line each.
     pub reasons: Vec<String>,
 }

@@ -291,9 +291,41 @@ fn quorums_set_the_expected_count() {
 }
 
 #[test]
+fn run_time_resource_ids_arrive_everywhere_and_sync_on_their_own() {
+    let s = barrier_test(
+        " ld.weak r2, x | bar.cta.sync 1, 1 | bar.cta.sync 1, 2 | ;\n bar.cta.sync 1, r2 | | | ;",
+        "",
+    );
+    let counts: Vec<(String, Option<u32>)> = s.mbarriers.iter().map(|m| (m.name.clone(), m.count)).collect();
+    assert_eq!(counts, vec![("bar1_1_cta0".into(), Some(2)), ("bar1_2_cta0".into(), Some(2))]);
+    assert_eq!(mbar_use(&s, 1).0, "bar1_1_cta0");
+    assert_eq!(mbar_use(&s, 2).0, "bar1_2_cta0");
+    let p0 = &s.threads[0].program;
+    let arrivals = |sem: Sem| -> Vec<&str> {
+        p0.iter()
+            .filter_map(|i| match i {
+                Instr::Mbar(op) if op.sem == Some(sem) && matches!(op.kind, MbarKind::Arrive { .. }) => Some(op.bar.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(arrivals(Sem::Relaxed), vec!["bar1_1_cta0", "bar1_2_cta0"]);
+    assert_eq!(arrivals(Sem::Release), vec!["bar1_1_cta0", "bar1_2_cta0"]);
+    // Each relaxed arrival is skipped when the register names that barrier; each
+    // synchronizing one is skipped when it does not.
+    assert_eq!(p0[1], Instr::Branch { target: "B1_r2_is_1".into(), cond: Some((reg("r2"), CmpOp::Eq, imm(1))) });
+    assert!(p0.contains(&Instr::Branch { target: "B1_r2_not_2".into(), cond: Some((reg("r2"), CmpOp::Ne, imm(2))) }));
+    assert_eq!(p0.last(), Some(&Instr::Label("B1_r2_done".into())));
+    assert_eq!(p0.iter().filter(|i| matches!(i, Instr::Wait { .. })).count(), 2);
+}
+
+#[test]
 fn inexpressible_barriers_are_unsupported() {
     let cases = [
-        (" ld.weak r2, x | bar.cta.sync 1, 1 | | ;\n bar.cta.sync 1, r2 | | | ;", "run time"),
+        (" LC00: | | | ;\n ld.weak r2, x | bar.cta.sync 1, 1 | | ;\n bar.cta.sync 1, r2 | | | ;", "after a branch"),
+        (" ld.weak r2, x | ld.weak r3, x | | ;\n bar.cta.sync 1, r2 | bar.cta.sync 1, r3 | | ;", "two threads"),
+        (" ld.weak r2, x | | | ;\n bar.cta.sync 1, r2, 2 | | | ;", "quorum"),
+        (" ld.weak r2, x | | | ;\n bar.cta.sync 1, 1, r2 | | | ;", "quorum computed at run time"),
         (" LC00: | | | ;\n bar.cta.sync 1 | | | ;\n goto LC00 | | | ;", "loop"),
         (" bar.cta.sync 1 | | | ;\n bar.cta.sync 1 | | | ;", "twice"),
         (" bar.cta.sync 1, 1, 2 | bar.cta.sync 1, 1, 3 | | ;", "quorums"),

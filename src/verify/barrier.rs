@@ -8,7 +8,9 @@ use crate::model::{BarKind, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, S
 pub fn check(ctx: &mut Ctx) {
     for (t, i, instr) in ctx.instrs().collect::<Vec<_>>() {
         match instr {
-            Instr::Fence(Fence::Thread { sem, scope, restrict: Some(r), .. }) => restricted_fence(ctx, t, i, *sem, *scope, *r),
+            Instr::Fence(Fence::Thread { sem, scope, restrict: Some(r), .. }) => {
+                restricted_fence(ctx, t, i, *sem, *scope, *r)
+            }
             Instr::Bar { kind, id, count, .. } => bar(ctx, t, i, *kind, id, count.as_ref()),
             _ => {}
         }
@@ -18,33 +20,50 @@ pub fn check(ctx: &mut Ctx) {
 
 fn restricted_fence(ctx: &mut Ctx, t: usize, i: usize, sem: Option<FenceSem>, scope: Scope, r: SyncRestrict) {
     let (want_sem, name, form) = match r {
-        SyncRestrict::SharedCta => (FenceSem::Release, "sync_restrict::shared::cta", "fence.release.sync_restrict::shared::cta.cluster"),
-        SyncRestrict::SharedCluster => (FenceSem::Acquire, "sync_restrict::shared::cluster", "fence.acquire.sync_restrict::shared::cluster.cluster"),
+        SyncRestrict::SharedCta => {
+            (FenceSem::Release, "sync_restrict::shared::cta", "fence.release.sync_restrict::shared::cta.cluster")
+        }
+        SyncRestrict::SharedCluster => (
+            FenceSem::Acquire,
+            "sync_restrict::shared::cluster",
+            "fence.acquire.sync_restrict::shared::cluster.cluster",
+        ),
     };
     if sem != Some(want_sem) || scope != Scope::Cluster {
-        ctx.push(Diagnostic::error("F0316", format!("`.{name}` fence with the wrong semantics or scope"))
-            .with_primary(ctx.at(t, i), "not a valid restricted fence")
-            .with_note("ref §2.2: `::cta` restricts a release, `::cluster` restricts an acquire, both at `.cluster` scope")
-            .with_help(format!("write `{form}`")));
+        ctx.push(
+            Diagnostic::error("F0316", format!("`.{name}` fence with the wrong semantics or scope"))
+                .with_primary(ctx.at(t, i), "not a valid restricted fence")
+                .with_note(
+                    "ref §2.2: `::cta` restricts a release, `::cluster` restricts an acquire, both at `.cluster` scope",
+                )
+                .with_help(format!("write `{form}`")),
+        );
     }
 }
 
 fn bar(ctx: &mut Ctx, t: usize, i: usize, kind: BarKind, id: &Operand, count: Option<&Operand>) {
     if let Operand::Imm(n) = id {
         if !(0..=15).contains(n) {
-            ctx.push(Diagnostic::error("F0325", format!("barrier id {n} is out of range"))
-                .with_primary(ctx.operand(t, i, 0), "ids are 0 to 15")
-                .with_note("ref §5.1: a CTA has 16 named barriers"));
+            ctx.push(
+                Diagnostic::error("F0325", format!("barrier id {n} is out of range"))
+                    .with_primary(ctx.operand(t, i, 0), "ids are 0 to 15")
+                    .with_note("ref §5.1: a CTA has 16 named barriers"),
+            );
         }
     }
     match count {
         Some(Operand::Imm(n)) if *n <= 0 || n % 32 != 0 => {
-            ctx.push(Diagnostic::error("F0325", format!("barrier thread count {n} is not a positive multiple of 32"))
-                .with_primary(ctx.operand(t, i, 1), "barriers count whole warps")
-                .with_note("ref §5.1: the thread count is a multiple of the warp size"));
+            ctx.push(
+                Diagnostic::error("F0325", format!("barrier thread count {n} is not a positive multiple of 32"))
+                    .with_primary(ctx.operand(t, i, 1), "barriers count whole warps")
+                    .with_note("ref §5.1: the thread count is a multiple of the warp size"),
+            );
         }
         None if kind == BarKind::Arrive => {
-            ctx.push(Diagnostic::error("F0325", "`bar.arrive` needs a thread count").with_primary(ctx.at(t, i), "write `bar.arrive id, count`"));
+            ctx.push(
+                Diagnostic::error("F0325", "`bar.arrive` needs a thread count")
+                    .with_primary(ctx.at(t, i), "write `bar.arrive id, count`"),
+            );
         }
         _ => {}
     }
@@ -103,26 +122,57 @@ fn relaxed_patterns(ctx: &mut Ctx) {
             let before = program.get(..i).unwrap_or(&[]);
             let after = program.get(i + 1..).unwrap_or(&[]);
             // Data written since the last release fence, not covered by this relaxed arrive.
-            let unfenced_write = || before.iter().rev().take_while(|p| !is_release_fence(p)).any(|p| writes_data(ctx, p));
+            let unfenced_write =
+                || before.iter().rev().take_while(|p| !is_release_fence(p)).any(|p| writes_data(ctx, p));
             let unfenced_read = || after.iter().take_while(|p| !is_acquire_fence(p)).any(|p| reads_data(ctx, p));
             let inner = match instr {
                 Instr::Wait { instr, .. } => instr.as_ref(),
                 other => other,
             };
             match inner {
-                Instr::Mbar(MbarOp { kind: MbarKind::Arrive { .. }, sem: Some(Sem::Relaxed), .. }) if unfenced_write() => {
-                    found.push((t, i, "F0405", "relaxed `mbarrier.arrive` after data writes with no release fence", "the arrive does not publish those writes", "use the default `.release` or put `fence.release` (or `fence.acq_rel`) before the arrive"));
+                Instr::Mbar(MbarOp { kind: MbarKind::Arrive { .. }, sem: Some(Sem::Relaxed), .. })
+                    if unfenced_write() =>
+                {
+                    found.push((
+                        t,
+                        i,
+                        "F0405",
+                        "relaxed `mbarrier.arrive` after data writes with no release fence",
+                        "the arrive does not publish those writes",
+                        "use the default `.release` or put `fence.release` (or `fence.acq_rel`) before the arrive",
+                    ));
                 }
                 Instr::ClusterArrive { sem: Some(Sem::Relaxed) } if unfenced_write() => {
-                    found.push((t, i, "F0407", "relaxed `barrier.cluster.arrive` after data writes with no release fence", "the arrive does not publish those writes (ref §5.2, §10 #39)", "use the default `.release` arrive or put a release fence before it"));
+                    found.push((
+                        t,
+                        i,
+                        "F0407",
+                        "relaxed `barrier.cluster.arrive` after data writes with no release fence",
+                        "the arrive does not publish those writes (ref §5.2, §10 #39)",
+                        "use the default `.release` arrive or put a release fence before it",
+                    ));
                 }
                 Instr::Mbar(MbarOp { kind: MbarKind::Wait { .. }, sem: Some(Sem::Relaxed), .. }) if unfenced_read() => {
-                    found.push((t, i, "F0406", "relaxed mbarrier wait followed by data reads with no acquire fence", "later reads are not ordered after the wait", "use the default `.acquire` or put `fence.acquire` (or `fence.acq_rel`) after the wait"));
+                    found.push((
+                        t,
+                        i,
+                        "F0406",
+                        "relaxed mbarrier wait followed by data reads with no acquire fence",
+                        "later reads are not ordered after the wait",
+                        "use the default `.acquire` or put `fence.acquire` (or `fence.acq_rel`) after the wait",
+                    ));
                 }
                 Instr::Bar { kind: BarKind::Arrive, .. } => {
                     let reads = after.iter().take_while(|p| !acquires(p)).any(|p| reads_data(ctx, p));
                     if reads {
-                        found.push((t, i, "F0404", "thread reads data after `bar.arrive` without waiting", "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)", "use `bar.sync` (or a second barrier) before reading"));
+                        found.push((
+                            t,
+                            i,
+                            "F0404",
+                            "thread reads data after `bar.arrive` without waiting",
+                            "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)",
+                            "use `bar.sync` (or a second barrier) before reading",
+                        ));
                     }
                 }
                 _ => {}

@@ -114,7 +114,9 @@ impl<'a> Ctx<'a> {
             self.push(
                 Diagnostic::error("F0309", format!("`{name}` is an mbarrier, not a data location"))
                     .with_primary(span, "mbarrier used as data")
-                    .with_note("ref §4.2: a non-mbarrier access to an initialised mbarrier object is undefined behaviour"),
+                    .with_note(
+                        "ref §4.2: a non-mbarrier access to an initialised mbarrier object is undefined behaviour",
+                    ),
             );
         } else {
             let help = crate::diag::closest(name, self.s.locations.iter().map(|l| l.name.as_str()))

@@ -18,21 +18,35 @@ pub fn check(ctx: &mut Ctx) {
             Instr::CpAsyncMbarArrive { bar, .. } => {
                 if let Some(b) = ctx.resolve_mbarrier(t, i, 0, bar) {
                     if ctx.reach_cta(t, b.cta) != Reach::OwnCta {
-                        ctx.push(Diagnostic::error("F0321", format!("`cp.async.mbarrier.arrive` on `{bar}`, an mbarrier of another CTA"))
+                        ctx.push(
+                            Diagnostic::error(
+                                "F0321",
+                                format!("`cp.async.mbarrier.arrive` on `{bar}`, an mbarrier of another CTA"),
+                            )
                             .with_primary(ctx.at(t, i), "only the own CTA's barriers")
-                            .with_note("ref §4.1: this form addresses `.shared::cta` barriers"));
+                            .with_note("ref §4.1: this form addresses `.shared::cta` barriers"),
+                        );
                     }
                 }
             }
             Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, .. } => {
                 bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some());
                 if *bytes == 0 || bytes % 16 != 0 {
-                    bad_bytes(ctx, ctx.operand(t, i, 2), format!("bulk copies move a positive multiple of 16 bytes, not {bytes}"));
+                    bad_bytes(
+                        ctx,
+                        ctx.operand(t, i, 2),
+                        format!("bulk copies move a positive multiple of 16 bytes, not {bytes}"),
+                    );
                 }
                 let sizes = [dst, src].map(|n| ctx.location(n).map_or(u32::MAX, |l| l.size));
                 if sizes.iter().any(|s| bytes > s) {
-                    ctx.push(Diagnostic::warning("F0410", format!("copy of {bytes} bytes is larger than its source or destination"))
-                        .with_primary(ctx.operand(t, i, 2), "more bytes than the location holds"));
+                    ctx.push(
+                        Diagnostic::warning(
+                            "F0410",
+                            format!("copy of {bytes} bytes is larger than its source or destination"),
+                        )
+                        .with_primary(ctx.operand(t, i, 2), "more bytes than the location holds"),
+                    );
                 }
             }
             Instr::StAsync { addr, mbar, red, .. } => st_async(ctx, t, i, addr, mbar, red.is_some()),
@@ -46,7 +60,15 @@ fn bad_bytes(ctx: &mut Ctx, span: Option<Span>, message: String) {
 }
 
 /// Checks that operand `k` names a location `t` reaches in one of the `allowed` ways.
-fn expect_reach<'a>(ctx: &mut Ctx<'a>, t: usize, i: usize, k: usize, name: &str, allowed: &[Reach], why: &str) -> Option<&'a Location> {
+fn expect_reach<'a>(
+    ctx: &mut Ctx<'a>,
+    t: usize,
+    i: usize,
+    k: usize,
+    name: &str,
+    allowed: &[Reach],
+    why: &str,
+) -> Option<&'a Location> {
     let loc = ctx.resolve_location(t, i, k, name)?;
     let reach = ctx.reach_location(t, loc);
     if !allowed.contains(&reach) && reach != Reach::Unknown {
@@ -58,9 +80,11 @@ fn expect_reach<'a>(ctx: &mut Ctx<'a>, t: usize, i: usize, k: usize, name: &str,
             Reach::Tmem => "tensor memory",
             Reach::Unknown => "unknown",
         };
-        ctx.push(Diagnostic::error("F0326", format!("`{name}` is {is}"))
-            .with_primary(ctx.operand(t, i, k), "wrong memory for this operand")
-            .with_note(why.to_string()));
+        ctx.push(
+            Diagnostic::error("F0326", format!("`{name}` is {is}"))
+                .with_primary(ctx.operand(t, i, k), "wrong memory for this operand")
+                .with_note(why.to_string()),
+        );
     }
     Some(loc)
 }
@@ -70,28 +94,52 @@ fn same_cta_barrier(ctx: &mut Ctx, t: usize, i: usize, k: usize, dst: Option<&Lo
     let Some(b) = ctx.resolve_mbarrier(t, i, k, bar) else { return };
     if let Some(Space::Shared(owner)) = dst.map(|d| d.space) {
         if owner != b.cta {
-            ctx.push(Diagnostic::error("F0326", format!("mbarrier `{bar}` is not in the CTA the copy writes"))
-                .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
-                .with_note("ref §6.2: complete-tx is signalled on the barrier of the destination CTA"));
+            ctx.push(
+                Diagnostic::error("F0326", format!("mbarrier `{bar}` is not in the CTA the copy writes"))
+                    .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
+                    .with_note("ref §6.2: complete-tx is signalled on the barrier of the destination CTA"),
+            );
         }
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn bulk(ctx: &mut Ctx, t: usize, i: usize, dir: BulkDir, dst: &str, src: &str, mbar: Option<&str>, multicast: &[(String, String)], is_reduce: bool) {
+fn bulk(
+    ctx: &mut Ctx,
+    t: usize,
+    i: usize,
+    dir: BulkDir,
+    dst: &str,
+    src: &str,
+    mbar: Option<&str>,
+    multicast: &[(String, String)],
+    is_reduce: bool,
+) {
     use Reach::*;
     let (dst_ok, src_ok, why): (&[Reach], &[Reach], &str) = match dir {
-        BulkDir::GlobalToSharedCta => (&[OwnCta], &[Global], "`.shared::cta.global` copies global memory into the own CTA"),
-        BulkDir::GlobalToSharedCluster => (&[OwnCta, PeerCta], &[Global], "`.shared::cluster.global` copies global memory into a CTA of the cluster"),
-        BulkDir::SharedCtaToSharedCluster => (&[PeerCta], &[OwnCta], "`.shared::cluster.shared::cta` copies own shared memory into a different CTA of the cluster"),
-        BulkDir::SharedCtaToGlobal => (&[Global], &[OwnCta], "`.global.shared::cta` copies own shared memory to global memory"),
+        BulkDir::GlobalToSharedCta => {
+            (&[OwnCta], &[Global], "`.shared::cta.global` copies global memory into the own CTA")
+        }
+        BulkDir::GlobalToSharedCluster => {
+            (&[OwnCta, PeerCta], &[Global], "`.shared::cluster.global` copies global memory into a CTA of the cluster")
+        }
+        BulkDir::SharedCtaToSharedCluster => (
+            &[PeerCta],
+            &[OwnCta],
+            "`.shared::cluster.shared::cta` copies own shared memory into a different CTA of the cluster",
+        ),
+        BulkDir::SharedCtaToGlobal => {
+            (&[Global], &[OwnCta], "`.global.shared::cta` copies own shared memory to global memory")
+        }
     };
     let d = expect_reach(ctx, t, i, 0, dst, dst_ok, why);
     expect_reach(ctx, t, i, 1, src, src_ok, why);
     if is_reduce && matches!(dir, BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster) {
-        ctx.push(Diagnostic::error("F0326", "`cp.reduce.async.bulk` reduces into shared::cluster or global memory")
-            .with_primary(ctx.at(t, i), "no global → shared reduction")
-            .with_note("ref §6.2"));
+        ctx.push(
+            Diagnostic::error("F0326", "`cp.reduce.async.bulk` reduces into shared::cluster or global memory")
+                .with_primary(ctx.at(t, i), "no global → shared reduction")
+                .with_note("ref §6.2"),
+        );
     }
     if let Some(bar) = mbar {
         same_cta_barrier(ctx, t, i, 3, d, bar);
@@ -99,12 +147,15 @@ fn bulk(ctx: &mut Ctx, t: usize, i: usize, dir: BulkDir, dst: &str, src: &str, m
     let mut ctas: Vec<Option<Space>> = vec![d.map(|l| l.space)];
     for (n, (peer_dst, peer_bar)) in multicast.iter().enumerate() {
         let k = 4 + 2 * n;
-        let pd = expect_reach(ctx, t, i, k, peer_dst, &[OwnCta, PeerCta], "multicast destinations are CTAs of the cluster");
+        let pd =
+            expect_reach(ctx, t, i, k, peer_dst, &[OwnCta, PeerCta], "multicast destinations are CTAs of the cluster");
         same_cta_barrier(ctx, t, i, k + 1, pd, peer_bar);
         let space = pd.map(|l| l.space);
         if space.is_some() && ctas.contains(&space) {
-            ctx.push(Diagnostic::error("F0326", "two multicast destinations in the same CTA")
-                .with_primary(ctx.operand(t, i, k), "one destination per CTA"));
+            ctx.push(
+                Diagnostic::error("F0326", "two multicast destinations in the same CTA")
+                    .with_primary(ctx.operand(t, i, k), "one destination per CTA"),
+            );
         }
         ctas.push(space);
     }
@@ -116,30 +167,53 @@ fn st_async(ctx: &mut Ctx, t: usize, i: usize, addr: &str, mbar: &str, is_red: b
     let bar = ctx.resolve_mbarrier(t, i, 2, mbar);
     let own_cluster = ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c));
     if own_cluster.is_some_and(|c| ctx.cluster_size(c) < 2) {
-        ctx.push(Diagnostic::error("F0328", format!("`{op}` needs a cluster of more than one CTA"))
-            .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
-            .with_note("ref §6.5: with a cluster of size 1 the behaviour is undefined"));
+        ctx.push(
+            Diagnostic::error("F0328", format!("`{op}` needs a cluster of more than one CTA"))
+                .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
+                .with_note("ref §6.5: with a cluster of size 1 the behaviour is undefined"),
+        );
     }
     let Some(loc) = loc else { return };
     let Space::Shared(owner) = loc.space else {
-        ctx.push(Diagnostic::error("F0328", format!("`{op}` writes shared memory of a cluster CTA; `{addr}` is not shared memory"))
-            .with_primary(ctx.operand(t, i, 0), "not shared memory"));
+        ctx.push(
+            Diagnostic::error(
+                "F0328",
+                format!("`{op}` writes shared memory of a cluster CTA; `{addr}` is not shared memory"),
+            )
+            .with_primary(ctx.operand(t, i, 0), "not shared memory"),
+        );
         return;
     };
     match ctx.reach_cta(t, owner) {
-        Reach::OtherCluster => ctx.push(Diagnostic::error("F0330", format!("`{addr}` is outside this thread's cluster"))
-            .with_primary(ctx.operand(t, i, 0), "unreachable shared memory")),
-        Reach::OwnCta if is_red => ctx.push(Diagnostic::error("F0328", "`red.async` must target another CTA")
-            .with_primary(ctx.operand(t, i, 0), "own CTA's shared memory")
-            .with_note("ref §6.5: the target CTA must differ from the executing one")),
-        Reach::OwnCta => ctx.push(Diagnostic::warning("F0409", "`st.async` into the own CTA's shared memory")
-            .with_primary(ctx.operand(t, i, 0), "the spec does not clearly allow the executing CTA as target")
-            .with_note("ref §6.5, §12 #9: the wording is ambiguous; `red.async` forbids it explicitly")),
+        Reach::OtherCluster => ctx.push(
+            Diagnostic::error("F0330", format!("`{addr}` is outside this thread's cluster"))
+                .with_primary(ctx.operand(t, i, 0), "unreachable shared memory"),
+        ),
+        Reach::OwnCta if is_red => ctx.push(
+            Diagnostic::error("F0328", "`red.async` must target another CTA")
+                .with_primary(ctx.operand(t, i, 0), "own CTA's shared memory")
+                .with_note("ref §6.5: the target CTA must differ from the executing one"),
+        ),
+        Reach::OwnCta => ctx.push(
+            Diagnostic::warning("F0409", "`st.async` into the own CTA's shared memory")
+                .with_primary(ctx.operand(t, i, 0), "the spec does not clearly allow the executing CTA as target")
+                .with_note("ref §6.5, §12 #9: the wording is ambiguous; `red.async` forbids it explicitly"),
+        ),
         _ => {}
     }
     if let Some(bar) = bar.filter(|b| b.cta != owner) {
-        ctx.push(Diagnostic::error("F0328", format!("`{op}` data and mbarrier must be in the same CTA"))
-            .with_primary(ctx.operand(t, i, 2), format!("`{}` lives in `{}`, `{addr}` in `{}`", bar.name, ctx.cta_name(bar.cta), ctx.cta_name(owner)))
-            .with_note("ref §6.5"));
+        ctx.push(
+            Diagnostic::error("F0328", format!("`{op}` data and mbarrier must be in the same CTA"))
+                .with_primary(
+                    ctx.operand(t, i, 2),
+                    format!(
+                        "`{}` lives in `{}`, `{addr}` in `{}`",
+                        bar.name,
+                        ctx.cta_name(bar.cta),
+                        ctx.cta_name(owner)
+                    ),
+                )
+                .with_note("ref §6.5"),
+        );
     }
 }

@@ -28,37 +28,46 @@ fn cluster_scope_note(ctx: &mut Ctx) {
         return;
     }
     let uses_cluster = |instr: &Instr| match instr {
-        Instr::Ld { scope, .. } | Instr::St { scope, .. } | Instr::Atom { scope, .. } | Instr::Mbar(MbarOp { scope, .. }) => {
-            *scope == Some(Scope::Cluster)
-        }
+        Instr::Ld { scope, .. }
+        | Instr::St { scope, .. }
+        | Instr::Atom { scope, .. }
+        | Instr::Mbar(MbarOp { scope, .. }) => *scope == Some(Scope::Cluster),
         Instr::Fence(Fence::Thread { scope, .. }) | Instr::Fence(Fence::Proxy(ProxyKind::Tensormap { scope, .. })) => {
             *scope == Scope::Cluster
         }
         _ => false,
     };
     if let Some((t, i, _)) = ctx.instrs().find(|(_, _, instr)| uses_cluster(instr)) {
-        ctx.push(Diagnostic::note("F0501", "no cluster here has more than one CTA, so `.cluster` scope means the CTA")
-            .with_primary(ctx.at(t, i), "acts as `.cta`")
-            .with_note("ref §1.2: a CTA launched without a multi-CTA cluster is its own cluster"));
+        ctx.push(
+            Diagnostic::note("F0501", "no cluster here has more than one CTA, so `.cluster` scope means the CTA")
+                .with_primary(ctx.at(t, i), "acts as `.cta`")
+                .with_note("ref §1.2: a CTA launched without a multi-CTA cluster is its own cluster"),
+        );
     }
 }
 
 fn is_ident(name: &str) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn names(ctx: &mut Ctx) {
     let s = ctx.s;
-    let all = s.clusters.iter().map(|c| ("cluster", &c.name))
+    let all = s
+        .clusters
+        .iter()
+        .map(|c| ("cluster", &c.name))
         .chain(s.ctas.iter().map(|c| ("CTA", &c.name)))
         .chain(s.locations.iter().map(|l| ("location", &l.name)))
         .chain(s.mbarriers.iter().map(|m| ("mbarrier", &m.name)))
         .chain(s.threads.iter().map(|t| ("thread", &t.name)));
     let bad: Vec<(&str, String)> = all.filter(|(_, n)| !is_ident(n)).map(|(k, n)| (k, n.clone())).collect();
     for (kind, name) in bad {
-        ctx.push(Diagnostic::error("F0303", format!("{kind} name `{name}` is not an identifier"))
-            .with_help("names are letters, digits and `_`, not starting with a digit"));
+        ctx.push(
+            Diagnostic::error("F0303", format!("{kind} name `{name}` is not an identifier"))
+                .with_help("names are letters, digits and `_`, not starting with a digit"),
+        );
     }
     let mut seen = HashSet::new();
     let memory = s.locations.iter().map(|l| &l.name).chain(s.mbarriers.iter().map(|m| &m.name));
@@ -74,36 +83,48 @@ fn placements(ctx: &mut Ctx) {
     let s = ctx.s;
     for (i, cta) in s.ctas.iter().enumerate() {
         if cta.cluster >= s.clusters.len() {
-            ctx.push(Diagnostic::error("F0301", format!("CTA `{}` is placed in a cluster that does not exist", cta.name))
-                .with_primary(ctx.map.cta(i), "unknown cluster"));
+            ctx.push(
+                Diagnostic::error("F0301", format!("CTA `{}` is placed in a cluster that does not exist", cta.name))
+                    .with_primary(ctx.map.cta(i), "unknown cluster"),
+            );
         }
     }
     for (t, thread) in s.threads.iter().enumerate() {
         if thread.cta >= s.ctas.len() {
-            ctx.push(Diagnostic::error("F0302", format!("thread `{}` is placed in a CTA that does not exist", thread.name))
-                .with_primary(ctx.map.thread(t), "unknown CTA"));
+            ctx.push(
+                Diagnostic::error("F0302", format!("thread `{}` is placed in a CTA that does not exist", thread.name))
+                    .with_primary(ctx.map.thread(t), "unknown CTA"),
+            );
         }
         if thread.lanes == 0 || thread.lanes > MAX_LANES {
-            ctx.push(Diagnostic::error("F0304", format!("thread `{}` has {} lanes", thread.name, thread.lanes))
-                .with_primary(ctx.map.thread(t), format!("lanes must be 1 to {MAX_LANES}")));
+            ctx.push(
+                Diagnostic::error("F0304", format!("thread `{}` has {} lanes", thread.name, thread.lanes))
+                    .with_primary(ctx.map.thread(t), format!("lanes must be 1 to {MAX_LANES}")),
+            );
         }
     }
     for (i, bar) in s.mbarriers.iter().enumerate() {
         if bar.cta >= s.ctas.len() {
-            ctx.push(Diagnostic::error("F0302", format!("mbarrier `{}` is placed in a CTA that does not exist", bar.name))
-                .with_primary(ctx.map.mbarrier(i), "unknown CTA"));
+            ctx.push(
+                Diagnostic::error("F0302", format!("mbarrier `{}` is placed in a CTA that does not exist", bar.name))
+                    .with_primary(ctx.map.mbarrier(i), "unknown CTA"),
+            );
         }
         if let Some(count) = bar.count.filter(|c| *c == 0 || *c > MBAR_MAX) {
-            ctx.push(Diagnostic::error("F0310", format!("mbarrier count {count} is out of range"))
-                .with_primary(ctx.map.mbarrier(i), format!("must be 1 to {MBAR_MAX}"))
-                .with_note("ref §4.1: the expected arrival count is 1 … 2^20 − 1"));
+            ctx.push(
+                Diagnostic::error("F0310", format!("mbarrier count {count} is out of range"))
+                    .with_primary(ctx.map.mbarrier(i), format!("must be 1 to {MBAR_MAX}"))
+                    .with_note("ref §4.1: the expected arrival count is 1 … 2^20 − 1"),
+            );
         }
         let has_init = ctx.instrs().any(|(_, _, instr)| matches!(instr, Instr::Mbar(op) if op.bar == bar.name && matches!(op.kind, crate::model::MbarKind::Init { .. })));
         if bar.count.is_none() && !has_init {
-            ctx.push(Diagnostic::warning("F0401", format!("mbarrier `{}` is never initialised", bar.name))
-                .with_primary(ctx.map.mbarrier(i), "declared without `count` and no thread runs `mbarrier.init`")
-                .with_note("ref §4.2: any mbarrier operation on an uninitialised object is undefined behaviour")
-                .with_help(format!("declare it with `count N` or add `mbarrier.init [{}], N`", bar.name)));
+            ctx.push(
+                Diagnostic::warning("F0401", format!("mbarrier `{}` is never initialised", bar.name))
+                    .with_primary(ctx.map.mbarrier(i), "declared without `count` and no thread runs `mbarrier.init`")
+                    .with_note("ref §4.2: any mbarrier operation on an uninitialised object is undefined behaviour")
+                    .with_help(format!("declare it with `count N` or add `mbarrier.init [{}], N`", bar.name)),
+            );
         }
     }
 }
@@ -113,13 +134,20 @@ fn locations(ctx: &mut Ctx) {
     for (i, loc) in s.locations.iter().enumerate() {
         if let Space::Shared(c) | Space::Tmem(c) = loc.space {
             if c >= s.ctas.len() {
-                ctx.push(Diagnostic::error("F0302", format!("location `{}` is placed in a CTA that does not exist", loc.name))
-                    .with_primary(ctx.map.location(i), "unknown CTA"));
+                ctx.push(
+                    Diagnostic::error(
+                        "F0302",
+                        format!("location `{}` is placed in a CTA that does not exist", loc.name),
+                    )
+                    .with_primary(ctx.map.location(i), "unknown CTA"),
+                );
             }
         }
         if loc.size == 0 {
-            ctx.push(Diagnostic::error("F0305", format!("location `{}` has size 0", loc.name))
-                .with_primary(ctx.map.location(i), "a location needs at least one byte"));
+            ctx.push(
+                Diagnostic::error("F0305", format!("location `{}` has size 0", loc.name))
+                    .with_primary(ctx.map.location(i), "a location needs at least one byte"),
+            );
         }
         if let Some(alias) = &loc.alias {
             let target = s.locations.iter().find(|l| l.name == alias.target);
@@ -133,8 +161,10 @@ fn locations(ctx: &mut Ctx) {
                 _ => None,
             };
             if let Some(problem) = problem {
-                ctx.push(Diagnostic::error("F0306", format!("invalid alias `{}`", loc.name))
-                    .with_primary(ctx.map.location(i), problem));
+                ctx.push(
+                    Diagnostic::error("F0306", format!("invalid alias `{}`", loc.name))
+                        .with_primary(ctx.map.location(i), problem),
+                );
             }
         }
     }
@@ -149,11 +179,13 @@ fn conditions(ctx: &mut Ctx) {
         for term in terms {
             match term {
                 Term::Reg { thread, .. } if s.thread(thread).is_none() => {
-                    let help = closest(thread, s.threads.iter().map(|t| t.name.as_str())).map(|n| format!("did you mean `{n}`?"));
+                    let help = closest(thread, s.threads.iter().map(|t| t.name.as_str()))
+                        .map(|n| format!("did you mean `{n}`?"));
                     problems.push((i, format!("unknown thread `{thread}` in condition"), help));
                 }
                 Term::Mem(name) if s.location(name).is_none() => {
-                    let help = closest(name, s.locations.iter().map(|l| l.name.as_str())).map(|n| format!("did you mean `{n}`?"));
+                    let help = closest(name, s.locations.iter().map(|l| l.name.as_str()))
+                        .map(|n| format!("did you mean `{n}`?"));
                     problems.push((i, format!("unknown location `{name}` in condition"), help));
                 }
                 _ => {}
@@ -161,7 +193,11 @@ fn conditions(ctx: &mut Ctx) {
         }
     }
     for (i, message, help) in problems {
-        ctx.push(Diagnostic::error("F0307", message).with_primary(ctx.map.condition(i), "in this condition").with_help_opt(help));
+        ctx.push(
+            Diagnostic::error("F0307", message)
+                .with_primary(ctx.map.condition(i), "in this condition")
+                .with_help_opt(help),
+        );
     }
 }
 
@@ -184,8 +220,13 @@ fn labels(ctx: &mut Ctx) {
         for (i, instr) in thread.program.iter().enumerate() {
             if let Instr::Label(name) = instr {
                 if !defined.insert(name.as_str()) {
-                    ctx.push(Diagnostic::error("F0324", format!("label `{name}` is defined twice in thread `{}`", thread.name))
-                        .with_primary(ctx.at(t, i), "second definition"));
+                    ctx.push(
+                        Diagnostic::error(
+                            "F0324",
+                            format!("label `{name}` is defined twice in thread `{}`", thread.name),
+                        )
+                        .with_primary(ctx.at(t, i), "second definition"),
+                    );
                 }
             }
         }
@@ -193,9 +234,11 @@ fn labels(ctx: &mut Ctx) {
             if let Instr::Branch { target, .. } = instr {
                 if !defined.contains(target.as_str()) {
                     let help = closest(target, defined.iter().copied()).map(|n| format!("did you mean `{n}`?"));
-                    ctx.push(Diagnostic::error("F0308", format!("unknown label `{target}`"))
-                        .with_primary(ctx.at(t, i), format!("no `{target}:` in thread `{}`", thread.name))
-                        .with_help_opt(help));
+                    ctx.push(
+                        Diagnostic::error("F0308", format!("unknown label `{target}`"))
+                            .with_primary(ctx.at(t, i), format!("no `{target}:` in thread `{}`", thread.name))
+                            .with_help_opt(help),
+                    );
                 }
             }
         }

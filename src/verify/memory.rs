@@ -31,25 +31,38 @@ pub fn check(ctx: &mut Ctx) {
         }
         if !clamp_noted && matches!(loc.space, Space::Shared(_)) && matches!(scope, Some(Scope::Gpu | Scope::Sys)) {
             clamp_noted = true;
-            ctx.push(Diagnostic::note("F0502", format!("a `{}` scope on shared memory acts as `.cluster`", scope_name(*scope)))
+            ctx.push(
+                Diagnostic::note(
+                    "F0502",
+                    format!("a `{}` scope on shared memory acts as `.cluster`", scope_name(*scope)),
+                )
                 .with_primary(ctx.at(t, i), "shared memory is only visible inside the cluster")
-                .with_note("ref §1.2: the state space clamps the scope; it never widens anything"));
+                .with_note("ref §1.2: the state space clamps the scope; it never widens anything"),
+            );
         }
         if let Some(Instr::Wait { .. }) = ctx.s.threads.get(t).and_then(|th| th.program.get(i)) {
             if matches!(sem, None | Some(Sem::Weak)) {
-                ctx.push(Diagnostic::warning("F0408", "spinning on a weak load")
-                    .with_primary(ctx.at(t, i), "a weak read of a flag races with the write it waits for")
-                    .with_help("use `ld.acquire` (or `ld.relaxed` and a fence) with a scope that covers the writer"));
+                ctx.push(
+                    Diagnostic::warning("F0408", "spinning on a weak load")
+                        .with_primary(ctx.at(t, i), "a weak read of a flag races with the write it waits for")
+                        .with_help(
+                            "use `ld.acquire` (or `ld.relaxed` and a fence) with a scope that covers the writer",
+                        ),
+                );
             }
         }
     }
     for (t, i, name) in narrow {
         let ctas = ctas_per_location.get(name).map_or(0, BTreeSet::len);
         if ctas > 1 {
-            ctx.push(Diagnostic::warning("F0403", format!("`.cta` scope on `{name}`, which threads of {ctas} CTAs access"))
-                .with_primary(ctx.at(t, i), "this access is only strong towards its own CTA")
-                .with_note("ref §1.3, §10 #41: accesses from other CTAs are not morally strong with it, so they race")
-                .with_help("use `.cluster` or `.gpu` so the scope covers every accessing thread"));
+            ctx.push(
+                Diagnostic::warning("F0403", format!("`.cta` scope on `{name}`, which threads of {ctas} CTAs access"))
+                    .with_primary(ctx.at(t, i), "this access is only strong towards its own CTA")
+                    .with_note(
+                        "ref §1.3, §10 #41: accesses from other CTAs are not morally strong with it, so they race",
+                    )
+                    .with_help("use `.cluster` or `.gpu` so the scope covers every accessing thread"),
+            );
         }
     }
 }
@@ -97,26 +110,35 @@ fn check_sem_scope(ctx: &mut Ctx, t: usize, i: usize, op: &str, sem: Option<Sem>
             "red" => "use `atom` (or `ld.acquire`) where an acquire is needed",
             _ => "pick one of the atomic semantics",
         };
-        ctx.push(Diagnostic::error(code, format!("`{op}{}` is not a PTX instruction", sem_name(sem)))
-            .with_primary(span, why)
-            .with_help(help));
+        ctx.push(
+            Diagnostic::error(code, format!("`{op}{}` is not a PTX instruction", sem_name(sem)))
+                .with_primary(span, why)
+                .with_help(help),
+        );
         return;
     }
     match (sem, scope) {
         (Some(Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel), None) if op == "ld" || op == "st" => {
-            ctx.push(Diagnostic::error("F0312", format!("strong `{op}{}` needs a scope", sem.map_or("", sem_name)))
-                .with_primary(span, "no `.cta`, `.cluster`, `.gpu` or `.sys`")
-                .with_note("ref §1.1: every strong operation carries a scope; PTX has no default for `ld`/`st`")
-                .with_help("add the scope that covers both threads, e.g. `.gpu`"));
+            ctx.push(
+                Diagnostic::error("F0312", format!("strong `{op}{}` needs a scope", sem.map_or("", sem_name)))
+                    .with_primary(span, "no `.cta`, `.cluster`, `.gpu` or `.sys`")
+                    .with_note("ref §1.1: every strong operation carries a scope; PTX has no default for `ld`/`st`")
+                    .with_help("add the scope that covers both threads, e.g. `.gpu`"),
+            );
         }
         (Some(Sem::Mmio), s) if s != Some(Scope::Sys) => {
-            ctx.push(Diagnostic::error("F0314", format!("`{op}.mmio` needs `.sys` scope")).with_primary(span, "write `.mmio.sys`"));
+            ctx.push(
+                Diagnostic::error("F0314", format!("`{op}.mmio` needs `.sys` scope"))
+                    .with_primary(span, "write `.mmio.sys`"),
+            );
         }
         (None | Some(Sem::Weak | Sem::Volatile), Some(_)) if op == "ld" || op == "st" => {
             let what = if sem == Some(Sem::Volatile) { "a `.volatile` access" } else { "a weak access" };
-            ctx.push(Diagnostic::error("F0313", format!("{what} takes no scope"))
-                .with_primary(span, "scope without strong semantics")
-                .with_help("write `.relaxed` (or `.acquire`/`.release`) before the scope, or drop the scope"));
+            ctx.push(
+                Diagnostic::error("F0313", format!("{what} takes no scope"))
+                    .with_primary(span, "scope without strong semantics")
+                    .with_help("write `.relaxed` (or `.acquire`/`.release`) before the scope, or drop the scope"),
+            );
         }
         _ => {}
     }
@@ -126,11 +148,31 @@ fn check_space(ctx: &mut Ctx, t: usize, i: usize, k: usize, op: &str, space: Opt
     let span = ctx.operand(t, i, k);
     let reach = ctx.reach_location(t, loc);
     let problem = match (reach, space) {
-        (Reach::Tmem, _) => Some(("F0335", format!("`{op}` cannot access tensor memory `{}`", loc.name), "use `tcgen05.ld`/`tcgen05.st` for TMEM".to_string())),
-        (Reach::OtherCluster, _) => Some(("F0330", format!("`{}` is shared memory of a CTA in another cluster", loc.name), "only CTAs of the same cluster can reach it (ref §2.1)".to_string())),
-        (Reach::Global, Some(AddrSpace::SharedCta | AddrSpace::SharedCluster)) => Some(("F0315", format!("`{}` is global memory", loc.name), "drop the `.shared` qualifier or use `.global`".to_string())),
-        (Reach::OwnCta | Reach::PeerCta, Some(AddrSpace::Global)) => Some(("F0315", format!("`{}` is shared memory", loc.name), "use `.shared` (own CTA) or `.shared::cluster` (peer CTA)".to_string())),
-        (Reach::PeerCta, Some(AddrSpace::SharedCta)) => Some(("F0315", format!("`{}` belongs to another CTA; `.shared::cta` only reaches the own CTA", loc.name), "use `.shared::cluster` for a peer CTA's shared memory (ref §2.1)".to_string())),
+        (Reach::Tmem, _) => Some((
+            "F0335",
+            format!("`{op}` cannot access tensor memory `{}`", loc.name),
+            "use `tcgen05.ld`/`tcgen05.st` for TMEM".to_string(),
+        )),
+        (Reach::OtherCluster, _) => Some((
+            "F0330",
+            format!("`{}` is shared memory of a CTA in another cluster", loc.name),
+            "only CTAs of the same cluster can reach it (ref §2.1)".to_string(),
+        )),
+        (Reach::Global, Some(AddrSpace::SharedCta | AddrSpace::SharedCluster)) => Some((
+            "F0315",
+            format!("`{}` is global memory", loc.name),
+            "drop the `.shared` qualifier or use `.global`".to_string(),
+        )),
+        (Reach::OwnCta | Reach::PeerCta, Some(AddrSpace::Global)) => Some((
+            "F0315",
+            format!("`{}` is shared memory", loc.name),
+            "use `.shared` (own CTA) or `.shared::cluster` (peer CTA)".to_string(),
+        )),
+        (Reach::PeerCta, Some(AddrSpace::SharedCta)) => Some((
+            "F0315",
+            format!("`{}` belongs to another CTA; `.shared::cta` only reaches the own CTA", loc.name),
+            "use `.shared::cluster` for a peer CTA's shared memory (ref §2.1)".to_string(),
+        )),
         _ => None,
     };
     if let Some((code, message, help)) = problem {

@@ -26,9 +26,11 @@ pub fn check(ctx: &mut Ctx) {
         written_by.push(written);
     }
     for (t, i, reg) in found {
-        ctx.push(Diagnostic::warning("F0402", format!("register `{reg}` is read before it is written"))
-            .with_primary(ctx.at(t, i), format!("`{reg}` still holds its initial 0 here"))
-            .with_help("write it first (e.g. `mov`) or check the name"));
+        ctx.push(
+            Diagnostic::warning("F0402", format!("register `{reg}` is read before it is written"))
+                .with_primary(ctx.at(t, i), format!("`{reg}` still holds its initial 0 here"))
+                .with_help("write it first (e.g. `mov`) or check the name"),
+        );
     }
     for (i, fc) in ctx.s.conditions.iter().enumerate() {
         let mut terms = Vec::new();
@@ -37,8 +39,10 @@ pub fn check(ctx: &mut Ctx) {
             if let Term::Reg { thread, reg } = term {
                 let Some(t) = ctx.s.thread(thread) else { continue };
                 if !written_by.get(t).is_some_and(|w| w.contains(reg)) {
-                    ctx.push(Diagnostic::warning("F0411", format!("`{thread}` never writes register `{reg}`"))
-                        .with_primary(ctx.map.condition(i), "this condition reads it"));
+                    ctx.push(
+                        Diagnostic::warning("F0411", format!("`{thread}` never writes register `{reg}`"))
+                            .with_primary(ctx.map.condition(i), "this condition reads it"),
+                    );
                 }
             }
         }

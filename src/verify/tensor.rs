@@ -45,21 +45,28 @@ fn cta_group(op: &TcOp) -> Option<u8> {
 
 fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<(u8, usize, usize)>) {
     if group != 1 && group != 2 {
-        ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` does not exist")).with_primary(ctx.at(t, i), "use `::1` or `::2`"));
+        ctx.push(
+            Diagnostic::error("F0329", format!("`.cta_group::{group}` does not exist"))
+                .with_primary(ctx.at(t, i), "use `::1` or `::2`"),
+        );
         return;
     }
     if group == 2 && ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c)).is_some_and(|c| ctx.cluster_size(c) < 2) {
-        ctx.push(Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
-            .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
-            .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"));
+        ctx.push(
+            Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
+                .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
+                .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"),
+        );
     }
     match *first {
         None => *first = Some((group, t, i)),
         Some((g, ft, fi)) if g != group => {
-            ctx.push(Diagnostic::error("F0329", format!("`.cta_group::{group}` mixed with `.cta_group::{g}`"))
-                .with_primary(ctx.at(t, i), "different CTA group")
-                .with_secondary(ctx.at(ft, fi), "first tcgen05 operation")
-                .with_note("ref §8.3: all tcgen05 operations of a kernel use the same `cta_group`"));
+            ctx.push(
+                Diagnostic::error("F0329", format!("`.cta_group::{group}` mixed with `.cta_group::{g}`"))
+                    .with_primary(ctx.at(t, i), "different CTA group")
+                    .with_secondary(ctx.at(ft, fi), "first tcgen05 operation")
+                    .with_note("ref §8.3: all tcgen05 operations of a kernel use the same `cta_group`"),
+            );
         }
         _ => {}
     }
@@ -90,8 +97,10 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             for (k, name) in std::iter::once(bar).chain(multicast).enumerate() {
                 if let Some(b) = ctx.resolve_mbarrier(t, i, k, name) {
                     if ctx.reach_cta(t, b.cta) == Reach::OtherCluster {
-                        ctx.push(Diagnostic::error("F0323", format!("`{name}` is outside this thread's cluster"))
-                            .with_primary(ctx.operand(t, i, k), "unreachable mbarrier"));
+                        ctx.push(
+                            Diagnostic::error("F0323", format!("`{name}` is outside this thread's cluster"))
+                                .with_primary(ctx.operand(t, i, k), "unreachable mbarrier"),
+                        );
                     }
                 }
             }
@@ -102,9 +111,11 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
 
 fn columns(ctx: &mut Ctx, t: usize, i: usize, k: usize, cols: u32) {
     if !(32..=512).contains(&cols) || !cols.is_power_of_two() {
-        ctx.push(Diagnostic::error("F0331", format!("{cols} TMEM columns"))
-            .with_primary(ctx.operand(t, i, k), "a power of two from 32 to 512")
-            .with_note("ref §8.5"));
+        ctx.push(
+            Diagnostic::error("F0331", format!("{cols} TMEM columns"))
+                .with_primary(ctx.operand(t, i, k), "a power of two from 32 to 512")
+                .with_note("ref §8.5"),
+        );
     }
 }
 
@@ -135,7 +146,9 @@ fn operand_in(ctx: &mut Ctx, t: usize, i: usize, k: usize, name: &str, want: Mem
             Mem::Tmem => format!("{whose} tensor memory"),
             Mem::SharedOrTmem => format!("{whose} shared or tensor memory"),
         };
-        ctx.push(Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
-            .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"));
+        ctx.push(
+            Diagnostic::error("F0332", format!("`{op}` operand `{name}` must be in {wanted}"))
+                .with_primary(ctx.operand(t, i, k), "wrong memory for this operand"),
+        );
     }
 }

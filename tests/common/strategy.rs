@@ -23,7 +23,15 @@ fn operand() -> impl Strategy<Value = Operand> {
 }
 
 fn sem() -> impl Strategy<Value = Sem> {
-    proptest::sample::select(vec![Sem::Weak, Sem::Relaxed, Sem::Acquire, Sem::Release, Sem::AcqRel, Sem::Volatile, Sem::Mmio])
+    proptest::sample::select(vec![
+        Sem::Weak,
+        Sem::Relaxed,
+        Sem::Acquire,
+        Sem::Release,
+        Sem::AcqRel,
+        Sem::Volatile,
+        Sem::Mmio,
+    ])
 }
 
 fn mbar_sem() -> impl Strategy<Value = Sem> {
@@ -44,8 +52,16 @@ fn shared_space() -> impl Strategy<Value = AddrSpace> {
 
 fn atom_op() -> impl Strategy<Value = AtomOp> {
     proptest::sample::select(vec![
-        AtomOp::Add, AtomOp::Inc, AtomOp::Dec, AtomOp::Exch, AtomOp::Max, AtomOp::Min, AtomOp::And, AtomOp::Or,
-        AtomOp::Xor, AtomOp::Cas,
+        AtomOp::Add,
+        AtomOp::Inc,
+        AtomOp::Dec,
+        AtomOp::Exch,
+        AtomOp::Max,
+        AtomOp::Min,
+        AtomOp::And,
+        AtomOp::Or,
+        AtomOp::Xor,
+        AtomOp::Cas,
     ])
 }
 
@@ -75,8 +91,24 @@ fn memory() -> impl Strategy<Value = Instr> {
         .prop_map(|(dst, addr, proxy)| Instr::Ld { sem: None, scope: None, space: None, proxy, dst, addr });
     let st = (option::of(sem()), option::of(scope()), option::of(space()), pick(LOCS), operand())
         .prop_map(|(sem, scope, space, addr, src)| Instr::St { sem, scope, space, proxy: Proxy::Generic, addr, src });
-    let sust = (pick(LOCS), operand()).prop_map(|(addr, src)| Instr::St { sem: None, scope: None, space: None, proxy: Proxy::Surface, addr, src });
-    let atom = (atom_op(), option::of(sem()), option::of(scope()), option::of(space()), option::of(pick(REGS)), pick(LOCS), operand(), operand())
+    let sust = (pick(LOCS), operand()).prop_map(|(addr, src)| Instr::St {
+        sem: None,
+        scope: None,
+        space: None,
+        proxy: Proxy::Surface,
+        addr,
+        src,
+    });
+    let atom = (
+        atom_op(),
+        option::of(sem()),
+        option::of(scope()),
+        option::of(space()),
+        option::of(pick(REGS)),
+        pick(LOCS),
+        operand(),
+        operand(),
+    )
         .prop_map(|(op, sem, scope, space, dst, addr, a, b)| {
             let op = if dst.is_none() && op == AtomOp::Cas { AtomOp::Add } else { op };
             let args = if op == AtomOp::Cas { vec![a, b] } else { vec![a] };
@@ -95,7 +127,12 @@ fn fence() -> impl Strategy<Value = Instr> {
         (Scope::Gpu, Sugar::Membar),
         (Scope::Sys, Sugar::Membar),
     ])
-    .prop_map(|(scope, sugar)| Fence::Thread { sem: Some(FenceSem::Sc), scope, restrict: None, sugar: Some(sugar) });
+    .prop_map(|(scope, sugar)| Fence::Thread {
+        sem: Some(FenceSem::Sc),
+        scope,
+        restrict: None,
+        sugar: Some(sugar),
+    });
     let proxy = prop_oneof![
         Just(ProxyKind::Alias),
         Just(ProxyKind::Texture),
@@ -118,7 +155,8 @@ fn barrier() -> impl Strategy<Value = Instr> {
     prop_oneof![
         bar,
         Just(Instr::Bar { kind: BarKind::Sync, id: Operand::Imm(0), count: None, sugar: Some(Sugar::SyncThreads) }),
-        option::of(proptest::sample::select(vec![Sem::Release, Sem::Relaxed])).prop_map(|sem| Instr::ClusterArrive { sem }),
+        option::of(proptest::sample::select(vec![Sem::Release, Sem::Relaxed]))
+            .prop_map(|sem| Instr::ClusterArrive { sem }),
         Just(Instr::ClusterWait),
     ]
 }
@@ -129,11 +167,12 @@ fn mbar_wait() -> impl Strategy<Value = MbarKind> {
 }
 
 fn mbarrier() -> impl Strategy<Value = Instr> {
-    let arrive = (option::of(any::<u32>()), option::of(any::<u32>()), any::<bool>(), any::<bool>(), option::of(pick(REGS)))
-        .prop_map(|(count, expect_tx, no_complete, drop, state)| {
-            let count = if expect_tx.is_some() { None } else { count };
-            MbarKind::Arrive { count, expect_tx, no_complete, drop, state }
-        });
+    let arrive =
+        (option::of(any::<u32>()), option::of(any::<u32>()), any::<bool>(), any::<bool>(), option::of(pick(REGS)))
+            .prop_map(|(count, expect_tx, no_complete, drop, state)| {
+                let count = if expect_tx.is_some() { None } else { count };
+                MbarKind::Arrive { count, expect_tx, no_complete, drop, state }
+            });
     let timed = prop_oneof![
         any::<u32>().prop_map(|bytes| MbarKind::ExpectTx { bytes }),
         any::<u32>().prop_map(|bytes| MbarKind::CompleteTx { bytes }),
@@ -142,10 +181,20 @@ fn mbarrier() -> impl Strategy<Value = Instr> {
     ];
     let with_sem = (timed, option::of(mbar_sem()), option::of(scope()), option::of(shared_space()), pick(BARS))
         .prop_map(|(kind, sem, scope, space, bar)| Instr::Mbar(MbarOp { kind, sem, scope, space, bar }));
-    let plain = (prop_oneof![any::<u32>().prop_map(|count| MbarKind::Init { count }), Just(MbarKind::Inval)], option::of(shared_space()), pick(BARS))
+    let plain = (
+        prop_oneof![any::<u32>().prop_map(|count| MbarKind::Init { count }), Just(MbarKind::Inval)],
+        option::of(shared_space()),
+        pick(BARS),
+    )
         .prop_map(|(kind, space, bar)| Instr::Mbar(MbarOp { kind, sem: None, scope: None, space, bar }));
     let pending = (pick(REGS), pick(REGS)).prop_map(|(dst, state)| {
-        Instr::Mbar(MbarOp { kind: MbarKind::PendingCount { dst, state }, sem: None, scope: None, space: None, bar: String::new() })
+        Instr::Mbar(MbarOp {
+            kind: MbarKind::PendingCount { dst, state },
+            sem: None,
+            scope: None,
+            space: None,
+            bar: String::new(),
+        })
     });
     prop_oneof![with_sem, plain, pending]
 }
@@ -157,8 +206,26 @@ fn copies() -> impl Strategy<Value = Instr> {
         BulkDir::SharedCtaToSharedCluster,
         BulkDir::SharedCtaToGlobal,
     ]);
-    let reduce_op = proptest::sample::select(vec![AtomOp::Add, AtomOp::Min, AtomOp::Max, AtomOp::Inc, AtomOp::Dec, AtomOp::And, AtomOp::Or, AtomOp::Xor]);
-    let bulk = (dir, pick(LOCS), pick(LOCS), any::<u32>(), option::of(pick(BARS)), vec((pick(LOCS), pick(BARS)), 0..3), option::of(reduce_op), any::<bool>())
+    let reduce_op = proptest::sample::select(vec![
+        AtomOp::Add,
+        AtomOp::Min,
+        AtomOp::Max,
+        AtomOp::Inc,
+        AtomOp::Dec,
+        AtomOp::And,
+        AtomOp::Or,
+        AtomOp::Xor,
+    ]);
+    let bulk = (
+        dir,
+        pick(LOCS),
+        pick(LOCS),
+        any::<u32>(),
+        option::of(pick(BARS)),
+        vec((pick(LOCS), pick(BARS)), 0..3),
+        option::of(reduce_op),
+        any::<bool>(),
+    )
         .prop_map(|(dir, dst, src, bytes, mbar, multicast, reduce, tensor)| {
             let multicast = if mbar.is_some() { multicast } else { Vec::new() };
             Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor }
@@ -168,11 +235,17 @@ fn copies() -> impl Strategy<Value = Instr> {
         Just(Instr::CpAsyncCommit),
         any::<u32>().prop_map(|n| Instr::CpAsyncWait { n }),
         Just(Instr::CpAsyncWaitAll),
-        (pick(BARS), any::<bool>(), option::of(shared_space())).prop_map(|(bar, noinc, space)| Instr::CpAsyncMbarArrive { bar, noinc, space }),
+        (pick(BARS), any::<bool>(), option::of(shared_space()))
+            .prop_map(|(bar, noinc, space)| Instr::CpAsyncMbarArrive { bar, noinc, space }),
         bulk,
         Just(Instr::BulkCommit),
         (any::<u32>(), any::<bool>()).prop_map(|(n, read)| Instr::BulkWait { n, read }),
-        (pick(LOCS), operand(), pick(BARS), option::of(atom_op())).prop_map(|(addr, src, mbar, red)| Instr::StAsync { addr, src, mbar, red }),
+        (pick(LOCS), operand(), pick(BARS), option::of(atom_op())).prop_map(|(addr, src, mbar, red)| Instr::StAsync {
+            addr,
+            src,
+            mbar,
+            red
+        }),
     ]
 }
 
@@ -186,15 +259,28 @@ fn tensor() -> impl Strategy<Value = Instr> {
     ]
     .prop_map(Instr::Wgmma);
     let tc = prop_oneof![
-        (pick(LOCS), any::<u32>(), group.clone()).prop_map(|(dst, cols, cta_group)| TcOp::Alloc { dst, cols, cta_group }),
+        (pick(LOCS), any::<u32>(), group.clone()).prop_map(|(dst, cols, cta_group)| TcOp::Alloc {
+            dst,
+            cols,
+            cta_group
+        }),
         (any::<u32>(), group.clone()).prop_map(|(cols, cta_group)| TcOp::Dealloc { cols, cta_group }),
         group.clone().prop_map(|cta_group| TcOp::Relinquish { cta_group }),
-        (pick(LOCS), pick(LOCS), pick(LOCS), group.clone()).prop_map(|(d, a, b, cta_group)| TcOp::Mma { d, a, b, cta_group }),
+        (pick(LOCS), pick(LOCS), pick(LOCS), group.clone()).prop_map(|(d, a, b, cta_group)| TcOp::Mma {
+            d,
+            a,
+            b,
+            cta_group
+        }),
         (pick(LOCS), pick(LOCS), group.clone()).prop_map(|(dst, src, cta_group)| TcOp::Cp { dst, src, cta_group }),
         (pick(LOCS), group.clone()).prop_map(|(tmem, cta_group)| TcOp::Shift { tmem, cta_group }),
         (pick(REGS), pick(LOCS)).prop_map(|(dst, src)| TcOp::Ld { dst, src }),
         (pick(LOCS), operand()).prop_map(|(dst, src)| TcOp::St { dst, src }),
-        (pick(BARS), vec(pick(BARS), 0..3), group).prop_map(|(bar, multicast, cta_group)| TcOp::Commit { bar, multicast, cta_group }),
+        (pick(BARS), vec(pick(BARS), 0..3), group).prop_map(|(bar, multicast, cta_group)| TcOp::Commit {
+            bar,
+            multicast,
+            cta_group
+        }),
         Just(TcOp::WaitLd),
         Just(TcOp::WaitSt),
         Just(TcOp::FenceBeforeThreadSync),
@@ -207,7 +293,8 @@ fn tensor() -> impl Strategy<Value = Instr> {
 fn control() -> impl Strategy<Value = Instr> {
     prop_oneof![
         pick(LABELS).prop_map(Instr::Label),
-        (pick(LABELS), option::of((operand(), cmp(), operand()))).prop_map(|(target, cond)| Instr::Branch { target, cond }),
+        (pick(LABELS), option::of((operand(), cmp(), operand())))
+            .prop_map(|(target, cond)| Instr::Branch { target, cond }),
         (pick(REGS), operand()).prop_map(|(dst, src)| Instr::Mov { dst, src }),
         (pick(REGS), operand(), operand()).prop_map(|(dst, a, b)| Instr::Add { dst, a, b }),
         Just(Instr::Exit),
@@ -216,11 +303,16 @@ fn control() -> impl Strategy<Value = Instr> {
 
 fn spin() -> impl Strategy<Value = Instr> {
     let on_barrier = (mbar_wait(), option::of(mbar_sem()), option::of(scope()), option::of(shared_space()), pick(BARS))
-        .prop_map(|(kind, sem, scope, space, bar)| Instr::Wait { instr: Box::new(Instr::Mbar(MbarOp { kind, sem, scope, space, bar })), until: None });
-    let on_load = (option::of(sem()), option::of(scope()), pick(REGS), pick(LOCS), cmp(), operand()).prop_map(|(sem, scope, dst, addr, op, value)| Instr::Wait {
-        instr: Box::new(Instr::Ld { sem, scope, space: None, proxy: Proxy::Generic, dst, addr }),
-        until: Some(WaitTarget { op, value }),
-    });
+        .prop_map(|(kind, sem, scope, space, bar)| Instr::Wait {
+            instr: Box::new(Instr::Mbar(MbarOp { kind, sem, scope, space, bar })),
+            until: None,
+        });
+    let on_load = (option::of(sem()), option::of(scope()), pick(REGS), pick(LOCS), cmp(), operand()).prop_map(
+        |(sem, scope, dst, addr, op, value)| Instr::Wait {
+            instr: Box::new(Instr::Ld { sem, scope, space: None, proxy: Proxy::Generic, dst, addr }),
+            until: Some(WaitTarget { op, value }),
+        },
+    );
     prop_oneof![on_barrier, on_load]
 }
 
@@ -250,7 +342,8 @@ pub fn cond() -> impl Strategy<Value = Cond> {
 /// Builds the machine the way the parser does: explicit clusters first, then one
 /// implicit cluster (named after its CTA) per CTA declared without `in`.
 fn machine(explicit: Vec<u32>, placements: Vec<Option<usize>>) -> (Vec<Cluster>, Vec<Cta>) {
-    let mut clusters: Vec<Cluster> = explicit.iter().enumerate().map(|(i, gpu)| Cluster { name: format!("C{i}"), gpu: *gpu }).collect();
+    let mut clusters: Vec<Cluster> =
+        explicit.iter().enumerate().map(|(i, gpu)| Cluster { name: format!("C{i}"), gpu: *gpu }).collect();
     let explicit_count = clusters.len();
     let mut ctas = Vec::new();
     for (i, place) in placements.into_iter().enumerate() {
@@ -282,12 +375,14 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         Just(LocKind::Global),
         (0usize..4).prop_map(LocKind::Shared),
         (0usize..4).prop_map(LocKind::Tmem),
-        (0usize..4, proptest::sample::select(vec![Proxy::Generic, Proxy::Texture, Proxy::Surface, Proxy::Constant])).prop_map(|(t, p)| LocKind::Alias(t, p)),
+        (0usize..4, proptest::sample::select(vec![Proxy::Generic, Proxy::Texture, Proxy::Surface, Proxy::Constant]))
+            .prop_map(|(t, p)| LocKind::Alias(t, p)),
     ];
     let locations = vec((loc_kind, any::<i64>(), any::<u32>()), 0..4);
     let mbarriers = vec((0usize..4, option::of(any::<u32>())), 0..3);
     let threads = vec((0usize..4, any::<u32>(), vec(instr(), 0..12)), 0..3);
-    let expect = option::of(proptest::sample::select(vec![Expect::Correct, Expect::Race, Expect::Deadlock, Expect::Undefined]));
+    let expect =
+        option::of(proptest::sample::select(vec![Expect::Correct, Expect::Race, Expect::Deadlock, Expect::Undefined]));
     let quantifier = proptest::sample::select(vec![Quantifier::Exists, Quantifier::NotExists, Quantifier::Forall]);
     let conditions = vec((quantifier, cond()).prop_map(|(quantifier, cond)| FinalCondition { quantifier, cond }), 0..3);
     (title, machine_parts, locations, mbarriers, threads, expect, conditions).prop_map(
@@ -302,20 +397,26 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                     LocKind::Global => plain(Space::Global),
                     LocKind::Shared(c) => plain(Space::Shared(cta(c))),
                     LocKind::Tmem(c) => plain(Space::Tmem(cta(c))),
-                    LocKind::Alias(t, proxy) => match locations.iter().filter(|l| l.alias.is_none()).nth(t % locations.len().max(1)) {
-                        Some(target) => Location {
-                            name: name.clone(),
-                            space: target.space,
-                            size: target.size,
-                            init: target.init,
-                            alias: Some(Alias { target: target.name.clone(), proxy }),
-                        },
-                        None => plain(Space::Global),
-                    },
+                    LocKind::Alias(t, proxy) => {
+                        match locations.iter().filter(|l| l.alias.is_none()).nth(t % locations.len().max(1)) {
+                            Some(target) => Location {
+                                name: name.clone(),
+                                space: target.space,
+                                size: target.size,
+                                init: target.init,
+                                alias: Some(Alias { target: target.name.clone(), proxy }),
+                            },
+                            None => plain(Space::Global),
+                        }
+                    }
                 };
                 locations.push(loc);
             }
-            let mbarriers = bars.into_iter().enumerate().map(|(i, (c, count))| Mbarrier { name: format!("m{i}"), cta: cta(c), count }).collect();
+            let mbarriers = bars
+                .into_iter()
+                .enumerate()
+                .map(|(i, (c, count))| Mbarrier { name: format!("m{i}"), cta: cta(c), count })
+                .collect();
             let threads = threads
                 .into_iter()
                 .enumerate()

@@ -126,7 +126,8 @@ fn garbage_behind_a_valid_header_is_corrupt_not_a_panic() {
 
 #[test]
 fn out_of_range_indices_are_invalid() {
-    let cases: [(fn(&mut SharePayload), &str); 5] = [
+    type Breakage = fn(&mut SharePayload);
+    let cases: [(Breakage, &str); 5] = [
         (
             |p| p.scenario.ctas[0].cluster = 7,
             "CTA `A` is in cluster 7, but there are only 1 clusters",

@@ -19,10 +19,11 @@ fn survives_a_link(payload: SharePayload) -> Result<(), TestCaseError> {
 
 #[test]
 fn every_payload_survives_a_link() {
-    on_big_stack(|| {
-        TestRunner::new(ProptestConfig::with_cases(300)).run(&payload(), survives_a_link)
-    })
-    .expect("round trip");
+    let run = || {
+        let mut runner = TestRunner::new(ProptestConfig::with_cases(300));
+        runner.run(&payload(), survives_a_link).map_err(|failure| failure.to_string())
+    };
+    on_big_stack(run).unwrap_or_else(|failure| panic!("{failure}"));
 }
 
 #[test]

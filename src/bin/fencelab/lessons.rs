@@ -1,6 +1,7 @@
 //! `fencelab lessons check [DIR]`: parse every lesson listed in `DIR/index.md`, run the
 //! checker on every scenario and exercise, and report each claim the checker disagrees
-//! with. Exit 0 when all agree, 1 on a mismatch, 2 on a malformed lesson or bad usage.
+//! with. Exit 0 when all agree, 1 on a mismatch or a claim the checker could not decide,
+//! 2 on a malformed lesson or bad usage.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,6 +30,7 @@ struct Tally {
     scenarios: usize,
     exercises: usize,
     mismatches: usize,
+    unverified: usize,
     malformed: usize,
 }
 
@@ -79,21 +81,23 @@ fn check_dir(dir: &Path) -> u8 {
             match m.kind {
                 MismatchKind::Malformed => tally.malformed += 1,
                 MismatchKind::Claim | MismatchKind::Exercise => tally.mismatches += 1,
+                MismatchKind::Unverified => tally.unverified += 1,
             }
         }
     }
     println!(
-        "checked {} lessons ({} scenarios, {} exercises) in {:.1?}: {} mismatches, {} malformed",
+        "checked {} lessons ({} scenarios, {} exercises) in {:.1?}: {} mismatches, {} unverified, {} malformed",
         tally.lessons,
         tally.scenarios,
         tally.exercises,
         started.elapsed(),
         tally.mismatches,
+        tally.unverified,
         tally.malformed
     );
     if tally.malformed > 0 {
         2
-    } else if tally.mismatches > 0 {
+    } else if tally.mismatches + tally.unverified > 0 {
         1
     } else {
         0
@@ -105,6 +109,7 @@ fn print_mismatch(path: &Path, m: &Mismatch) {
         MismatchKind::Malformed => "malformed",
         MismatchKind::Claim => "the checker disagrees with a claim",
         MismatchKind::Exercise => "exercise check failed",
+        MismatchKind::Unverified => "the checker could not decide a claim",
     };
     println!("{}:{}: {what} (block {})", path.display(), m.line, m.block);
     println!("  - declared: {}", m.declared);

@@ -6,7 +6,8 @@ const USAGE: &str = "usage: fencelab parse FILE --json";
 
 pub fn run(args: &[String]) -> u8 {
     let (flags, files): (Vec<&String>, Vec<&String>) = args.iter().partition(|a| a.starts_with("--"));
-    let ([path], ["--json"]) = (files.as_slice(), flags.iter().map(|f| f.as_str()).collect::<Vec<_>>().as_slice()) else {
+    let ([path], ["--json"]) = (files.as_slice(), flags.iter().map(|f| f.as_str()).collect::<Vec<_>>().as_slice())
+    else {
         eprintln!("{USAGE}");
         return INPUT_ERROR;
     };

@@ -2,9 +2,10 @@
 
 use std::io::Read;
 
-use fencelab::diag::render_all;
 use fencelab::link::{self, SharePayload, TraceRef, ViewState, ROUTE};
-use fencelab::syntax::{print, MAX_INPUT_BYTES};
+use fencelab::syntax::print;
+
+use crate::input;
 
 const SHARE_USAGE: &str = "usage: fencelab share FILE [--base URL]";
 const UNSHARE_USAGE: &str = "usage: fencelab unshare LINK   (`-` reads the link from stdin)";
@@ -16,18 +17,11 @@ pub fn share(args: &[String]) -> u8 {
         [path, flag, base] | [flag, base, path] if flag == "--base" => (path, Some(base)),
         _ => return usage(SHARE_USAGE),
     };
-    let src = match read_limited(path) {
-        Ok(src) => src,
-        Err(message) => return fail(&message),
+    let scenario = match input::read_scenario(path) {
+        Ok((_, scenario, _)) => scenario,
+        Err(code) => return code,
     };
-    let loaded = fencelab::load(&src);
-    if !loaded.diagnostics.is_empty() {
-        eprintln!("{}", render_all(&loaded.diagnostics, &src, path));
-    }
-    if loaded.has_errors() {
-        return fail(&format!("`{path}` has errors; fix them before sharing"));
-    }
-    let payload = SharePayload::scenario_only(loaded.scenario);
+    let payload = SharePayload::scenario_only(scenario);
     let link = match base {
         Some(base) => link::share_url(base, &payload),
         None => link::encode(&payload).map(|code| format!("{ROUTE}{code}")),
@@ -91,24 +85,12 @@ fn describe_view(view: &ViewState) -> String {
     parts.join(", ")
 }
 
-/// Reads `path` as UTF-8 text of at most the parser's input limit.
-fn read_limited(path: &str) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    let mut bytes = Vec::new();
-    let limit = u64::try_from(MAX_INPUT_BYTES + 1).unwrap_or(u64::MAX);
-    file.take(limit).read_to_end(&mut bytes).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    if bytes.len() > MAX_INPUT_BYTES {
-        return Err(format!("`{path}` is larger than {MAX_INPUT_BYTES} bytes"));
-    }
-    String::from_utf8(bytes).map_err(|_| format!("`{path}` is not UTF-8 text"))
-}
-
 fn usage(text: &str) -> u8 {
     eprintln!("{text}");
-    2
+    input::INPUT_ERROR
 }
 
 fn fail(message: &str) -> u8 {
     eprintln!("error: {message}");
-    2
+    input::INPUT_ERROR
 }

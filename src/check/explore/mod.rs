@@ -18,7 +18,14 @@ use crate::check::step::start;
 use crate::model::{Expect, Quantifier, Scenario};
 
 /// Explores `scenario` exhaustively (within `options`' caps) and reports what it found.
+/// Where the scenario touches a point the spec leaves open, the other mode runs too and
+/// `mode_note` says when it disagrees.
 pub fn check(scenario: &Scenario, options: &Options) -> Report {
+    let report = check_mode(scenario, options);
+    crate::check::ambiguity::with_mode_note(scenario, options, report, check_mode)
+}
+
+fn check_mode(scenario: &Scenario, options: &Options) -> Report {
     let mut report = Report {
         mode: options.mode,
         verdict: Verdict::Partial,

@@ -19,6 +19,8 @@ enum Resource {
     CtaBarrier(usize),
     ClusterBarrier(usize),
     FenceSc,
+    /// A CTA's tensor memory allocator and in-flight tcgen05 ops (alloc blocks, dealloc checks).
+    Tmem(usize),
 }
 
 fn names(instr: &Instr, out: &mut Vec<String>, mbars: &mut Vec<String>) {
@@ -70,6 +72,7 @@ fn resources(layout: &Layout, thread: usize) -> Vec<Resource> {
             Instr::Bar { .. } => out.push(Resource::CtaBarrier(t.place.cta)),
             Instr::ClusterArrive { .. } | Instr::ClusterWait => out.push(Resource::ClusterBarrier(t.place.cluster)),
             Instr::Fence(Fence::Thread { sem: Some(FenceSem::Sc), .. }) => out.push(Resource::FenceSc),
+            Instr::Tc(_) => out.push(Resource::Tmem(t.place.cta)),
             _ => {}
         }
     }

@@ -1,10 +1,10 @@
 //! What an agent knows: which events are causality-ordered before its next access.
 //!
 //! Knowledge is a small set of version vectors, each valid for a subset of locations
-//! (a [`Filter`], from `sync_restrict` fences) and for one proxy crossing (a [`Bridge`],
+//! (a [`Filter`], from `sync_restrict` fences) and for a set of proxy crossings ([`Crossings`],
 //! from proxy fences). The unfiltered, unbridged entry is plain happens-before.
 
-use super::layout::{Layout, ProxyKey};
+use super::layout::{Layout, Via, ALIAS_BIT};
 use super::vv::{EventId, Meta, VersionVec};
 use crate::model::{Scope, Space};
 
@@ -19,6 +19,10 @@ pub enum Filter {
     SharedCluster(usize),
     /// Only `mbarrier.init` effects (`fence.mbarrier_init`).
     MbarrierInit,
+    /// Tensor memory only: what `tcgen05.fence::*` order (reference §8.4).
+    Tmem,
+    /// Everything but tensor memory: what a `tcgen05` op inherits through program order.
+    Memory,
 }
 
 impl Filter {
@@ -32,6 +36,8 @@ impl Filter {
                 matches!(info.space, Space::Shared(_)) && info.cluster == Some(c)
             }
             Filter::MbarrierInit => info.mbarrier.is_some(),
+            Filter::Tmem => matches!(info.space, Space::Tmem(_)),
+            Filter::Memory => !matches!(info.space, Space::Tmem(_)),
         }
     }
 
@@ -46,35 +52,99 @@ impl Filter {
             // Barrier words live in shared memory: keep the init-only restriction.
             (MbarrierInit, SharedCta(_) | SharedCluster(_))
             | (SharedCta(_) | SharedCluster(_), MbarrierInit) => Some(MbarrierInit),
+            (Memory, f) | (f, Memory) if f != Tmem => Some(f),
             _ => None,
         }
     }
 }
 
-/// The proxy crossing an entry orders (`None`: same proxy only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Bridge {
-    None,
-    /// Between the generic proxy and this one.
-    To(ProxyKey),
+/// The proxy fences on the path to an entry, in order, with the CTA that ran each
+/// (§1.8 (iii)). Order matters: a surface write reaches a texture read through
+/// `fence.proxy.surface` then `fence.proxy.texture`, and an alias read through the proxy
+/// fence then `fence.proxy.alias`. Non-generic proxies are CTA-local (§1.8 (ii)), so the
+/// fence leaving the writer's proxy runs in the writer's CTA and the one entering the
+/// reader's proxy in the reader's CTA (this matches the mixed-proxy litmus corpus and is
+/// stricter than reference §1.8's "one of the accesses").
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Crossings {
+    /// `(fence bit, cta)`, oldest first, consecutive repeats merged, at most 8 kept.
+    pub seq: Vec<(u8, usize)>,
 }
 
-impl Bridge {
-    /// The crossing needed to order an access through `from` before one through `to`;
-    /// `None` when no proxy fence can order them.
-    pub fn needed(from: ProxyKey, to: ProxyKey) -> Option<Bridge> {
-        match (from, to) {
-            (a, b) if a == b => Some(Bridge::None),
-            (ProxyKey::Generic, other) | (other, ProxyKey::Generic) => Some(Bridge::To(other)),
-            _ => None,
-        }
+const MAX_CROSSINGS: usize = 8;
+
+impl Crossings {
+    pub fn is_plain(&self) -> bool {
+        self.seq.is_empty()
     }
+
+    fn then(&self, bit: u8, cta: usize) -> Crossings {
+        let mut seq = self.seq.clone();
+        if seq.last() != Some(&(bit, cta)) {
+            seq.push((bit, cta));
+        }
+        if seq.len() > MAX_CROSSINGS {
+            seq.remove(0);
+        }
+        Crossings { seq }
+    }
+
+    fn covers(&self, need: &Need) -> bool {
+        let mut wanted = need.steps.iter().peekable();
+        for (bit, cta) in &self.seq {
+            if let Some((w_bit, w_cta)) = wanted.peek() {
+                if w_bit == bit && w_cta.is_none_or(|c| c == *cta) {
+                    wanted.next();
+                }
+            }
+        }
+        wanted.peek().is_none()
+    }
+
+    /// Every need this path meets, the other meets too.
+    fn dominates(&self, other: &Crossings) -> bool {
+        let mut mine = self.seq.iter();
+        other.seq.iter().all(|step| mine.any(|m| m == step))
+    }
+}
+
+/// The fences a pair of accesses needs on the path between them, in order; `None` CTA
+/// means any CTA.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Need {
+    pub steps: Vec<(u8, Option<usize>)>,
+}
+
+/// What orders an access `from` (by an agent in CTA `from_cta`) before an access `to`
+/// (CTA `to_cta`), reference §1.8: same address and proxy needs nothing when generic or
+/// in one CTA; otherwise leave the writer's proxy, cross addresses with an alias fence,
+/// enter the reader's proxy.
+pub fn needed(from: Via, from_cta: usize, to: Via, to_cta: usize) -> Need {
+    let alias = from.va != to.va;
+    if from.proxy == to.proxy && !alias && (from_cta == to_cta || from.proxy.bit() == 0) {
+        return Need::default();
+    }
+    let mut steps = Vec::new();
+    if from.proxy.bit() != 0 {
+        steps.push((from.proxy.bit(), Some(from_cta)));
+    }
+    if alias {
+        steps.push((ALIAS_BIT, None));
+    }
+    if to.proxy.bit() != 0 {
+        // Entering the async proxy across CTAs (a DSMEM operand, seed 003): reference §1.8
+        // accepts a fence in the CTA of either access; `None` (any CTA) over-approximates
+        // that slightly, as `Need` names one CTA per step.
+        let any = to.proxy == super::layout::ProxyKey::Async && from_cta != to_cta;
+        steps.push((to.proxy.bit(), (!any).then_some(to_cta)));
+    }
+    Need { steps }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
     pub filter: Filter,
-    pub bridge: Bridge,
+    pub bridge: Crossings,
     pub vv: VersionVec,
     /// Per memory cell: one past the highest coherence index observed (CoRR, §1.9).
     pub floor: Vec<u32>,
@@ -92,38 +162,35 @@ impl Knowledge {
         let mut vv = VersionVec::default();
         vv.set(agent, 1);
         Knowledge {
-            entries: vec![Entry { filter: Filter::All, bridge: Bridge::None, vv, floor: vec![0; cells] }],
+            entries: vec![Entry { filter: Filter::All, bridge: Crossings::default(), vv, floor: vec![0; cells] }],
         }
     }
 
     pub fn main(&self) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.filter == Filter::All && e.bridge == Bridge::None)
+        self.entries.iter().find(|e| e.filter == Filter::All && e.bridge.is_plain())
     }
 
     pub fn main_mut(&mut self) -> Option<&mut Entry> {
-        self.entries.iter_mut().find(|e| e.filter == Filter::All && e.bridge == Bridge::None)
+        self.entries.iter_mut().find(|e| e.filter == Filter::All && e.bridge.is_plain())
     }
 
-    /// Is `event` (an access to `loc` through `from`) ordered before this agent's next
-    /// access to `loc` through `to`?
-    pub fn orders(&self, layout: &Layout, event: EventId, loc: usize, from: ProxyKey, to: ProxyKey) -> bool {
-        let Some(bridge) = Bridge::needed(from, to) else { return false };
-        self.entries.iter().any(|e| {
-            e.bridge == bridge && e.filter.contains(layout, loc) && e.vv.contains(event)
-        })
+    /// Is `event` (an access to `loc` needing `need`) ordered before this agent's
+    /// next access to `loc`?
+    pub fn orders(&self, layout: &Layout, event: EventId, loc: usize, need: &Need) -> bool {
+        self.entries.iter().any(|e| e.bridge.covers(need) && e.filter.contains(layout, loc) && e.vv.contains(event))
     }
 
     /// Would `event` be ordered before us if filters and proxies were ignored? (Used to
     /// explain races: the edge exists, something else is missing.)
-    pub fn orders_ignoring(&self, event: EventId) -> Option<(Filter, Bridge)> {
-        self.entries.iter().find(|e| e.vv.contains(event)).map(|e| (e.filter, e.bridge))
+    pub fn orders_ignoring(&self, event: EventId) -> Option<Filter> {
+        self.entries.iter().find(|e| e.vv.contains(event)).map(|e| e.filter)
     }
 
     /// Highest coherence floor for `cell` through `key` (observations are same-proxy).
     pub fn floor(&self, layout: &Layout, loc: usize, cell: usize) -> u32 {
         self.entries
             .iter()
-            .filter(|e| e.bridge == Bridge::None && e.filter.contains(layout, loc))
+            .filter(|e| e.bridge.is_plain() && e.filter.contains(layout, loc))
             .map(|e| e.floor.get(cell).copied().unwrap_or(0))
             .max()
             .unwrap_or(0)
@@ -143,7 +210,7 @@ impl Knowledge {
     pub fn bump(&mut self, agent: u32) {
         let next = self.own_epoch(agent) + 1;
         for e in &mut self.entries {
-            if e.bridge == Bridge::None && e.filter == Filter::All {
+            if e.bridge.is_plain() && e.filter == Filter::All {
                 e.vv.set(agent, next);
             }
         }
@@ -160,7 +227,7 @@ impl Knowledge {
                         *slot = 0;
                     }
                 }
-                out.add(Entry { filter: f, bridge: e.bridge, vv: e.vv.clone(), floor });
+                out.add(Entry { filter: f, bridge: e.bridge.clone(), vv: e.vv.clone(), floor });
             }
         }
         out
@@ -172,15 +239,15 @@ impl Knowledge {
         }
     }
 
-    /// A proxy fence: what is ordered now becomes ordered across `bridge` for `filter`.
-    pub fn bridge(&mut self, to: ProxyKey, filter: Filter, layout: &Layout) {
+    /// A proxy fence: what is ordered now also crosses `bit` for locations in `filter`.
+    /// Fences compose: a surface fence then an alias fence crosses both (§1.8 (iii)).
+    pub fn bridge(&mut self, bit: u8, cta: usize, filter: Filter, layout: &Layout) {
         let crossed: Vec<Entry> = self
             .entries
             .iter()
-            .filter(|e| e.bridge == Bridge::None)
             .filter_map(|e| {
                 let f = e.filter.intersect(filter, layout)?;
-                Some(Entry { filter: f, bridge: Bridge::To(to), vv: e.vv.clone(), floor: e.floor.clone() })
+                Some(Entry { filter: f, bridge: e.bridge.then(bit, cta), vv: e.vv.clone(), floor: e.floor.clone() })
             })
             .collect();
         for e in crossed {
@@ -189,7 +256,7 @@ impl Knowledge {
     }
 
     fn add(&mut self, entry: Entry) {
-        match self.entries.binary_search_by(|e| (e.filter, e.bridge).cmp(&(entry.filter, entry.bridge))) {
+        match self.entries.binary_search_by(|e| (e.filter, &e.bridge).cmp(&(entry.filter, &entry.bridge))) {
             Ok(i) => {
                 if let Some(e) = self.entries.get_mut(i) {
                     e.vv.join(&entry.vv);
@@ -207,10 +274,11 @@ impl Knowledge {
     fn prune(&mut self) {
         let snapshot = self.entries.clone();
         self.entries.retain(|e| {
-            e.filter == Filter::All
+            (e.filter == Filter::All && e.bridge.is_plain())
                 || !snapshot.iter().any(|o| {
                     o.filter == Filter::All
-                        && o.bridge == e.bridge
+                        && (o.filter, &o.bridge) != (e.filter, &e.bridge)
+                        && o.bridge.dominates(&e.bridge)
                         && e.vv <= o.vv
                         && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
                 })

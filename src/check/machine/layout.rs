@@ -33,8 +33,6 @@ pub enum ProxyKey {
     Surface,
     Constant,
     Tensormap,
-    /// A generic access through a second virtual address (`fence.proxy.alias`).
-    Alias,
 }
 
 impl ProxyKey {
@@ -57,9 +55,33 @@ impl ProxyKey {
             ProxyKey::Surface => "surface",
             ProxyKey::Constant => "constant",
             ProxyKey::Tensormap => "tensormap",
-            ProxyKey::Alias => "generic (alias)",
         }
     }
+
+    /// This proxy's bit in a crossing mask (generic has none).
+    pub fn bit(self) -> u8 {
+        match self {
+            ProxyKey::Generic => 0,
+            ProxyKey::Async => 1,
+            ProxyKey::Texture => 2,
+            ProxyKey::Surface => 4,
+            ProxyKey::Constant => 8,
+            ProxyKey::Tensormap => 16,
+        }
+    }
+}
+
+/// Crossing bit of `fence.proxy.alias`: between two virtual addresses of one location.
+pub const ALIAS_BIT: u8 = 32;
+
+/// How an access reaches memory: through which proxy, and at which virtual address
+/// (a generic alias is a second virtual address; a surface/texture alias is the same
+/// address through another proxy, as in the mixed-proxy litmus tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Via {
+    pub proxy: ProxyKey,
+    /// Location index naming the virtual address.
+    pub va: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -72,6 +94,8 @@ pub struct LocInfo {
     pub cluster: Option<usize>,
     /// Proxy reached through this name when the instruction names no other.
     pub key: ProxyKey,
+    /// Virtual address this name stands for (see [`Via`]).
+    pub va: usize,
     pub init: i64,
     pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
@@ -124,17 +148,16 @@ impl Layout {
             loc_index.insert(loc.name.clone(), i);
         }
         for loc in &scenario.locations {
-            let (cell, key) = match &loc.alias {
-                None => (None, ProxyKey::Generic),
+            let (cell, key, va) = match &loc.alias {
+                None => (None, ProxyKey::Generic, None),
                 Some(alias) => {
                     let target = *loc_index.get(&alias.target).ok_or_else(|| {
                         format!("alias `{}` names unknown location `{}`", loc.name, alias.target)
                     })?;
-                    let key = match alias.proxy {
-                        Proxy::Generic => ProxyKey::Alias,
-                        other => ProxyKey::of(other),
-                    };
-                    (Some(target), key)
+                    match alias.proxy {
+                        Proxy::Generic => (Some(target), ProxyKey::Generic, None),
+                        other => (Some(target), ProxyKey::of(other), Some(target)),
+                    }
                 }
             };
             let cluster = match loc.space {
@@ -147,17 +170,23 @@ impl Layout {
                 space: loc.space,
                 cluster,
                 key,
+                va: va.unwrap_or(locs.len()),
                 init: loc.init,
                 size: loc.size,
                 mbarrier: None,
             });
         }
-        // An alias's cell is its target's cell (targets are never aliases themselves here).
-        for i in 0..locs.len() {
-            let target = locs.get(i).map_or(i, |l| l.cell);
-            let root = locs.get(target).map_or(target, |l| l.cell);
-            if let Some(l) = locs.get_mut(i) {
-                l.cell = root;
+        // Follow alias chains to the memory cell and, through non-generic aliases, to the
+        // virtual address (a surface alias of a generic alias uses the alias's address).
+        for _ in 0..locs.len() {
+            for i in 0..locs.len() {
+                let (cell, va) = locs.get(i).map_or((i, i), |l| (l.cell, l.va));
+                let root_cell = locs.get(cell).map_or(cell, |l| l.cell);
+                let root_va = if va == i { i } else { locs.get(va).map_or(va, |l| l.va) };
+                if let Some(l) = locs.get_mut(i) {
+                    l.cell = root_cell;
+                    l.va = root_va;
+                }
             }
         }
         let mut mbar_locs = Vec::new();
@@ -172,6 +201,7 @@ impl Layout {
                 space: Space::Shared(bar.cta),
                 cluster: Some(place.cluster),
                 key: ProxyKey::Generic,
+                va: locs.len(),
                 init: 0,
                 size: 8,
                 mbarrier: Some(m),

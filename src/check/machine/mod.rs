@@ -1,12 +1,14 @@
 //! The machine the checker runs: static layout, agent knowledge, dynamic state.
 
+mod agents;
 mod knowledge;
 mod layout;
 mod state;
 mod vv;
 
-pub use knowledge::{Bridge, Filter, Knowledge, Message};
-pub use layout::{covers, Layout, Place, ProxyKey};
+pub use agents::{Stage, TMEM_COLUMNS};
+pub use knowledge::{needed, Filter, Knowledge, Message, Need};
+pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{
     Agent, AgentKind, BarState, EdgeRec, FailedRec, InstrRef, Machine,
     MbarState, ReadRec, Status, WriteRec,

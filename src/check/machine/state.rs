@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::knowledge::{Knowledge, Message};
-use super::layout::{Layout, Place, ProxyKey};
+use super::layout::{Layout, Place, Via};
 use super::vv::{EventId, Meta};
 use crate::check::report::RaceReason;
 use crate::check::semantics::AsyncOp;
@@ -49,6 +49,8 @@ pub struct Agent {
     pub pending_acquire: Vec<Message>,
     /// Cluster-barrier instance this thread arrived in and has not yet waited for.
     pub cluster_arrived: Option<u32>,
+    /// Asynchronous operations this thread issued and still tracks.
+    pub asyncs: super::agents::ThreadAsync,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +59,7 @@ pub struct WriteRec {
     pub event: EventId,
     /// Location name used (an alias or the cell itself).
     pub loc: usize,
-    pub key: ProxyKey,
+    pub key: Via,
     /// Scope after the state-space clamp, when the write is strong.
     pub strong: Option<Scope>,
     pub msgs: Vec<Message>,
@@ -69,7 +71,7 @@ pub struct WriteRec {
 pub struct ReadRec {
     pub event: EventId,
     pub loc: usize,
-    pub key: ProxyKey,
+    pub key: Via,
     pub strong: Option<Scope>,
     pub instr: Option<InstrRef>,
     pub step: Meta<Option<usize>>,
@@ -165,6 +167,8 @@ pub struct Machine {
     pub sc_fences: Vec<Message>,
     /// Undefined behaviour happened: the execution has no meaning past this point.
     pub undefined: bool,
+    /// Tensor memory allocation per CTA.
+    pub tmem: Vec<super::agents::TmemState>,
     pub trace: Meta<Trace>,
 }
 
@@ -184,6 +188,7 @@ impl Machine {
                 release_fences: Vec::new(),
                 pending_acquire: Vec::new(),
                 cluster_arrived: None,
+                asyncs: Default::default(),
             })
             .collect();
         let cells = layout
@@ -196,7 +201,7 @@ impl Machine {
                         value: l.init,
                         event: EventId { agent: u32::MAX, epoch: 0 },
                         loc: i,
-                        key: l.key,
+                        key: Via { proxy: l.key, va: l.va },
                         strong: None,
                         msgs: Vec::new(),
                         instr: None,
@@ -232,6 +237,7 @@ impl Machine {
             cluster_bars: vec![ClusterBarState::default(); layout.cluster_names.len()],
             sc_fences: Vec::new(),
             undefined: false,
+            tmem: vec![Default::default(); layout.cta_names.len()],
             trace: Meta(Trace::default()),
         }
     }

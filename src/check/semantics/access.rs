@@ -4,7 +4,7 @@
 use super::exec::{agent_name, Exec, RawAccess, RawFinding};
 use super::race::classify;
 use super::sync::{morally_strong, Side};
-use crate::check::machine::{Layout, Machine, Message, Meta, ProxyKey, ReadRec, WriteRec};
+use crate::check::machine::{needed, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Via, WriteRec};
 use crate::check::report::FindingKind;
 use crate::model::Scope;
 
@@ -12,7 +12,7 @@ use crate::model::Scope;
 #[derive(Clone, Debug)]
 pub struct Access {
     pub loc: usize,
-    pub key: ProxyKey,
+    pub key: Via,
     /// Scope after the state-space clamp, when strong.
     pub strong: Option<Scope>,
 }
@@ -23,15 +23,17 @@ fn cell_of(layout: &Layout, loc: usize) -> usize {
 
 /// Indices of the writes a read by `agent` through `key` may return now: every write not
 /// coherence-before a write already ordered before the reader (or observed by it).
-pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: ProxyKey) -> Vec<usize> {
+pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: Via) -> Vec<usize> {
     let cell = cell_of(layout, loc);
     let (Some(c), Some(a)) = (m.cells.get(cell), m.agents.get(agent as usize)) else {
         return Vec::new();
     };
     let k = &a.knowledge;
+    let cta_of = |x: u32| m.agents.get(x as usize).map_or(a.place.cta, |x| x.place.cta);
     let mut first = (k.floor(layout, loc, cell) as usize).saturating_sub(1);
     for (i, w) in c.writes.iter().enumerate() {
-        if i > first && k.orders(layout, w.event, loc, w.key, key) {
+        let crossing = needed(w.key, cta_of(w.event.agent), key, a.place.cta);
+        if i > first && (w.instr.is_none() || k.orders(layout, w.event, loc, &crossing)) {
             first = i;
         }
     }
@@ -66,7 +68,7 @@ pub fn labels(layout: &Layout, m: &Machine, loc: usize, writes: &[usize]) -> Vec
         .collect()
 }
 
-fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: ProxyKey) -> Side {
+fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: Via) -> Side {
     let place = ex.m.agents.get(agent as usize).map_or(ex.place(), |a| a.place);
     Side { agent, place, strong, key }
 }
@@ -81,7 +83,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
     let me_agent = ex.agent;
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
@@ -94,7 +96,12 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
         c.reads.push(rec);
         c.reads.sort_by_key(|r| (r.event, r.key));
     }
-    ex.me_mut()?.knowledge.raise_floor(cell, widx as u32 + 1);
+    // SC per location binds only morally strong accesses (§1.9): a weak read that races
+    // leaves no coherence floor behind (CoRR-weak-weak is allowed).
+    let writer = side(ex, w.event.agent, if w.instr.is_none() { acc.strong } else { w.strong }, w.key);
+    if w.instr.is_none() || morally_strong(me, writer) {
+        ex.me_mut()?.knowledge.raise_floor(cell, widx as u32 + 1);
+    }
     Ok(w)
 }
 
@@ -108,14 +115,16 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     let me_agent = ex.agent;
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
     for other in reads.iter().filter(|o| o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, other.key, acc.key);
+        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?
+            || (super::async_op::war_needs_no_proxy_fence(ex, other.key.proxy, acc.key.proxy)
+                && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default()));
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
@@ -146,7 +155,7 @@ fn race(
     other_instr: Option<crate::check::machine::InstrRef>,
     other_step: Option<usize>,
     other_is_write: bool,
-    other_key: ProxyKey,
+    other_key: Via,
     other_event: crate::check::machine::EventId,
     other_strong: Option<Scope>,
 ) {
@@ -201,9 +210,17 @@ fn race(
 pub fn resolve(layout: &Layout, addr: &str, proxy: crate::model::Proxy, strong: Option<Scope>) -> Result<Access, String> {
     let loc = layout.loc(addr)?;
     let info = layout.locs.get(loc).ok_or_else(|| super::exec::internal("loc"))?;
-    let key = match ProxyKey::of(proxy) {
+    let proxy = match ProxyKey::of(proxy) {
         ProxyKey::Generic => info.key,
         other => other,
     };
-    Ok(Access { loc, key, strong: strong.map(|s| layout.clamp(s, loc)) })
+    Ok(Access { loc, key: Via { proxy, va: info.va }, strong: strong.map(|s| layout.clamp(s, loc)) })
+}
+
+/// Is `event` (by another agent, through `from`) ordered before the executing agent's
+/// access through `to`?
+pub fn ordered_before(ex: &Exec, event: crate::check::machine::EventId, loc: usize, from: Via, to: Via) -> Result<bool, String> {
+    let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
+    let crossing = needed(from, from_cta, to, ex.place().cta);
+    Ok(ex.me()?.knowledge.orders(ex.layout, event, loc, &crossing))
 }

@@ -2,7 +2,7 @@
 
 use super::exec::Exec;
 use super::sync::{self, fence_op};
-use crate::check::machine::{covers, Filter, ProxyKey};
+use crate::check::machine::{covers, Filter, ProxyKey, ALIAS_BIT};
 use crate::check::text;
 use crate::model::{AddrSpace, Fence, FenceSem, ProxyKind, Scope, SyncRestrict};
 
@@ -62,12 +62,12 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
         Fence::Proxy(kind) => {
             let place = ex.place();
             let (key, filter) = match kind {
-                ProxyKind::Alias => (ProxyKey::Alias, Filter::All),
-                ProxyKind::Texture => (ProxyKey::Texture, Filter::All),
-                ProxyKind::Surface => (ProxyKey::Surface, Filter::All),
-                ProxyKind::Constant => (ProxyKey::Constant, Filter::All),
+                ProxyKind::Alias => (ALIAS_BIT, Filter::All),
+                ProxyKind::Texture => (ProxyKey::Texture.bit(), Filter::All),
+                ProxyKind::Surface => (ProxyKey::Surface.bit(), Filter::All),
+                ProxyKind::Constant => (ProxyKey::Constant.bit(), Filter::All),
                 ProxyKind::Async { space } => (
-                    ProxyKey::Async,
+                    ProxyKey::Async.bit(),
                     match space {
                         None => Filter::All,
                         Some(AddrSpace::Global) => Filter::Global,
@@ -78,19 +78,19 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
                 // Departure: the uni-directional halves are modelled as a bi-directional
                 // async proxy fence over their state space (reference §2.3 gives no pairing rule).
                 ProxyKind::AsyncGeneric { sem, restrict } => (
-                    ProxyKey::Async,
+                    ProxyKey::Async.bit(),
                     match (sem, restrict) {
                         (FenceSem::Release, _) | (_, SyncRestrict::SharedCta) => Filter::SharedCta(place.cta),
                         _ => Filter::SharedCluster(place.cluster),
                     },
                 ),
-                ProxyKind::Tensormap { .. } => (ProxyKey::Tensormap, Filter::All),
+                ProxyKind::Tensormap { .. } => (ProxyKey::Tensormap.bit(), Filter::All),
             };
             let layout = ex.layout;
-            ex.me_mut()?.knowledge.bridge(key, filter, layout);
+            ex.me_mut()?.knowledge.bridge(key, place.cta, filter, layout);
             let agent = ex.agent;
             ex.me_mut()?.knowledge.bump(agent);
-            ex.out.description = format!("orders earlier accesses with later {} accesses", key.name());
+            ex.out.description = "orders earlier accesses with later accesses through the other proxy".into();
         }
     }
     ex.next()

@@ -3,7 +3,7 @@
 
 use super::exec::{Exec, Readiness};
 use super::sync::{defer, merge, synchronize};
-use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, ProxyKey, VersionVec};
+use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, VersionVec};
 use crate::check::report::RaceReason;
 use crate::model::{AddrSpace, MbarKind, MbarOp, Scope, Sem};
 
@@ -125,7 +125,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         return Ok(());
     }
     if let Some(init) = state.init_event {
-        if !ex.me()?.knowledge.orders(ex.layout, init, loc, ProxyKey::Generic, ProxyKey::Generic) {
+        if !ex.me()?.knowledge.orders(ex.layout, init, loc, &crate::check::machine::Need::default()) {
             ub(ex, format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar),
                "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)");
             return Ok(());

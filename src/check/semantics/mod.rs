@@ -4,29 +4,31 @@
 //! the explorer only calls [`readiness`] and [`step`].
 
 pub mod access;
+pub mod async_op;
 pub mod atom;
 pub mod bar;
 pub mod cluster;
+pub mod completion;
 pub mod control;
+pub mod cp_async;
 pub mod exec;
 pub mod fence;
 pub mod ld_st;
 pub mod mbarrier;
 pub mod race;
+pub mod registers;
+pub mod st_async;
 pub mod sync;
+pub mod tcgen05;
+pub mod tma;
+pub mod wgmma;
 
 pub use exec::{Exec, RawFinding, Readiness, StepOutcome};
 
 use crate::check::machine::{AgentKind, Layout, Machine, Status};
-use crate::model::{Instr, MbarKind};
+use crate::model::{Instr, MbarKind, WgmmaOp};
 
-/// The operation an asynchronous agent performs. Async families add variants here.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AsyncOp {}
-
-pub fn async_kind(op: &AsyncOp) -> &'static str {
-    match *op {}
-}
+pub use async_op::{kind_name as async_kind, AsyncOp};
 
 /// The instruction at the agent's pc, if it is a thread.
 pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
@@ -34,28 +36,6 @@ pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<
     match a.kind {
         AgentKind::Thread(t) => layout.threads.get(t)?.program.get(a.pc),
         AgentKind::Async { .. } => None,
-    }
-}
-
-/// Whether an instruction needs the asynchronous semantics (not built yet).
-pub fn unsupported(instr: &Instr) -> Option<String> {
-    match instr {
-        Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::CpAsyncWaitAll
-        | Instr::CpAsyncMbarArrive { .. }
-        | Instr::Bulk { .. }
-        | Instr::BulkCommit
-        | Instr::BulkWait { .. }
-        | Instr::StAsync { .. }
-        | Instr::Wgmma(_)
-        | Instr::Tc(_) => Some(format!(
-            "`{}` needs the asynchronous-agent semantics, which this build does not have yet",
-            crate::check::text::instr(instr)
-        )),
-        Instr::Wait { instr, .. } => unsupported(instr),
-        _ => None,
     }
 }
 
@@ -69,12 +49,19 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, 
         Status::InBarrier => return Ok(bar::readiness(layout, m, agent)),
         Status::Running => {}
     }
-    if let AgentKind::Async { op, .. } = &a.kind {
-        match *op {}
+    if let AgentKind::Async { .. } = &a.kind {
+        return async_op::readiness(layout, m, agent);
     }
     let Some(instr) = current_instr(layout, m, agent) else { return Ok(Readiness::Done) };
+    if let Some(r) = tcgen05::thread_readiness(layout, m, agent, instr) {
+        return Ok(r);
+    }
     let run = || Ok(Readiness::Enabled(vec!["run".into()]));
     match instr {
+        Instr::BulkWait { n, read } => Ok(tma::wait_readiness(m, agent, *n, *read)),
+        Instr::CpAsyncWait { n } => Ok(cp_async::wait_readiness(m, agent, Some(*n))),
+        Instr::CpAsyncWaitAll => Ok(cp_async::wait_readiness(m, agent, None)),
+        Instr::Wgmma(WgmmaOp::WaitGroup { n }) => Ok(wgmma_wait_readiness(m, agent, *n)),
         Instr::Ld { .. } => ld_st::readiness(layout, m, agent, instr, None),
         Instr::Atom { .. } => atom::readiness(layout, m, agent, instr, None),
         Instr::ClusterWait => Ok(cluster::readiness(layout, m, agent)),
@@ -90,13 +77,27 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, 
 
 /// Perform one step of `ex.agent` with `choice`.
 pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
+    if async_op::op_of(ex.m, ex.agent).is_some() {
+        return async_op::step(ex, choice);
+    }
     let Some(instr) = current_instr(ex.layout, ex.m, ex.agent).cloned() else {
         return Err(format!("agent {} has nothing to run", ex.agent));
     };
-    if let Some(why) = unsupported(&instr) {
-        return Err(why);
+    if wgmma::hazard(ex, &instr)? {
+        return Ok(());
     }
     match &instr {
+        Instr::Bulk { .. } => tma::issue(ex, &instr),
+        Instr::BulkCommit => tma::commit(ex),
+        Instr::BulkWait { n, read } => tma::wait(ex, *n, *read),
+        Instr::CpAsync { .. } => cp_async::issue(ex, &instr),
+        Instr::CpAsyncCommit => cp_async::commit(ex),
+        Instr::CpAsyncWait { n } => cp_async::wait(ex, Some(*n)),
+        Instr::CpAsyncWaitAll => cp_async::wait(ex, None),
+        Instr::CpAsyncMbarArrive { bar, noinc, .. } => cp_async::mbar_arrive(ex, bar, *noinc),
+        Instr::StAsync { .. } => st_async::issue(ex, &instr),
+        Instr::Wgmma(op) => wgmma::issue(ex, op),
+        Instr::Tc(op) => tcgen05::issue(ex, op),
         Instr::Ld { .. } | Instr::St { .. } => ld_st::step(ex, &instr, None, choice),
         Instr::Atom { .. } => atom::step(ex, &instr, None, choice),
         Instr::Fence(f) => fence::step(ex, f),
@@ -113,6 +114,22 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
         Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::Exit => {
             control::step(ex, &instr)
         }
-        _ => Err(super::semantics::exec::internal("unhandled instruction")),
+    }
+}
+
+fn wgmma_wait_readiness(m: &Machine, agent: u32, n: u32) -> Readiness {
+    let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
+    let groups = &a.asyncs.wgmma_groups;
+    let waiting: Vec<String> = groups
+        .iter()
+        .take(tma::covered(groups, n))
+        .flatten()
+        .filter(|id| !async_op::all_reached(m, &[**id], crate::check::machine::Stage::Completed))
+        .map(|id| format!("#{id}"))
+        .collect();
+    if waiting.is_empty() {
+        async_op::one("wait_group returns")
+    } else {
+        Readiness::Blocked(format!("waits for wgmma {}", waiting.join(", ")))
     }
 }

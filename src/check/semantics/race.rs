@@ -5,12 +5,12 @@
 //! nothing synchronizes the two agents at all.
 
 use super::exec::Exec;
-use crate::check::machine::{Bridge, EventId, Filter, ProxyKey};
+use crate::check::machine::{EventId, Filter, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
 /// agent's access through `to`, with a sentence for the learner.
-pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: ProxyKey) -> (RaceReason, String) {
+pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (RaceReason, String) {
     let Ok(me) = ex.me() else {
         return (RaceReason::NoSynchronization, String::new());
     };
@@ -18,23 +18,22 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: Proxy
     let reader = ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
     if from != to {
-        if let Some((filter, Bridge::None)) = me.knowledge.orders_ignoring(event) {
+        if let Some(filter) = me.knowledge.orders_ignoring(event) {
             if filter.contains(ex.layout, loc) {
-                let other = if from == ProxyKey::Generic { to } else { from };
+                let fences = fence_names(from, to);
                 return (
                     RaceReason::MissingProxyFence,
                     format!(
-                        "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but no \
-                         `fence.proxy.{}` lies on that path; add one after the write, before the release",
-                        from.name(),
-                        to.name(),
-                        proxy_fence_name(other)
+                        "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but the path \
+                         lacks {fences}; add it after the write, before the release",
+                        describe_via(ex, from),
+                        describe_via(ex, to),
                     ),
                 );
             }
         }
     }
-    if let Some((filter, _)) = me.knowledge.orders_ignoring(event) {
+    if let Some(filter) = me.knowledge.orders_ignoring(event) {
         if !filter.contains(ex.layout, loc) && filter != Filter::All {
             return (
                 RaceReason::StateSpaceRestriction,
@@ -53,17 +52,22 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: Proxy
         RaceReason::StateSpaceRestriction,
         RaceReason::ExecutionOrderOnly,
     ];
+    // An async agent inherited its issuer's knowledge: failures into the issuer count.
+    let issuer = super::async_op::op_of(ex.m, ex.agent).map(|(i, _)| i.thread as u32);
     for reason in priority {
         // Read side: an edge into this agent that would have carried the write. Write side:
         // an edge into the earlier reader that this agent (or nobody) failed to form.
         let hit = ex.m.trace.0.failed.iter().chain(&ex.out.failed).find(|f| {
             f.reason == reason
-                && ((f.to_agent == ex.agent && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
+                && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {
             return (reason, f.text.clone());
         }
+    }
+    if let Some(why) = super::async_op::unobserved(ex, event.agent) {
+        return (RaceReason::AsyncNotObserved, why);
     }
     (
         RaceReason::NoSynchronization,
@@ -74,14 +78,34 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: ProxyKey, to: Proxy
     )
 }
 
-fn proxy_fence_name(key: ProxyKey) -> &'static str {
-    match key {
-        ProxyKey::Async => "async",
-        ProxyKey::Texture => "texture",
-        ProxyKey::Surface => "surface",
-        ProxyKey::Constant => "constant",
-        ProxyKey::Tensormap => "tensormap::generic",
-        ProxyKey::Alias | ProxyKey::Generic => "alias",
+fn describe_via(ex: &Exec, via: Via) -> String {
+    let name = ex.layout.locs.get(via.va).map_or("?", |l| l.name.as_str());
+    format!("{} (address `{name}`)", via.proxy.name())
+}
+
+/// The proxy fences an access pair needs, e.g. "`fence.proxy.surface` and `fence.proxy.alias`".
+fn fence_names(from: Via, to: Via) -> String {
+    let mut names = Vec::new();
+    for p in [from.proxy, to.proxy] {
+        let name = match p {
+            ProxyKey::Generic => continue,
+            ProxyKey::Async => "`fence.proxy.async`",
+            ProxyKey::Texture => "`fence.proxy.texture`",
+            ProxyKey::Surface => "`fence.proxy.surface`",
+            ProxyKey::Constant => "`fence.proxy.constant`",
+            ProxyKey::Tensormap => "`fence.proxy.tensormap::generic`",
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if from.va != to.va {
+        names.push("`fence.proxy.alias`");
+    }
+    if names.is_empty() {
+        "a proxy fence".into()
+    } else {
+        names.join(" and ")
     }
 }
 
@@ -92,5 +116,7 @@ fn describe(filter: Filter, ex: &Exec) -> String {
         Filter::SharedCta(cta) => format!("shared memory of CTA `{}` only", ex.layout.cta_name(cta)),
         Filter::SharedCluster(_) => "shared memory of the cluster only".into(),
         Filter::MbarrierInit => "`mbarrier.init` only".into(),
+        Filter::Tmem => "tensor memory only (`tcgen05.fence`)".into(),
+        Filter::Memory => "everything but tensor memory".into(),
     }
 }

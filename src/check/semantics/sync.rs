@@ -21,13 +21,14 @@
 //!   `fence.sc`), `bar` completion, `barrier.cluster` completion (see `bar.rs`, `cluster.rs`).
 //! - §1.7: composition is transitive through knowledge joins; each edge is tested at its
 //!   own scope, so composition never upgrades a scope.
-//! - §1.8/§2.3: proxy crossings need a bridge in the knowledge ([`crate::check::machine::Bridge`]).
+//! - §1.8/§2.3: proxy and alias crossings need proxy fences on the path
+//!   ([`crate::check::machine::needed`]); same-proxy non-generic pairs need one across CTAs.
 //! - §2.2: `sync_restrict` restricts the message ([`Filter`]) to the state space.
 //! - §4.5: mbarrier arrive→wait synchronizes iff arriver and waiter mutually include;
 //!   counting ignores `.sem`/`.scope`.
 
 use super::exec::Exec;
-use crate::check::machine::{covers, FailedRec, Filter, Message, Place, ProxyKey};
+use crate::check::machine::{covers, FailedRec, Filter, Message, Place, Via};
 use crate::check::report::RaceReason;
 use crate::check::text;
 use crate::model::{FenceSem, Scope, Sem};
@@ -72,7 +73,7 @@ pub struct Side {
     pub agent: u32,
     pub place: Place,
     pub strong: Option<Scope>,
-    pub key: ProxyKey,
+    pub key: Via,
 }
 
 /// §1.3 (same location is the caller's business).

@@ -56,9 +56,12 @@ impl Parser {
                 // A lone CTA gets its own cluster of size 1, named after it.
                 if self.explicit_clusters.contains(&name) {
                     return Err(Box::new(
-                        Diagnostic::error("F0106", format!("CTA `{name}` needs a cluster of its own, but a cluster `{name}` already exists"))
-                            .with_primary(Some(span), "a CTA without `in` gets an implicit cluster named after it")
-                            .with_help(format!("write `cta {name} in {name}` or rename one of them")),
+                        Diagnostic::error(
+                            "F0106",
+                            format!("CTA `{name}` needs a cluster of its own, but a cluster `{name}` already exists"),
+                        )
+                        .with_primary(Some(span), "a CTA without `in` gets an implicit cluster named after it")
+                        .with_help(format!("write `cta {name} in {name}` or rename one of them")),
                     ));
                 }
                 self.scenario.clusters.push(Cluster { name: name.clone(), gpu: 0 });
@@ -214,11 +217,18 @@ impl Parser {
 
     /// Locations and mbarriers share one namespace: both appear inside `[...]`.
     fn check_memory_name(&self, name: &str, span: Span) -> PResult<()> {
-        let names = self.scenario.locations.iter().map(|l| &l.name).chain(self.scenario.mbarriers.iter().map(|m| &m.name));
+        let names =
+            self.scenario.locations.iter().map(|l| &l.name).chain(self.scenario.mbarriers.iter().map(|m| &m.name));
         self.check_unique("location or mbarrier", name, span, names)
     }
 
-    fn check_unique<'a>(&self, what: &str, name: &str, span: Span, mut existing: impl Iterator<Item = &'a String>) -> PResult<()> {
+    fn check_unique<'a>(
+        &self,
+        what: &str,
+        name: &str,
+        span: Span,
+        mut existing: impl Iterator<Item = &'a String>,
+    ) -> PResult<()> {
         if existing.any(|n| n == name) {
             return Err(Box::new(
                 Diagnostic::error("F0106", format!("{what} `{name}` is declared twice"))

@@ -105,9 +105,7 @@ pub fn classify(segs: &[Seg], allowed: &Allowed, opcode: &str, diags: &mut Vec<D
             set_once(&mut mods.sem, sem, seg, "semantics", diags);
         } else if let Some(&(_, scope)) = SCOPES.iter().find(|(n, _)| *n == text && allowed.scopes) {
             set_once(&mut mods.scope, scope, seg, "scope", diags);
-        } else if let Some(&(_, space)) =
-            SPACES.iter().find(|(n, s)| *n == text && allowed.spaces.contains(s))
-        {
+        } else if let Some(&(_, space)) = SPACES.iter().find(|(n, s)| *n == text && allowed.spaces.contains(s)) {
             set_once(&mut mods.space, space, seg, "state space", diags);
         } else if let Some(flag) = allowed.flags.iter().find(|f| **f == text) {
             if mods.has(flag) {

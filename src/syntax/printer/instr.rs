@@ -1,8 +1,8 @@
 //! One instruction in canonical form.
 
 use crate::model::{
-    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy,
-    ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WgmmaOp,
+    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy, ProxyKind, Scope,
+    Sem, Sugar, SyncRestrict, TcOp, WgmmaOp,
 };
 
 /// The indented line for `instr`, with its default note if any.
@@ -230,12 +230,9 @@ fn fence_text(f: &Fence) -> String {
             (Sugar::Membar, Scope::Sys) => "membar.sys".into(),
             _ => format!("fence.sc{}", scope_str(*scope)),
         },
-        Fence::Thread { sem, scope, restrict, .. } => format!(
-            "fence{}{}{}",
-            sem.map_or("", fence_sem_str),
-            restrict.map_or("", restrict_str),
-            scope_str(*scope)
-        ),
+        Fence::Thread { sem, scope, restrict, .. } => {
+            format!("fence{}{}{}", sem.map_or("", fence_sem_str), restrict.map_or("", restrict_str), scope_str(*scope))
+        }
         Fence::MbarrierInit => "fence.mbarrier_init.release.cluster".into(),
         Fence::Proxy(kind) => match kind {
             ProxyKind::Alias => "fence.proxy.alias".into(),

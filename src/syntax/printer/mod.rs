@@ -6,8 +6,8 @@ mod instr;
 
 use std::fmt::Write;
 
-use crate::syntax::source_map::{Anchor, SourceMap};
 use crate::model::{CmpOp, Cond, Expect, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
+use crate::syntax::source_map::{Anchor, SourceMap};
 
 pub use instr::{default_note, instr_text};
 
@@ -61,7 +61,11 @@ fn item(out: &mut String, map: Option<&SourceMap>, anchor: Anchor, indent: &str,
 }
 
 fn comment(text: &str) -> String {
-    if text.is_empty() { "#".into() } else { format!("# {text}") }
+    if text.is_empty() {
+        "#".into()
+    } else {
+        format!("# {text}")
+    }
 }
 
 fn print_inner(s: &Scenario, map: Option<&SourceMap>) -> String {
@@ -87,12 +91,24 @@ fn print_inner(s: &Scenario, map: Option<&SourceMap>) -> String {
     }
     for (i, bar) in s.mbarriers.iter().enumerate() {
         let count = bar.count.map_or(String::new(), |c| format!(" count {c}"));
-        item(&mut out, map, Anchor::Mbarrier(i), "", &format!("mbarrier {} @{}{count}", bar.name, cta_name(s, bar.cta)));
+        item(
+            &mut out,
+            map,
+            Anchor::Mbarrier(i),
+            "",
+            &format!("mbarrier {} @{}{count}", bar.name, cta_name(s, bar.cta)),
+        );
     }
     for (t, thread) in s.threads.iter().enumerate() {
         let lanes = if thread.lanes == 32 { String::new() } else { format!(" lanes {}", thread.lanes) };
         out.push('\n');
-        item(&mut out, map, Anchor::Thread(t), "", &format!("thread {} @{}{lanes}:", thread.name, cta_name(s, thread.cta)));
+        item(
+            &mut out,
+            map,
+            Anchor::Thread(t),
+            "",
+            &format!("thread {} @{}{lanes}:", thread.name, cta_name(s, thread.cta)),
+        );
         for (i, instr) in thread.program.iter().enumerate() {
             item(&mut out, map, Anchor::Instr(t, i), "    ", &instr::line(instr));
         }

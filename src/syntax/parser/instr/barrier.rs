@@ -22,7 +22,13 @@ pub fn bar(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult
             _ => {}
         }
     }
-    let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: &["sync", "arrive", "red"], ignored: |s| s == "aligned" };
+    let allowed = Allowed {
+        sems: &[],
+        scopes: false,
+        spaces: &[],
+        flags: &["sync", "arrive", "red"],
+        ignored: |s| s == "aligned",
+    };
     let mods = classify(rest, &allowed, head, diags);
     let kinds: Vec<BarKind> = mods
         .flags
@@ -35,7 +41,13 @@ pub fn bar(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult
         .collect();
     let kind = match kinds.as_slice() {
         [kind] => *kind,
-        _ => return Err(bad_form(word_span, &format!("`{head}` needs exactly one of `.sync`, `.arrive`, `.red`"), "write e.g. `bar.sync 0`")),
+        _ => {
+            return Err(bad_form(
+                word_span,
+                &format!("`{head}` needs exactly one of `.sync`, `.arrive`, `.red`"),
+                "write e.g. `bar.sync 0`",
+            ))
+        }
     };
     let id = c.value("a barrier id")?;
     let count = if c.eat(&crate::syntax::lexer::Tok::Comma) { Some(c.value("a thread count")?) } else { None };
@@ -46,13 +58,29 @@ pub fn bar(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult
 }
 
 fn cluster(segs: &[Seg], word_span: Option<crate::diag::Span>, diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
-    let allowed = Allowed { sems: &[Sem::Release, Sem::Relaxed, Sem::Acquire], scopes: false, spaces: &[], flags: &["arrive", "wait"], ignored: ignore_sync_aligned };
+    let allowed = Allowed {
+        sems: &[Sem::Release, Sem::Relaxed, Sem::Acquire],
+        scopes: false,
+        spaces: &[],
+        flags: &["arrive", "wait"],
+        ignored: ignore_sync_aligned,
+    };
     let mods = classify(segs, &allowed, "barrier.cluster", diags);
     match (mods.has("arrive"), mods.has("wait"), mods.sem()) {
         (true, false, None | Some(Sem::Release | Sem::Relaxed)) => Ok(Instr::ClusterArrive { sem: mods.sem() }),
         (false, true, None | Some(Sem::Acquire)) => Ok(Instr::ClusterWait),
-        (true, false, _) => Err(bad_form(mods.sem.map(|s| s.1), "`barrier.cluster.arrive` is `.release` (default) or `.relaxed`", "remove the semantics or use `.relaxed`")),
-        (false, true, _) => Err(bad_form(mods.sem.map(|s| s.1), "`barrier.cluster.wait` is always `.acquire`", "remove the semantics")),
-        _ => Err(bad_form(word_span, "`barrier.cluster` needs exactly one of `.arrive` or `.wait`", "write `barrier.cluster.arrive` or `barrier.cluster.wait`")),
+        (true, false, _) => Err(bad_form(
+            mods.sem.map(|s| s.1),
+            "`barrier.cluster.arrive` is `.release` (default) or `.relaxed`",
+            "remove the semantics or use `.relaxed`",
+        )),
+        (false, true, _) => {
+            Err(bad_form(mods.sem.map(|s| s.1), "`barrier.cluster.wait` is always `.acquire`", "remove the semantics"))
+        }
+        _ => Err(bad_form(
+            word_span,
+            "`barrier.cluster` needs exactly one of `.arrive` or `.wait`",
+            "write `barrier.cluster.arrive` or `barrier.cluster.wait`",
+        )),
     }
 }

@@ -6,8 +6,14 @@ use super::bad_form;
 use crate::model::{CmpOp, Instr, Operand};
 use crate::syntax::lexer::Tok;
 
-const BRANCHES: &[(&str, CmpOp)] =
-    &[("beq", CmpOp::Eq), ("bne", CmpOp::Ne), ("blt", CmpOp::Lt), ("ble", CmpOp::Le), ("bgt", CmpOp::Gt), ("bge", CmpOp::Ge)];
+const BRANCHES: &[(&str, CmpOp)] = &[
+    ("beq", CmpOp::Eq),
+    ("bne", CmpOp::Ne),
+    ("blt", CmpOp::Lt),
+    ("ble", CmpOp::Le),
+    ("bgt", CmpOp::Gt),
+    ("bge", CmpOp::Ge),
+];
 
 /// The branch mnemonic of a comparison, for the printer.
 pub fn branch_name(op: CmpOp) -> &'static str {
@@ -18,7 +24,8 @@ pub fn branch_name(op: CmpOp) -> &'static str {
 pub fn control(c: &mut Cursor, segs: &[Seg]) -> Option<PResult<Instr>> {
     let head = segs.first()?.text;
     let rest = segs.get(1..).unwrap_or(&[]);
-    let extra_ok = |allowed: &[&str]| rest.iter().all(|s| allowed.contains(&s.text) || super::super::mods::is_type_suffix(s.text));
+    let extra_ok =
+        |allowed: &[&str]| rest.iter().all(|s| allowed.contains(&s.text) || super::super::mods::is_type_suffix(s.text));
     let span = segs.first().map(|f| segs.last().map_or(f.span, |l| f.span.to(l.span)));
     let result = match head {
         "bra" if extra_ok(&["uni"]) => target(c).map(|target| Instr::Branch { target, cond: None }),
@@ -35,7 +42,9 @@ pub fn control(c: &mut Cursor, segs: &[Seg]) -> Option<PResult<Instr>> {
             Ok(Instr::Add { dst, a, b: c.value("a register or an immediate")? })
         })(),
         "exit" if rest.is_empty() => Ok(Instr::Exit),
-        "bra" | "mov" | "add" | "exit" => Err(bad_form(span, &format!("`{head}` takes no such modifier"), &format!("write plain `{head}`"))),
+        "bra" | "mov" | "add" | "exit" => {
+            Err(bad_form(span, &format!("`{head}` takes no such modifier"), &format!("write plain `{head}`")))
+        }
         _ => {
             let &(_, op) = BRANCHES.iter().find(|(n, _)| *n == head)?;
             (|| {

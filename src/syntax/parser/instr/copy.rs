@@ -25,7 +25,13 @@ pub fn cp(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<
             let read = match rest {
                 [] => false,
                 ["read"] => true,
-                _ => return Err(bad_form(word_span(segs), "`cp.async.bulk.wait_group` only takes `.read`", "write `cp.async.bulk.wait_group{.read} n`")),
+                _ => {
+                    return Err(bad_form(
+                        word_span(segs),
+                        "`cp.async.bulk.wait_group` only takes `.read`",
+                        "write `cp.async.bulk.wait_group{.read} n`",
+                    ))
+                }
             };
             Ok(Instr::BulkWait { n: c.u32_operand("a group count")?, read })
         }
@@ -34,7 +40,13 @@ pub fn cp(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<
         ["cp", "async", "wait_group"] => Ok(Instr::CpAsyncWait { n: c.u32_operand("a group count")? }),
         ["cp", "async", "wait_all"] => Ok(Instr::CpAsyncWaitAll),
         ["cp", "async", "mbarrier", "arrive", ..] => {
-            let allowed = Allowed { sems: &[], scopes: false, spaces: &[AddrSpace::SharedCta, AddrSpace::SharedCluster], flags: &["noinc"], ignored: |_| false };
+            let allowed = Allowed {
+                sems: &[],
+                scopes: false,
+                spaces: &[AddrSpace::SharedCta, AddrSpace::SharedCluster],
+                flags: &["noinc"],
+                ignored: |_| false,
+            };
             let mods = classify(segs.get(4..).unwrap_or(&[]), &allowed, "cp.async.mbarrier.arrive", diags);
             let bar = c.address("the mbarrier")?;
             Ok(Instr::CpAsyncMbarArrive { bar, noinc: mods.has("noinc"), space: mods.space() })
@@ -44,9 +56,14 @@ pub fn cp(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<
             let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags, ignored: |s| s.starts_with("L2::") };
             let rest = segs.get(2..).unwrap_or(&[]);
             classify(rest, &allowed, "cp.async", diags);
-            let order: Vec<&str> = rest.iter().map(|s| s.text).filter(|t| matches!(*t, "shared" | "shared::cta" | "global")).collect();
+            let order: Vec<&str> =
+                rest.iter().map(|s| s.text).filter(|t| matches!(*t, "shared" | "shared::cta" | "global")).collect();
             if !matches!(order.as_slice(), ["shared" | "shared::cta", "global"]) {
-                return Err(bad_form(word_span(segs), "`cp.async` copies global to shared memory", "write `cp.async.ca.shared.global [dst], [src], bytes`"));
+                return Err(bad_form(
+                    word_span(segs),
+                    "`cp.async` copies global to shared memory",
+                    "write `cp.async.ca.shared.global [dst], [src], bytes`",
+                ));
             }
             let dst = c.address("the shared destination")?;
             c.comma()?;
@@ -55,7 +72,11 @@ pub fn cp(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<
             let bytes = c.u32_operand("a byte count")?;
             Ok(Instr::CpAsync { dst, src, bytes })
         }
-        _ => Err(bad_form(word_span(segs), "unknown `cp` instruction", "expected `cp.async…` or `cp.reduce.async.bulk…`")),
+        _ => Err(bad_form(
+            word_span(segs),
+            "unknown `cp` instruction",
+            "expected `cp.async…` or `cp.reduce.async.bulk…`",
+        )),
     }
 }
 
@@ -64,7 +85,8 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
     let mut spaces = Vec::new();
     let (mut tensor, mut mbar, mut group, mut multicast) = (false, false, false, false);
     let mut op_flags = Vec::new();
-    let known: &[&str] = &["tensor", "global", "shared::cta", "shared::cluster", COMPLETE_TX, "bulk_group", "multicast::cluster"];
+    let known: &[&str] =
+        &["tensor", "global", "shared::cta", "shared::cluster", COMPLETE_TX, "bulk_group", "multicast::cluster"];
     for seg in segs.get(skip..).unwrap_or(&[]) {
         match seg.text {
             "tensor" => tensor = true,
@@ -100,11 +122,19 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
         }
     };
     if mbar == group {
-        return Err(bad_form(word_span(segs), &format!("`{opcode}` needs one completion mechanism"), "add `.mbarrier::complete_tx::bytes` or `.bulk_group`"));
+        return Err(bad_form(
+            word_span(segs),
+            &format!("`{opcode}` needs one completion mechanism"),
+            "add `.mbarrier::complete_tx::bytes` or `.bulk_group`",
+        ));
     }
     let reduce = if is_reduce { Some(atom_op(&op_flags, opcode, segs)?) } else { None };
     if reduce == Some(AtomOp::Cas) || reduce == Some(AtomOp::Exch) {
-        return Err(bad_form(word_span(segs), "bulk reductions have no `.cas` or `.exch`", "use `.add`, `.min`, `.max`, `.inc`, `.dec`, `.and`, `.or` or `.xor`"));
+        return Err(bad_form(
+            word_span(segs),
+            "bulk reductions have no `.cas` or `.exch`",
+            "use `.add`, `.min`, `.max`, `.inc`, `.dec`, `.and`, `.or` or `.xor`",
+        ));
     }
     let dst = c.address("the destination")?;
     c.comma()?;
@@ -127,14 +157,25 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
         pairs.push((peer_dst, peer_bar));
     }
     if multicast == pairs.is_empty() {
-        let message = if multicast { "`.multicast::cluster` needs one `([dst], [bar])` pair per peer CTA" } else { "`([dst], [bar])` pairs need `.multicast::cluster`" };
-        return Err(bad_form(word_span(segs), message, "write `...multicast::cluster [dst], [src], bytes, [bar], ([dst2], [bar2])`"));
+        let message = if multicast {
+            "`.multicast::cluster` needs one `([dst], [bar])` pair per peer CTA"
+        } else {
+            "`([dst], [bar])` pairs need `.multicast::cluster`"
+        };
+        return Err(bad_form(
+            word_span(segs),
+            message,
+            "write `...multicast::cluster [dst], [src], bytes, [bar], ([dst2], [bar2])`",
+        ));
     }
     Ok(Instr::Bulk { dir, dst, src, bytes, mbar: bar, multicast: pairs, reduce, tensor })
 }
 
 fn is_tensor_shape(s: &str) -> bool {
-    matches!(s, "1d" | "2d" | "3d" | "4d" | "5d" | "tile" | "im2col" | "im2col_no_offs" | "tile::gather4" | "tile::scatter4")
+    matches!(
+        s,
+        "1d" | "2d" | "3d" | "4d" | "5d" | "tile" | "im2col" | "im2col_no_offs" | "tile::gather4" | "tile::scatter4"
+    )
 }
 
 /// `st.async` and `red.async`.
@@ -148,10 +189,18 @@ pub fn st_async(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
     let allowed = Allowed { sems, scopes: is_red, spaces: &[AddrSpace::SharedCluster], flags, ignored: |_| false };
     let mods = classify(segs.get(2..).unwrap_or(&[]), &allowed, opcode, diags);
     if !mods.has(COMPLETE_TX) {
-        return Err(bad_form(word_span(segs), &format!("`{opcode}` needs `.mbarrier::complete_tx::bytes`"), "only the mbarrier-completed form is modelled"));
+        return Err(bad_form(
+            word_span(segs),
+            &format!("`{opcode}` needs `.mbarrier::complete_tx::bytes`"),
+            "only the mbarrier-completed form is modelled",
+        ));
     }
     if mods.scope().is_some_and(|s| s != crate::model::Scope::Cluster) {
-        return Err(bad_form(mods.scope.map(|s| s.1), "`red.async` is `.relaxed.cluster`", "write `.relaxed.cluster` or leave it out"));
+        return Err(bad_form(
+            mods.scope.map(|s| s.1),
+            "`red.async` is `.relaxed.cluster`",
+            "write `.relaxed.cluster` or leave it out",
+        ));
     }
     let red = if is_red {
         let ops: Vec<_> = mods.flags.iter().filter(|(f, _)| *f != COMPLETE_TX).copied().collect();

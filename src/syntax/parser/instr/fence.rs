@@ -7,8 +7,18 @@ use crate::diag::{Diagnostic, Span};
 use crate::model::{AddrSpace, Fence, FenceSem, Instr, ProxyKind, Scope, Sugar, SyncRestrict};
 
 const FENCE_WORDS: &[&str] = &[
-    "sc", "acq_rel", "acquire", "release", "cta", "cluster", "gpu", "sys",
-    "sync_restrict::shared::cta", "sync_restrict::shared::cluster", "proxy", "mbarrier_init",
+    "sc",
+    "acq_rel",
+    "acquire",
+    "release",
+    "cta",
+    "cluster",
+    "gpu",
+    "sys",
+    "sync_restrict::shared::cta",
+    "sync_restrict::shared::cluster",
+    "proxy",
+    "mbarrier_init",
 ];
 const FENCE_WORDS_ALLOWED: Allowed =
     Allowed { sems: &[], scopes: false, spaces: &[], flags: FENCE_WORDS, ignored: |_| false };
@@ -23,7 +33,9 @@ struct FenceParts {
 
 pub fn sugar(head: &str, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let span = segs.first().map(|s| s.span);
-    let thread = |scope, sugar| Instr::Fence(Fence::Thread { sem: Some(FenceSem::Sc), scope, restrict: None, sugar: Some(sugar) });
+    let thread = |scope, sugar| {
+        Instr::Fence(Fence::Thread { sem: Some(FenceSem::Sc), scope, restrict: None, sugar: Some(sugar) })
+    };
     match head {
         "__threadfence()" => Ok(thread(Scope::Gpu, Sugar::ThreadFence)),
         "__threadfence_block()" => Ok(thread(Scope::Cta, Sugar::ThreadFenceBlock)),
@@ -35,7 +47,13 @@ pub fn sugar(head: &str, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<I
                 (Some(&(_, scope)), 2) => Ok(thread(scope, Sugar::Membar)),
                 _ => {
                     if let Some(extra) = segs.get(1) {
-                        let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: &["cta", "gl", "sys"], ignored: |_| false };
+                        let allowed = Allowed {
+                            sems: &[],
+                            scopes: false,
+                            spaces: &[],
+                            flags: &["cta", "gl", "sys"],
+                            ignored: |_| false,
+                        };
                         diags.push(unknown_modifier(extra, &allowed, "membar"));
                     }
                     Err(bad_form(span, "`membar` needs one level: `.cta`, `.gl` or `.sys`", "write e.g. `membar.gl`"))
@@ -58,7 +76,11 @@ pub fn fence(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
             if ok {
                 Ok(Instr::Fence(Fence::MbarrierInit))
             } else {
-                Err(bad_form(word_span, "`fence.mbarrier_init` only exists as `fence.mbarrier_init.release.cluster`", "write `fence.mbarrier_init.release.cluster`"))
+                Err(bad_form(
+                    word_span,
+                    "`fence.mbarrier_init` only exists as `fence.mbarrier_init.release.cluster`",
+                    "write `fence.mbarrier_init.release.cluster`",
+                ))
             }
         }
         _ => {
@@ -70,14 +92,27 @@ pub fn fence(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
                         .with_help("add a scope, e.g. `fence.acq_rel.gpu`"),
                 ));
             };
-            Ok(Instr::Fence(Fence::Thread { sem: parts.sem.map(|s| s.0), scope, restrict: parts.restrict.map(|r| r.0), sugar: None }))
+            Ok(Instr::Fence(Fence::Thread {
+                sem: parts.sem.map(|s| s.0),
+                scope,
+                restrict: parts.restrict.map(|r| r.0),
+                sugar: None,
+            }))
         }
     }
 }
 
 fn parts(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> FenceParts {
-    let sems = [("sc", FenceSem::Sc), ("acq_rel", FenceSem::AcqRel), ("acquire", FenceSem::Acquire), ("release", FenceSem::Release)];
-    let restricts = [("sync_restrict::shared::cta", SyncRestrict::SharedCta), ("sync_restrict::shared::cluster", SyncRestrict::SharedCluster)];
+    let sems = [
+        ("sc", FenceSem::Sc),
+        ("acq_rel", FenceSem::AcqRel),
+        ("acquire", FenceSem::Acquire),
+        ("release", FenceSem::Release),
+    ];
+    let restricts = [
+        ("sync_restrict::shared::cta", SyncRestrict::SharedCta),
+        ("sync_restrict::shared::cluster", SyncRestrict::SharedCluster),
+    ];
     let mut parts = FenceParts::default();
     for seg in segs {
         let duplicate = if let Some(&(_, sem)) = sems.iter().find(|(n, _)| *n == seg.text) {
@@ -91,7 +126,10 @@ fn parts(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> FenceParts {
             false
         };
         if duplicate {
-            diags.push(Diagnostic::error("F0204", "conflicting fence modifiers").with_primary(Some(seg.span), "a second semantics, scope or restriction"));
+            diags.push(
+                Diagnostic::error("F0204", "conflicting fence modifiers")
+                    .with_primary(Some(seg.span), "a second semantics, scope or restriction"),
+            );
         }
     }
     parts
@@ -102,7 +140,11 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
     let rest = segs.get(1..).unwrap_or(&[]);
     let no_extra = |diags: &mut Vec<Diagnostic>| {
         for seg in rest {
-            diags.push(unknown_modifier(seg, &Allowed { sems: &[], scopes: false, spaces: &[], flags: &[], ignored: |_| false }, "fence.proxy"));
+            diags.push(unknown_modifier(
+                seg,
+                &Allowed { sems: &[], scopes: false, spaces: &[], flags: &[], ignored: |_| false },
+                "fence.proxy",
+            ));
         }
     };
     let simple = match kind {
@@ -118,27 +160,45 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
     }
     match kind {
         Some("async") => {
-            let spaces = [("global", AddrSpace::Global), ("shared::cta", AddrSpace::SharedCta), ("shared::cluster", AddrSpace::SharedCluster)];
+            let spaces = [
+                ("global", AddrSpace::Global),
+                ("shared::cta", AddrSpace::SharedCta),
+                ("shared::cluster", AddrSpace::SharedCluster),
+            ];
             let space = match rest {
                 [] => None,
                 [seg] => match spaces.iter().find(|(n, _)| *n == seg.text) {
                     Some(&(_, s)) => Some(s),
                     None => {
-                        let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: &["global", "shared::cta", "shared::cluster"], ignored: |_| false };
+                        let allowed = Allowed {
+                            sems: &[],
+                            scopes: false,
+                            spaces: &[],
+                            flags: &["global", "shared::cta", "shared::cluster"],
+                            ignored: |_| false,
+                        };
                         diags.push(unknown_modifier(seg, &allowed, "fence.proxy.async"));
                         None
                     }
                 },
-                _ => return Err(bad_form(word_span, "`fence.proxy.async` takes at most one state space", "write e.g. `fence.proxy.async.shared::cta`")),
+                _ => {
+                    return Err(bad_form(
+                        word_span,
+                        "`fence.proxy.async` takes at most one state space",
+                        "write e.g. `fence.proxy.async.shared::cta`",
+                    ))
+                }
             };
             Ok(Instr::Fence(Fence::Proxy(ProxyKind::Async { space })))
         }
         Some("async::generic") => {
             let parts = parts(rest, diags);
             match (parts.sem, parts.restrict, parts.scope) {
-                (Some((sem @ (FenceSem::Release | FenceSem::Acquire), _)), Some((restrict, _)), Some((Scope::Cluster, _))) => {
-                    Ok(Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { sem, restrict })))
-                }
+                (
+                    Some((sem @ (FenceSem::Release | FenceSem::Acquire), _)),
+                    Some((restrict, _)),
+                    Some((Scope::Cluster, _)),
+                ) => Ok(Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { sem, restrict }))),
                 _ => Err(bad_form(
                     word_span,
                     "`fence.proxy.async::generic` needs `.release` or `.acquire`, a `.sync_restrict::…` and `.cluster`",
@@ -152,11 +212,21 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
                 (Some((sem @ (FenceSem::Release | FenceSem::Acquire), _)), Some((scope, _)), None) => {
                     Ok(Instr::Fence(Fence::Proxy(ProxyKind::Tensormap { sem, scope })))
                 }
-                _ => Err(bad_form(word_span, "`fence.proxy.tensormap::generic` needs `.release` or `.acquire` and a scope", "write e.g. `fence.proxy.tensormap::generic.acquire.gpu`")),
+                _ => Err(bad_form(
+                    word_span,
+                    "`fence.proxy.tensormap::generic` needs `.release` or `.acquire` and a scope",
+                    "write e.g. `fence.proxy.tensormap::generic.acquire.gpu`",
+                )),
             }
         }
         _ => {
-            let allowed = Allowed { sems: &[], scopes: false, spaces: &[], flags: &["alias", "texture", "surface", "constant", "async", "async::generic", "tensormap::generic"], ignored: |_| false };
+            let allowed = Allowed {
+                sems: &[],
+                scopes: false,
+                spaces: &[],
+                flags: &["alias", "texture", "surface", "constant", "async", "async::generic", "tensormap::generic"],
+                ignored: |_| false,
+            };
             match segs.first() {
                 Some(seg) => Err(Box::new(unknown_modifier(seg, &allowed, "fence.proxy"))),
                 None => Err(bad_form(word_span, "`fence.proxy` needs a proxy kind", "write e.g. `fence.proxy.async`")),

@@ -28,7 +28,8 @@ pub fn mbarrier(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
         _ => &[Sem::Release, Sem::Relaxed, Sem::Acquire, Sem::AcqRel],
     };
     let scopes = !matches!(op.text, "init" | "inval" | "pending_count");
-    let spaces: &'static [AddrSpace] = if op.text == "pending_count" { &[] } else { &[AddrSpace::SharedCta, AddrSpace::SharedCluster] };
+    let spaces: &'static [AddrSpace] =
+        if op.text == "pending_count" { &[] } else { &[AddrSpace::SharedCta, AddrSpace::SharedCluster] };
     let allowed = Allowed { sems, scopes, spaces, flags, ignored: |_| false };
     let name = format!("mbarrier.{}", op.text);
     let mods = classify(segs.get(2..).unwrap_or(&[]), &allowed, &name, diags);
@@ -45,7 +46,8 @@ pub fn mbarrier(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
             let bar = c.address("the mbarrier")?;
             c.comma()?;
             let bytes = c.u32_operand("a byte count")?;
-            let kind = if op.text == "expect_tx" { MbarKind::ExpectTx { bytes } } else { MbarKind::CompleteTx { bytes } };
+            let kind =
+                if op.text == "expect_tx" { MbarKind::ExpectTx { bytes } } else { MbarKind::CompleteTx { bytes } };
             Ok(with(kind, bar))
         }
         "arrive" | "arrive_drop" => {
@@ -62,11 +64,21 @@ pub fn mbarrier(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
             let mut bytes = None;
             if c.eat(&Tok::Comma) {
                 let n = c.u32_operand(if expect_tx { "a byte count" } else { "an arrival count" })?;
-                if expect_tx { bytes = Some(n) } else { count = Some(n) }
+                if expect_tx {
+                    bytes = Some(n)
+                } else {
+                    count = Some(n)
+                }
             } else if expect_tx {
                 return Err(c.error_here("`,` and the byte count of `.expect_tx`"));
             }
-            let kind = MbarKind::Arrive { count, expect_tx: bytes, no_complete: mods.has("noComplete"), drop: op.text == "arrive_drop", state };
+            let kind = MbarKind::Arrive {
+                count,
+                expect_tx: bytes,
+                no_complete: mods.has("noComplete"),
+                drop: op.text == "arrive_drop",
+                state,
+            };
             Ok(with(kind, bar))
         }
         "test_wait" | "try_wait" => {

@@ -6,8 +6,7 @@ use super::bad_form;
 use crate::diag::Diagnostic;
 use crate::model::{AddrSpace, AtomOp, Instr, Proxy, Sem};
 
-const ALL_SEMS: &[Sem] =
-    &[Sem::Weak, Sem::Relaxed, Sem::Acquire, Sem::Release, Sem::AcqRel, Sem::Volatile, Sem::Mmio];
+const ALL_SEMS: &[Sem] = &[Sem::Weak, Sem::Relaxed, Sem::Acquire, Sem::Release, Sem::AcqRel, Sem::Volatile, Sem::Mmio];
 const ALL_SPACES: &[AddrSpace] = &[AddrSpace::Global, AddrSpace::SharedCta, AddrSpace::SharedCluster];
 
 pub const ATOM_OPS: &[(&str, AtomOp)] = &[
@@ -30,18 +29,32 @@ fn ignore_texture_shape(s: &str) -> bool {
 }
 
 fn ignore_load_hints(s: &str) -> bool {
-    s.starts_with("L1::") || s.starts_with("L2::") || s == "level::cache_hint" || s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv"
+    s.starts_with("L1::")
+        || s.starts_with("L2::")
+        || s == "level::cache_hint"
+        || s == "ca"
+        || s == "cg"
+        || s == "cs"
+        || s == "lu"
+        || s == "cv"
 }
 
 pub fn load(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let head = segs.first().map_or("ld", |s| s.text);
     let rest = segs.get(1..).unwrap_or(&[]);
     let (proxy, mods) = if head == "ld" {
-        let allowed = Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &["const"], ignored: ignore_load_hints };
+        let allowed =
+            Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &["const"], ignored: ignore_load_hints };
         let mods = classify(rest, &allowed, head, diags);
         (if mods.has("const") { Proxy::Constant } else { Proxy::Generic }, mods)
     } else {
-        let allowed = Allowed { sems: &[], scopes: false, spaces: &[AddrSpace::Global], flags: &[], ignored: ignore_texture_shape };
+        let allowed = Allowed {
+            sems: &[],
+            scopes: false,
+            spaces: &[AddrSpace::Global],
+            flags: &[],
+            ignored: ignore_texture_shape,
+        };
         let proxy = if head == "tld" { Proxy::Texture } else { Proxy::Surface };
         (proxy, classify(rest, &allowed, head, diags))
     };
@@ -55,10 +68,17 @@ pub fn store(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResu
     let head = segs.first().map_or("st", |s| s.text);
     let rest = segs.get(1..).unwrap_or(&[]);
     let (proxy, mods) = if head == "st" {
-        let allowed = Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &[], ignored: ignore_load_hints };
+        let allowed =
+            Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &[], ignored: ignore_load_hints };
         (Proxy::Generic, classify(rest, &allowed, head, diags))
     } else {
-        let allowed = Allowed { sems: &[], scopes: false, spaces: &[AddrSpace::Global], flags: &[], ignored: ignore_texture_shape };
+        let allowed = Allowed {
+            sems: &[],
+            scopes: false,
+            spaces: &[AddrSpace::Global],
+            flags: &[],
+            ignored: ignore_texture_shape,
+        };
         (Proxy::Surface, classify(rest, &allowed, head, diags))
     };
     let addr = c.address("the location")?;
@@ -97,13 +117,22 @@ pub fn atom(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResul
 
 /// Exactly one reduction/atomic operation among `flags`.
 pub fn atom_op(flags: &[(&'static str, crate::diag::Span)], head: &str, segs: &[Seg]) -> PResult<AtomOp> {
-    let ops: Vec<_> = flags.iter().filter_map(|(f, span)| ATOM_OPS.iter().find(|(n, _)| n == f).map(|(_, op)| (*op, *span))).collect();
+    let ops: Vec<_> = flags
+        .iter()
+        .filter_map(|(f, span)| ATOM_OPS.iter().find(|(n, _)| n == f).map(|(_, op)| (*op, *span)))
+        .collect();
     match ops.as_slice() {
         [(op, _)] => Ok(*op),
         [] => {
             let span = segs.first().map(|s| s.span);
-            Err(bad_form(span, &format!("`{head}` needs an operation such as `.add`"), "add one of `.add .inc .dec .exch .max .min .and .or .xor`"))
+            Err(bad_form(
+                span,
+                &format!("`{head}` needs an operation such as `.add`"),
+                "add one of `.add .inc .dec .exch .max .min .and .or .xor`",
+            ))
         }
-        [_, (_, second), ..] => Err(bad_form(Some(*second), &format!("`{head}` takes one operation"), "remove one of the operations")),
+        [_, (_, second), ..] => {
+            Err(bad_form(Some(*second), &format!("`{head}` takes one operation"), "remove one of the operations"))
+        }
     }
 }

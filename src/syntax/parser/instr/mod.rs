@@ -19,16 +19,40 @@ use crate::syntax::lexer::{Line, Tok, Token};
 
 /// Opcodes offered as "did you mean" suggestions.
 const OPCODES: &[&str] = &[
-    "ld", "st", "tld", "suld", "sust", "atom", "red", "fence", "membar", "bar", "barrier",
-    "mbarrier", "cp", "wgmma", "tcgen05", "bra", "beq", "bne", "blt", "ble", "bgt", "bge",
-    "mov", "add", "exit", "wait", "__syncthreads()", "__threadfence()", "__threadfence_block()",
+    "ld",
+    "st",
+    "tld",
+    "suld",
+    "sust",
+    "atom",
+    "red",
+    "fence",
+    "membar",
+    "bar",
+    "barrier",
+    "mbarrier",
+    "cp",
+    "wgmma",
+    "tcgen05",
+    "bra",
+    "beq",
+    "bne",
+    "blt",
+    "ble",
+    "bgt",
+    "bge",
+    "mov",
+    "add",
+    "exit",
+    "wait",
+    "__syncthreads()",
+    "__threadfence()",
+    "__threadfence_block()",
 ];
 
 pub(super) fn bad_form(span: Option<Span>, message: &str, help: &str) -> Box<Diagnostic> {
     Box::new(
-        Diagnostic::error("F0207", message.to_string())
-            .with_primary(span, "invalid form")
-            .with_help(help.to_string()),
+        Diagnostic::error("F0207", message.to_string()).with_primary(span, "invalid form").with_help(help.to_string()),
     )
 }
 

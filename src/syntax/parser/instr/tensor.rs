@@ -9,14 +9,29 @@ use crate::syntax::lexer::Tok;
 
 pub const WGMMA_OPS: &[&str] = &["fence", "mma_async", "commit_group", "wait_group"];
 pub const TC_OPS: &[&str] = &[
-    "alloc", "dealloc", "relinquish_alloc_permit", "mma", "cp", "shift", "ld", "st", "commit",
-    "wait::ld", "wait::st", "fence::before_thread_sync", "fence::after_thread_sync",
+    "alloc",
+    "dealloc",
+    "relinquish_alloc_permit",
+    "mma",
+    "cp",
+    "shift",
+    "ld",
+    "st",
+    "commit",
+    "wait::ld",
+    "wait::st",
+    "fence::before_thread_sync",
+    "fence::after_thread_sync",
 ];
 
 fn op_segment<'a>(segs: &'a [Seg<'a>], ops: &'static [&'static str], family: &str) -> PResult<&'a Seg<'a>> {
     let word_span = segs.first().map(|f| segs.last().map_or(f.span, |l| f.span.to(l.span)));
     let Some(op) = segs.get(1) else {
-        return Err(bad_form(word_span, &format!("`{family}` needs an operation"), &format!("write e.g. `{family}.{}`", ops.first().unwrap_or(&""))));
+        return Err(bad_form(
+            word_span,
+            &format!("`{family}` needs an operation"),
+            &format!("write e.g. `{family}.{}`", ops.first().unwrap_or(&"")),
+        ));
     };
     if ops.contains(&op.text) {
         Ok(op)
@@ -77,7 +92,13 @@ pub fn tcgen05(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PRe
     let allowed = Allowed { sems: &[], scopes: false, spaces, flags, ignored: ignore_shape };
     let mods = classify(segs.get(2..).unwrap_or(&[]), &allowed, &name, diags);
     let cta_group = match (mods.has("cta_group::1"), mods.has("cta_group::2")) {
-        (true, true) => return Err(bad_form(mods.flag_span("cta_group::2"), "both `.cta_group::1` and `.cta_group::2`", "keep one of them")),
+        (true, true) => {
+            return Err(bad_form(
+                mods.flag_span("cta_group::2"),
+                "both `.cta_group::1` and `.cta_group::2`",
+                "keep one of them",
+            ))
+        }
         (_, true) => 2,
         _ => 1,
     };
@@ -105,7 +126,11 @@ pub fn tcgen05(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PRe
         }
         "shift" => {
             if !mods.has("down") {
-                return Err(bad_form(Some(op.span), "`tcgen05.shift` needs `.down`", "write `tcgen05.shift.cta_group::1.down [tmem]`"));
+                return Err(bad_form(
+                    Some(op.span),
+                    "`tcgen05.shift` needs `.down`",
+                    "write `tcgen05.shift.cta_group::1.down [tmem]`",
+                ));
             }
             TcOp::Shift { tmem: c.address("the TMEM location")?, cta_group }
         }
@@ -121,7 +146,11 @@ pub fn tcgen05(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PRe
         }
         "commit" => {
             if !mods.has("mbarrier::arrive::one") {
-                return Err(bad_form(Some(op.span), "`tcgen05.commit` needs `.mbarrier::arrive::one`", "write `tcgen05.commit.cta_group::1.mbarrier::arrive::one [bar]`"));
+                return Err(bad_form(
+                    Some(op.span),
+                    "`tcgen05.commit` needs `.mbarrier::arrive::one`",
+                    "write `tcgen05.commit.cta_group::1.mbarrier::arrive::one [bar]`",
+                ));
             }
             let bar = c.address("the mbarrier")?;
             let mut multicast = Vec::new();
@@ -129,7 +158,11 @@ pub fn tcgen05(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PRe
                 multicast.push(c.address("a peer mbarrier")?);
             }
             if mods.has("multicast::cluster") == multicast.is_empty() {
-                return Err(bad_form(mods.flag_span("multicast::cluster").or(Some(op.span)), "`.multicast::cluster` goes with one extra `[bar]` per peer CTA", "list the peer barriers after the first one, or drop `.multicast::cluster`"));
+                return Err(bad_form(
+                    mods.flag_span("multicast::cluster").or(Some(op.span)),
+                    "`.multicast::cluster` goes with one extra `[bar]` per peer CTA",
+                    "list the peer barriers after the first one, or drop `.multicast::cluster`",
+                ));
             }
             TcOp::Commit { bar, multicast, cta_group }
         }

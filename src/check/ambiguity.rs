@@ -1,0 +1,73 @@
+//! Strict vs pragmatic (reference §9 item 7, §12): when a scenario touches a point where
+//! the spec is silent, the checker also runs the other mode and says when it differs.
+
+use crate::check::report::{Mode, Options, Report, Verdict};
+use crate::model::{BulkDir, Instr, Scenario, TcOp};
+
+/// The §12 points a scenario's instructions touch, as short phrases.
+fn points(scenario: &Scenario) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for instr in scenario.threads.iter().flat_map(|t| &t.program) {
+        let found: &[&'static str] = match instr {
+            Instr::Bulk { dir: BulkDir::SharedCtaToGlobal, .. } => &[],
+            Instr::Bulk { multicast, .. } if !multicast.is_empty() => &[
+                "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)",
+                "WAR from a generic read to an async write (§12 #4)",
+            ],
+            Instr::Bulk { dir: BulkDir::GlobalToSharedCluster | BulkDir::SharedCtaToSharedCluster, .. } => &[
+                "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)",
+                "WAR from a generic read to an async write (§12 #4)",
+            ],
+            Instr::Bulk { .. } => &["WAR from a generic read to an async write (§12 #4)"],
+            Instr::CpAsync { .. } => &["the proxy of `cp.async` data writes (§12 #8)"],
+            Instr::StAsync { .. } => &[
+                "the proxy of `st.async`/`red.async` data writes (§12 #8)",
+                "whether `st.async` may target its own CTA (§12 #9)",
+            ],
+            Instr::Tc(TcOp::Commit { .. }) => &["the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)"],
+            _ => &[],
+        };
+        for p in found {
+            if !out.contains(p) {
+                out.push(*p);
+            }
+        }
+    }
+    out
+}
+
+fn verdict_text(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Correct => "correct",
+        Verdict::Race => "a race",
+        Verdict::Deadlock => "a deadlock",
+        Verdict::Undefined => "undefined behaviour",
+        Verdict::Partial => "undecided",
+    }
+}
+
+/// Run the other mode when the scenario touches a §12 point, and note a different verdict.
+pub fn with_mode_note(scenario: &Scenario, options: &Options, mut report: Report, run: fn(&Scenario, &Options) -> Report) -> Report {
+    let touched = points(scenario);
+    if report.mode_note.is_some() || touched.is_empty() || report.verdict == Verdict::Partial {
+        return report;
+    }
+    let other_mode = match options.mode {
+        Mode::Strict => Mode::Pragmatic,
+        Mode::Pragmatic => Mode::Strict,
+    };
+    let other = run(scenario, &Options { mode: other_mode, ..options.clone() });
+    if other.verdict != report.verdict && other.verdict != Verdict::Partial {
+        let name = |m: Mode| if m == Mode::Strict { "strict" } else { "pragmatic" };
+        let why = other.findings.first().map_or(String::new(), |f| format!(" ({})", f.message));
+        report.mode_note = Some(format!(
+            "{} mode judges this {}, {} mode {}{why}; the spec is silent on {}",
+            name(options.mode),
+            verdict_text(report.verdict),
+            name(other_mode),
+            verdict_text(other.verdict),
+            touched.join("; ")
+        ));
+    }
+    report
+}

@@ -1,0 +1,83 @@
+//! Completion mechanisms acting on an mbarrier: async complete-tx and async arrive-on
+//! (reference §4.3), performed by asynchronous agents.
+
+use super::exec::{internal, Exec};
+use super::sync::merge;
+use crate::check::machine::Message;
+
+const MAX_COUNT: i64 = (1 << 20) - 1;
+
+fn name(ex: &Exec, idx: usize) -> String {
+    ex.layout.mbar_locs.get(idx).and_then(|l| ex.layout.locs.get(*l)).map_or("?".into(), |l| l.name.clone())
+}
+
+/// `arrivals` arrive-ons and a complete-tx of `bytes` on barrier `idx`, carrying `msg`.
+/// Returns false when the signal was undefined behaviour (already reported).
+pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<Message>, what: &str) -> Result<bool, String> {
+    let bar = name(ex, idx);
+    let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| internal("mbar loc"))?;
+    let mut b = ex.m.mbars.get(idx).cloned().ok_or_else(|| internal("mbar"))?;
+    if !b.valid {
+        ex.undefined(format!("{what} signals uninitialized mbarrier `{bar}`"), "the barrier must be initialized before an async op signals it (§9.7.13.15)".into());
+        return Ok(false);
+    }
+    if let Some(init) = b.init_event {
+        if !ex.me()?.knowledge.orders(ex.layout, init, loc, &Default::default()) {
+            ex.undefined(
+                format!("{what} signals `{bar}` before its `mbarrier.init` is visible to the issuer"),
+                "publish the init first: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)".into(),
+            );
+            return Ok(false);
+        }
+    }
+    if arrivals > 0 && b.unobserved {
+        ex.undefined(
+            format!("{what} arrives on `{bar}` before any wait observed phase {}", b.phase.saturating_sub(1)),
+            "lapping: in every phase a wait must return true before the next phase's arrivals (§9.7.13.15.4)".into(),
+        );
+        return Ok(false);
+    }
+    b.tx -= bytes;
+    b.pending -= arrivals;
+    if b.pending < 0 {
+        ex.undefined(format!("{what} arrives on `{bar}` more often than it expects"), "the pending count went below zero: count the arrivals per phase exactly".into());
+        return Ok(false);
+    }
+    if b.tx.abs() > MAX_COUNT {
+        ex.undefined(format!("tx-count of `{bar}` left its range ({:+})", b.tx), "tx-count must stay within ±(2^20-1)".into());
+        return Ok(false);
+    }
+    merge(&mut b.current, msg);
+    let mut desc = if arrivals > 0 {
+        format!("{what}: arrive-on `{bar}`, {} pending, tx-count {:+}", b.pending, b.tx)
+    } else {
+        format!("{what}: complete_tx {bytes} bytes on `{bar}`, tx-count {:+}", b.tx)
+    };
+    if b.pending == 0 && b.tx == 0 {
+        b.phase += 1;
+        b.pending = b.expected;
+        let cur = std::mem::take(&mut b.current);
+        merge(&mut b.completed, cur);
+        b.unobserved = true;
+        desc.push_str(&format!("; phase {} completed", b.phase - 1));
+    }
+    *ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))? = b;
+    ex.out.description = desc;
+    Ok(true)
+}
+
+/// `cp.async.mbarrier.arrive` without `.noinc`: pending += 1 at issue (§4.3).
+pub fn add_pending(ex: &mut Exec, idx: usize, what: &str) -> Result<bool, String> {
+    let bar = name(ex, idx);
+    let b = ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))?;
+    if !b.valid {
+        ex.undefined(format!("{what} on uninitialized mbarrier `{bar}`"), "initialize the barrier first (§9.7.13.15)".into());
+        return Ok(false);
+    }
+    b.pending += 1;
+    if b.pending > MAX_COUNT {
+        ex.undefined(format!("{what} overflows the pending count of `{bar}`"), "the pending count must stay below 2^20 (§9.7.13.15.15)".into());
+        return Ok(false);
+    }
+    Ok(true)
+}

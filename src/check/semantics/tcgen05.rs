@@ -1,0 +1,333 @@
+//! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*`,
+//! the thread-sync fences and TMEM allocation.
+//!
+//! Model: an async tcgen05 op inherits the issuer's knowledge for ordinary memory (program
+//! order; its smem reads are async proxy) but, for tensor memory, only the thread's
+//! tcgen05 view: what `fence::after_thread_sync`, `wait::ld`/`wait::st` and pipelined
+//! predecessors (§8.2) put there. `fence::before_thread_sync` publishes completed ld/st and
+//! in-flight pipelined producers to the thread's next synchronization, relaxed included.
+//! A pipelined consumer (mma/cp/shift) waits for the producers it knows of.
+
+use super::async_op::{self, AsyncOp, AsyncWhat};
+use super::exec::{internal, Exec, Readiness};
+use crate::check::machine::{AgentKind, Filter, Knowledge, Layout, Machine, ProxyKey, Stage, TMEM_COLUMNS};
+use crate::model::{Instr, Scope, Space, TcOp};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TcWhat {
+    Mma { d: usize, a: usize, b: usize },
+    Cp { dst: usize, src: usize },
+    Shift { tmem: usize },
+    Ld { dst: String, src: usize },
+    St { dst: usize, value: i64 },
+    /// Async arrive-on (count 1, cluster scope) on each barrier once `after` completed.
+    Commit { bars: Vec<usize>, after: Vec<u32> },
+}
+
+pub fn kind_name(t: &TcWhat) -> &'static str {
+    match t {
+        TcWhat::Mma { .. } => "tcgen05.mma",
+        TcWhat::Cp { .. } => "tcgen05.cp",
+        TcWhat::Shift { .. } => "tcgen05.shift",
+        TcWhat::Ld { .. } => "tcgen05.ld",
+        TcWhat::St { .. } => "tcgen05.st",
+        TcWhat::Commit { .. } => "tcgen05.commit",
+    }
+}
+
+fn is_pipelined_producer(t: &TcWhat) -> bool {
+    matches!(t, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. })
+}
+
+fn tc_of(m: &Machine, id: u32) -> Option<(usize, &TcWhat, Stage)> {
+    match &m.agents.get(id as usize)?.kind {
+        AgentKind::Async { issuer, op: AsyncOp { what: AsyncWhat::Tc(t), stage } } => Some((issuer.thread, t, *stage)),
+        _ => None,
+    }
+}
+
+/// tcgen05 agents issued by `thread` that satisfy `pred`.
+fn issued_by(m: &Machine, thread: usize, pred: impl Fn(&TcWhat, Stage) -> bool) -> Vec<u32> {
+    (0..m.agents.len() as u32)
+        .filter(|id| tc_of(m, *id).is_some_and(|(t, w, s)| t == thread && pred(w, s)))
+        .collect()
+}
+
+fn thread_of(ex: &Exec) -> Result<usize, String> {
+    ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("tcgen05 without thread"))
+}
+
+/// Knowledge naming the accesses of `ids` (pipelined producers, run or not: a consumer
+/// that knows of one not yet run waits for it).
+fn promise(layout: &Layout, ids: &[u32]) -> Knowledge {
+    let mut k = Knowledge::default();
+    for id in ids {
+        k.join(&Knowledge::new(layout.cells, *id).restrict(Filter::Tmem, layout));
+    }
+    k
+}
+
+fn spawn(ex: &mut Exec, what: TcWhat) -> Result<u32, String> {
+    let thread = thread_of(ex)?;
+    let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
+    k.join(&ex.me()?.asyncs.tc_view.clone());
+    if matches!(what, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. }) {
+        let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
+        k.join(&promise(ex.layout, &producers));
+    }
+    let place = ex.place();
+    let name = kind_name(&what);
+    let id = async_op::spawn(ex, AsyncWhat::Tc(what), k, place)?;
+    ex.out.description = format!("issued {name} (agent #{id})");
+    Ok(id)
+}
+
+pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
+    let text = crate::check::text::instr(&Instr::Tc(op.clone()));
+    let place = ex.place();
+    let loc = |ex: &Exec, n: &str| ex.layout.loc(n);
+    match op {
+        TcOp::Alloc { dst, cols, .. } => {
+            let t = ex.m.tmem.get(place.cta).cloned().unwrap_or_default();
+            if t.relinquished {
+                ex.undefined(format!("`{text}` after `tcgen05.relinquish_alloc_permit`"), "a CTA may not allocate once any of its threads relinquished the permit (§9.7.16.7.1)".into());
+                return Ok(());
+            }
+            let dst = loc(ex, dst)?;
+            super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
+            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
+                s.allocated += cols;
+            }
+            ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
+        }
+        TcOp::Dealloc { cols, .. } => {
+            let busy = (0..ex.m.agents.len() as u32).any(|id| {
+                tc_of(ex.m, id).is_some_and(|(_, _, s)| s != Stage::Completed)
+                    && ex.m.agents.get(id as usize).is_some_and(|a| a.place.cta == place.cta)
+            });
+            let allocated = ex.m.tmem.get(place.cta).map_or(0, |t| t.allocated);
+            if busy || *cols > allocated {
+                let why = if busy { "tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
+                ex.undefined(format!("`{text}` frees {why}"), "complete (commit and wait for) every tcgen05 op before `dealloc`, and free exactly what was allocated (§9.7.16.7.1)".into());
+                return Ok(());
+            }
+            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
+                s.allocated -= cols;
+            }
+            ex.out.description = format!("freed {cols} TMEM columns");
+        }
+        TcOp::Relinquish { .. } => {
+            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
+                s.relinquished = true;
+            }
+            ex.out.description = "relinquished the TMEM allocation permit".into();
+        }
+        TcOp::Mma { d, a, b, .. } => {
+            let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)? };
+            spawn(ex, what)?;
+        }
+        TcOp::Cp { dst, src, .. } => {
+            let what = TcWhat::Cp { dst: loc(ex, dst)?, src: loc(ex, src)? };
+            spawn(ex, what)?;
+        }
+        TcOp::Shift { tmem, .. } => {
+            let what = TcWhat::Shift { tmem: loc(ex, tmem)? };
+            spawn(ex, what)?;
+        }
+        TcOp::Ld { dst, src } => {
+            let what = TcWhat::Ld { dst: dst.clone(), src: loc(ex, src)? };
+            spawn(ex, what)?;
+        }
+        TcOp::St { dst, src } => {
+            let what = TcWhat::St { dst: loc(ex, dst)?, value: ex.eval(src) };
+            spawn(ex, what)?;
+        }
+        TcOp::Commit { bar, multicast, .. } => {
+            let thread = thread_of(ex)?;
+            let after = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
+            let mut bars = vec![ex.layout.mbar(bar)?];
+            for b in multicast {
+                bars.push(ex.layout.mbar(b)?);
+            }
+            before_thread_sync(ex)?;
+            let k = ex.me()?.knowledge.clone();
+            let id = async_op::spawn(ex, AsyncWhat::Tc(TcWhat::Commit { bars, after }), k, place)?;
+            ex.out.description = format!("tcgen05.commit (agent #{id}) arrives once this thread's mma/cp/shift complete");
+        }
+        TcOp::WaitLd | TcOp::WaitSt => {
+            let thread = thread_of(ex)?;
+            let ld = matches!(op, TcOp::WaitLd);
+            let ids = issued_by(ex.m, thread, |w, _| if ld { matches!(w, TcWhat::Ld { .. }) } else { matches!(w, TcWhat::St { .. }) });
+            for id in ids {
+                let k = async_op::own_events(ex.layout, ex.m, id, false).restrict(Filter::Tmem, ex.layout);
+                let a = &mut ex.me_mut()?.asyncs;
+                a.tc_view.join(&k);
+                a.tc_done.join(&k);
+            }
+            ex.out.description = format!("this thread's tcgen05.{} complete", if ld { "ld" } else { "st" });
+        }
+        TcOp::FenceBeforeThreadSync => before_thread_sync(ex)?,
+        TcOp::FenceAfterThreadSync => {
+            let mut k = ex.me()?.knowledge.restrict(Filter::Tmem, ex.layout);
+            for msg in ex.me()?.pending_acquire.clone() {
+                k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
+            }
+            let me = ex.agent;
+            let a = ex.me_mut()?;
+            a.asyncs.tc_view.join(&k);
+            a.knowledge.bump(me);
+            ex.out.description = "later tcgen05 ops are ordered after prior thread synchronization".into();
+        }
+    }
+    ex.next()
+}
+
+/// §8.4: prior async tcgen05 ops (completed ld/st, in-flight pipelined producers) become
+/// ordered before this thread's next synchronization, whatever its `.sem`.
+fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
+    let thread = thread_of(ex)?;
+    let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
+    let mut k = std::mem::take(&mut ex.me_mut()?.asyncs.tc_done);
+    k.join(&promise(ex.layout, &producers));
+    ex.me_mut()?.knowledge.join(&k);
+    let published = ex.me()?.knowledge.restrict(Filter::Tmem, ex.layout);
+    let via = "tcgen05.fence::before_thread_sync".to_string();
+    let msg = ex.release(Scope::Sys, via.clone(), published)?;
+    let me = ex.me_mut()?;
+    me.release_fences.retain(|m| m.via != via);
+    me.release_fences.push(msg);
+    ex.out.description = "prior tcgen05 ops are ordered before the next thread synchronization".into();
+    Ok(())
+}
+
+/// Blocking `alloc`, and the true register dependency on a pending `tcgen05.ld` (§8.3).
+pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr) -> Option<Readiness> {
+    let a = m.agents.get(agent as usize)?;
+    let AgentKind::Thread(thread) = a.kind else { return None };
+    if let Instr::Tc(TcOp::Alloc { cols, .. }) = instr {
+        let used = m.tmem.get(a.place.cta).map_or(0, |t| t.allocated);
+        if used + cols > TMEM_COLUMNS {
+            return Some(Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)")));
+        }
+    }
+    if let Instr::Tc(TcOp::WaitLd | TcOp::WaitSt) = instr {
+        let ld = matches!(instr, Instr::Tc(TcOp::WaitLd));
+        let pending = issued_by(m, thread, |w, s| s != Stage::Completed && if ld { matches!(w, TcWhat::Ld { .. }) } else { matches!(w, TcWhat::St { .. }) });
+        if let Some(p) = pending.first() {
+            return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
+        }
+    }
+    let reads = super::registers::reads(instr);
+    let pending = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { dst, .. } if reads.contains(&dst.as_str())));
+    let _ = layout;
+    pending.first().map(|p| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
+}
+
+fn key(layout: &Layout, loc: usize) -> ProxyKey {
+    match layout.locs.get(loc).map(|l| (l.space, l.key)) {
+        Some((Space::Tmem(_), k)) => k,
+        _ => ProxyKey::Async,
+    }
+}
+
+fn reads_of(layout: &Layout, t: &TcWhat) -> Vec<(usize, ProxyKey)> {
+    let r = |l: usize| (l, key(layout, l));
+    match t {
+        TcWhat::Mma { d, a, b } => vec![r(*a), r(*b), r(*d)],
+        TcWhat::Cp { src, .. } => vec![r(*src)],
+        TcWhat::Shift { tmem } => vec![r(*tmem)],
+        TcWhat::Ld { src, .. } => vec![r(*src)],
+        TcWhat::St { .. } | TcWhat::Commit { .. } => Vec::new(),
+    }
+}
+
+/// A pipelined consumer waits for the producers it knows of (§8.2).
+fn waits_for(m: &Machine, agent: u32, t: &TcWhat) -> Option<u32> {
+    if !matches!(t, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. }) {
+        return None;
+    }
+    let me = m.agents.get(agent as usize)?;
+    (0..m.agents.len() as u32).find(|id| {
+        *id != agent
+            && tc_of(m, *id).is_some_and(|(_, w, s)| is_pipelined_producer(w) && s == Stage::Issued)
+            && me.knowledge.entries.iter().any(|e| e.vv.get(*id) > 0)
+    })
+}
+
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: Stage) -> Readiness {
+    match (t, stage) {
+        (TcWhat::Commit { after, .. }, _) => {
+            let waiting: Vec<String> = after.iter().filter(|id| !async_op::all_reached(m, &[**id], Stage::Completed)).map(|id| format!("#{id}")).collect();
+            if waiting.is_empty() {
+                async_op::one("arrive")
+            } else {
+                Readiness::Blocked(format!("waits for tcgen05 {}", waiting.join(", ")))
+            }
+        }
+        (_, Stage::Issued) => match waits_for(m, agent, t) {
+            Some(p) => Readiness::Blocked(format!("pipelined after tcgen05 agent #{p}")),
+            None => async_op::enabled_reads(layout, m, agent, &reads_of(layout, t)),
+        },
+        _ => async_op::one("complete"),
+    }
+}
+
+pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), String> {
+    let tmem_write = |ex: &mut Exec, loc: usize, v: i64| {
+        super::access::write(ex, &async_op::access_to(ex.layout, loc, None, None), v, Vec::new())
+    };
+    if let TcWhat::Commit { bars, after } = t {
+        let fence = async_op::pragmatic(ex);
+        let mut k = Knowledge::default();
+        for id in after {
+            k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));
+        }
+        let who = ex.name_of(ex.agent);
+        for bar in bars {
+            let msg = async_op::message(ex, Scope::Cluster, format!("{who} arrive-on"), k.clone())?;
+            if !super::completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {
+                return Ok(());
+            }
+        }
+        return async_op::set_stage(ex, Stage::Completed);
+    }
+    if stage == Stage::Accessed {
+        if let TcWhat::Ld { dst, .. } = t {
+            let v = ex.reg("value");
+            let issuer = ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("ld issuer"))?;
+            if let Some(a) = ex.m.agents.get_mut(issuer) {
+                a.regs.insert(dst.clone(), v);
+            }
+        }
+        ex.out.description = "complete".into();
+        return async_op::set_stage(ex, Stage::Completed);
+    }
+    let reads = reads_of(ex.layout, t);
+    let v = async_op::perform_reads(ex, &reads, choice)?;
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    match t {
+        TcWhat::Mma { d, .. } => {
+            let out = at(2).wrapping_add(at(0).wrapping_mul(at(1)));
+            tmem_write(ex, *d, out)?;
+            ex.out.description = format!("mma: accumulator = {out}");
+        }
+        TcWhat::Cp { dst, .. } => {
+            tmem_write(ex, *dst, at(0))?;
+            ex.out.description = format!("cp: copied {} into TMEM", at(0));
+        }
+        TcWhat::Shift { tmem } => {
+            tmem_write(ex, *tmem, at(0))?;
+            ex.out.description = "shift".into();
+        }
+        TcWhat::Ld { .. } => {
+            ex.me_mut()?.regs.insert("value".into(), at(0));
+            ex.out.description = format!("ld: read {} from TMEM", at(0));
+        }
+        TcWhat::St { dst, value } => {
+            tmem_write(ex, *dst, *value)?;
+            ex.out.description = format!("st: wrote {value} to TMEM");
+        }
+        TcWhat::Commit { .. } => {}
+    }
+    async_op::set_stage(ex, Stage::Accessed)
+}

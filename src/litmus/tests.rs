@@ -261,7 +261,7 @@ fn partial_barriers_count_the_threads_that_hold_them() {
     assert_eq!(c2, Some(1));
     // `arrive` releases without waiting.
     let arrive = barrier_test(" bar.cta.arrive 3 | bar.cta.sync 3 | bar.cta.sync 3 | ;", "");
-    assert_eq!(mbar_use(&arrive, 0).2, false);
+    assert!(!mbar_use(&arrive, 0).2);
     assert_eq!(mbar_use(&arrive, 1).1, Some(3));
 }
 

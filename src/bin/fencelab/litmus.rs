@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use fencelab::check::{Mode, Options};
@@ -81,7 +82,8 @@ fn print(test: &str) -> u8 {
     };
     match fencelab::litmus::import(&src) {
         Ok(scenario) => {
-            print!("{}", fencelab::syntax::print(&scenario));
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = write!(std::io::stdout().lock(), "{}", fencelab::syntax::print(&scenario));
             0
         }
         Err(e) => {
@@ -131,10 +133,13 @@ fn run_corpus(args: &Args) -> u8 {
         judgements.extend(judged);
     }
     let summary = Summary::of(&judgements);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        let out = serde_json::json!({ "results": judgements, "summary": summary, "line": summary.to_string() });
-        match serde_json::to_string_pretty(&out) {
-            Ok(text) => println!("{text}"),
+        let json = serde_json::json!({ "results": judgements, "summary": summary, "line": summary.to_string() });
+        match serde_json::to_string_pretty(&json) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+            }
             Err(e) => {
                 eprintln!("error: cannot serialize the results: {e}");
                 return INPUT_ERROR;
@@ -142,9 +147,9 @@ fn run_corpus(args: &Args) -> u8 {
         }
     } else {
         for j in judgements.iter().filter(|j| j.status != Status::Agree) {
-            println!("{j}");
+            let _ = writeln!(out, "{j}");
         }
-        println!("{summary}");
+        let _ = writeln!(out, "{summary}");
     }
     u8::from(summary.disagree > 0)
 }

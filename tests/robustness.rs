@@ -111,6 +111,8 @@ fn apply(s: &mut Scenario, edit: Nonsense) {
 /// Scenarios with resolvable names plus nonsense edits, and scenarios with hostile names.
 fn any_scenario() -> impl Strategy<Value = Scenario> {
     let sensible = (common::strategy::scenario(), vec(nonsense(), 0..4)).prop_map(|(mut s, edits)| {
+        // Mostly plausible warp sizes, so that lane checks do not reject most scenarios.
+        s.threads.iter_mut().for_each(|t| t.lanes = [32, 1, 64, 96][t.lanes as usize % 4]);
         edits.into_iter().for_each(|e| apply(&mut s, e));
         s
     });
@@ -126,7 +128,13 @@ fn check_well_formed(s: &Scenario, mode: Mode) {
 }
 
 fn step_around(s: &Scenario, mode: Mode, picks: &[u32]) {
-    let Ok(mut stepper) = Stepper::new(s, mode) else { return };
+    let mut stepper = match Stepper::new(s, mode) {
+        Ok(stepper) => stepper,
+        Err(why) => {
+            if std::env::var_os("ROBUSTNESS_VERBOSE").is_some() { eprintln!("rejected: {why}"); }
+            return;
+        }
+    };
     for (i, pick) in picks.iter().enumerate() {
         let _ = stepper.snapshot();
         let enabled: Vec<(u32, u32)> = stepper
@@ -165,6 +173,10 @@ fn on_big_stack(body: impl FnOnce() + Send + 'static) {
     }
 }
 
+fn cases() -> u32 {
+    std::env::var("ROBUSTNESS_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(160)
+}
+
 fn corpus() -> Vec<String> {
     let mut texts = Vec::new();
     for dir in ["tests/scenarios/templates", "tests/scenarios/checker", "tests/scenarios/async", "lessons"] {
@@ -189,7 +201,8 @@ fn feed_text(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+    // `ROBUSTNESS_CASES=5000 cargo test --test robustness` for a longer hunt.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn linkable_scenarios_never_panic(s in any_scenario(), picks in vec(any::<u32>(), 0..50)) {
@@ -242,4 +255,27 @@ fn self_loop_and_counter_loop_end_partial() {
     apply(&mut s, Nonsense::CounterLoop(0));
     let report = check(&s, &Options { mode: Mode::Pragmatic, max_states: 2_000 });
     assert!(matches!(report.verdict, Verdict::Partial | Verdict::Deadlock | Verdict::Correct), "{report:?}");
+}
+
+/// Checks `src` in both modes and steps it; like a link, it skips the verifier.
+fn check_text(src: &str) {
+    let parsed = parse(src);
+    assert!(!parsed.has_errors(), "{src}\n{:?}", parsed.diagnostics);
+    let scenario = parsed.scenario;
+    for mode in [Mode::Strict, Mode::Pragmatic] {
+        check_well_formed(&scenario, mode);
+    }
+    step_around(&scenario, Mode::Pragmatic, &[0; 20]);
+}
+
+#[test]
+fn tmem_alloc_of_every_column_count_is_checked() {
+    check_text(
+        "cta A\nshared taddr @A = 0\nthread t @A:\n    tcgen05.alloc.cta_group::1.sync.aligned [taddr], 32\n    tcgen05.alloc.cta_group::1.sync.aligned [taddr], 4294967295\n",
+    );
+}
+
+#[test]
+fn atom_dec_of_the_smallest_value_is_checked() {
+    check_text("cta A\nglobal x = -9223372036854775808\nthread t @A:\n    atom.relaxed.gpu.dec r0, [x], 5\n");
 }

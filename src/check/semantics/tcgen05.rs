@@ -211,7 +211,7 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
     let AgentKind::Thread(thread) = a.kind else { return None };
     if let Instr::Tc(TcOp::Alloc { cols, .. }) = instr {
         let used = m.tmem.get(a.place.cta).map_or(0, |t| t.allocated);
-        if used + cols > TMEM_COLUMNS {
+        if used.saturating_add(*cols) > TMEM_COLUMNS {
             return Some(Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)")));
         }
     }

@@ -2,7 +2,7 @@
 //!
 //! The model refers to clusters and CTAs by index. A scenario built by the parser always
 //! gets these right; one decoded from a hostile link may not, and an out-of-range index
-//! would panic later (`Scenario::gpu_of`, the checker, the UI). Names are not checked:
+//! would confuse the checker and the UI later. Names are not checked:
 //! the checker resolves them and reports unknown ones.
 
 use crate::model::{Scenario, Space};

@@ -54,14 +54,15 @@ impl Scenario {
         self.threads.iter().position(|t| t.name == name)
     }
 
-    /// Cluster index of a CTA.
-    pub fn cluster_of(&self, cta: usize) -> usize {
-        self.ctas[cta].cluster
+    /// Cluster index of a CTA; `None` when the CTA does not exist.
+    pub fn cluster_of(&self, cta: usize) -> Option<usize> {
+        self.ctas.get(cta).map(|c| c.cluster)
     }
 
-    /// GPU index of a CTA (scenarios are single-GPU unless imported from litmus tests).
-    pub fn gpu_of(&self, cta: usize) -> u32 {
-        self.clusters[self.ctas[cta].cluster].gpu
+    /// GPU index of a CTA (scenarios are single-GPU unless imported from litmus tests);
+    /// `None` when the CTA or its cluster does not exist.
+    pub fn gpu_of(&self, cta: usize) -> Option<u32> {
+        self.clusters.get(self.cluster_of(cta)?).map(|c| c.gpu)
     }
 
     /// Whether any cluster holds more than one CTA.

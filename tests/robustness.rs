@@ -17,10 +17,11 @@ use fencelab::check::view::AgentStatusView;
 use fencelab::check::{check, Mode, Options, Stepper, Verdict};
 use fencelab::link::structural_problem;
 use fencelab::model::*;
-use fencelab::schedule::Step;
+use fencelab::schedule::{Schedule, Step};
 use fencelab::syntax::{parse, print, SourceMap};
 use proptest::collection::vec;
 use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 
 /// Edits that turn a sensible scenario into nonsense a hand-made link could still carry.
 #[derive(Clone, Debug)]
@@ -37,6 +38,11 @@ enum Nonsense {
     CounterLoop(usize),
     WaitOnUndeclared(usize),
     ExtremeInit(usize, i64),
+    /// Spin on any instruction, not just loads and mbarrier waits.
+    WrapInWait(usize, Instr, Option<(CmpOp, i64)>),
+    AliasCycle,
+    MbarrierNamedLikeLocation,
+    OddCtaGroup(usize, u8),
 }
 
 fn nonsense() -> impl Strategy<Value = Nonsense> {
@@ -54,7 +60,12 @@ fn nonsense() -> impl Strategy<Value = Nonsense> {
         i.clone().prop_map(Nonsense::SelfLoop),
         i.clone().prop_map(Nonsense::CounterLoop),
         i.clone().prop_map(Nonsense::WaitOnUndeclared),
-        (i, extreme).prop_map(|(l, v)| Nonsense::ExtremeInit(l, v)),
+        (i.clone(), extreme).prop_map(|(l, v)| Nonsense::ExtremeInit(l, v)),
+        (i.clone(), common::strategy::instr(), proptest::option::of((arb_instr::cmp_op(), any::<i64>())))
+            .prop_map(|(t, instr, until)| Nonsense::WrapInWait(t, instr, until)),
+        Just(Nonsense::AliasCycle),
+        Just(Nonsense::MbarrierNamedLikeLocation),
+        (i, any::<u8>()).prop_map(|(t, g)| Nonsense::OddCtaGroup(t, g)),
     ]
 }
 
@@ -105,6 +116,42 @@ fn apply(s: &mut Scenario, edit: Nonsense) {
             }
         }
         Nonsense::ExtremeInit(l, v) => s.locations.iter_mut().skip(l).take(1).for_each(|l| l.init = v),
+        Nonsense::WrapInWait(t, instr, until) => {
+            let until = until.map(|(op, v)| WaitTarget { op, value: Operand::Imm(v) });
+            if let Some(p) = thread(s, t) {
+                p.push(Instr::Wait { instr: Box::new(instr), until });
+            }
+        }
+        Nonsense::AliasCycle => {
+            let names: Vec<String> = s.locations.iter().map(|l| l.name.clone()).collect();
+            for (i, l) in s.locations.iter_mut().enumerate() {
+                let target = names.get((i + 1) % names.len()).cloned().unwrap_or_default();
+                l.alias = Some(Alias { target, proxy: Proxy::Surface });
+            }
+        }
+        Nonsense::MbarrierNamedLikeLocation => {
+            if let (Some(m), Some(l)) = (s.mbarriers.first_mut(), s.locations.first()) {
+                m.name = l.name.clone();
+            }
+        }
+        Nonsense::OddCtaGroup(t, group) => {
+            if let Some(p) = thread(s, t) {
+                for instr in p.iter_mut() {
+                    if let Instr::Tc(
+                        TcOp::Alloc { cta_group, .. }
+                        | TcOp::Dealloc { cta_group, .. }
+                        | TcOp::Relinquish { cta_group }
+                        | TcOp::Mma { cta_group, .. }
+                        | TcOp::Cp { cta_group, .. }
+                        | TcOp::Shift { cta_group, .. }
+                        | TcOp::Commit { cta_group, .. },
+                    ) = instr
+                    {
+                        *cta_group = group;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -123,7 +170,19 @@ fn check_well_formed(s: &Scenario, mode: Mode) {
     let report = check(s, &Options { mode, max_states: 2_000 });
     assert_eq!(report.mode, mode);
     if report.verdict == Verdict::Correct {
-        assert!(report.findings.is_empty() || report.findings.iter().all(|f| !f.message.is_empty()));
+        assert!(report.stats.complete, "correct without finishing: {report:?}");
+    }
+    for finding in &report.findings {
+        assert!(!finding.message.is_empty());
+        let replay = Stepper::replay(s, mode, &finding.witness);
+        assert!(replay.is_ok(), "witness of `{}` does not replay: {:?}", finding.message, replay.err());
+    }
+    for result in &report.conditions {
+        assert!(result.index < s.conditions.len(), "{result:?}");
+        if let Some(witness) = &result.witness {
+            let replay = Stepper::replay(s, mode, witness);
+            assert!(replay.is_ok(), "condition witness does not replay: {:?}", replay.err());
+        }
     }
 }
 
@@ -200,23 +259,60 @@ fn feed_text(text: &str) {
     let _ = fencelab::link::decode(text);
 }
 
-proptest! {
-    // `ROBUSTNESS_CASES=5000 cargo test --test robustness` for a longer hunt.
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+/// Runs a proptest runner on a big stack: in debug builds, generating these nested
+/// strategies alone can overflow a test thread's 2 MiB.
+fn run_cases<S: Strategy<Value: 'static>>(strategy: impl FnOnce() -> S + Send + 'static, test: fn(S::Value)) {
+    on_big_stack(move || {
+        let mut runner = TestRunner::new(ProptestConfig { cases: cases(), ..ProptestConfig::default() });
+        let result = runner.run(&strategy(), |value| {
+            test(value);
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{e}");
+        }
+    });
+}
 
-    #[test]
-    fn linkable_scenarios_never_panic(s in any_scenario(), picks in vec(any::<u32>(), 0..50)) {
-        prop_assume!(structural_problem(&s).is_none());
-        on_big_stack(move || {
+#[test]
+fn linkable_scenarios_never_panic() {
+    run_cases(
+        || (any_scenario(), vec(any::<u32>(), 0..50)),
+        |(s, picks)| {
+            if structural_problem(&s).is_some() {
+                return;
+            }
             for mode in [Mode::Strict, Mode::Pragmatic] {
                 check_well_formed(&s, mode);
             }
             step_around(&s, Mode::Pragmatic, &picks);
-            let text = print(&s);
-            let _ = parse(&text);
+            step_around(&s, Mode::Strict, &picks);
+            let _ = parse(&print(&s));
             let _ = fencelab::verify::verify(&s, &SourceMap::default());
-        });
-    }
+        },
+    );
+}
+
+#[test]
+fn arbitrary_schedules_replay_or_fail_cleanly() {
+    run_cases(
+        || (any_scenario(), vec((0u32..6, 0u32..4), 0..30)),
+        |(s, steps)| {
+            if structural_problem(&s).is_some() {
+                return;
+            }
+            let schedule = Schedule { steps: steps.into_iter().map(|(agent, choice)| Step { agent, choice }).collect() };
+            if let Ok(stepper) = Stepper::replay(&s, Mode::Strict, &schedule) {
+                assert_eq!(stepper.schedule(), schedule);
+                let _ = stepper.snapshot();
+            }
+        },
+    );
+}
+
+proptest! {
+    // `ROBUSTNESS_CASES=5000 cargo test --test robustness` for a longer hunt.
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn random_text_never_panics(text in ".{0,300}") {
@@ -249,7 +345,9 @@ proptest! {
 
 #[test]
 fn self_loop_and_counter_loop_end_partial() {
-    let mut s = parse("cta A\nthread t @A\n  L:\n  bra L\n").scenario;
+    let parsed = parse("cta A\nthread t @A:\n    L:\n    bra L\n");
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let mut s = parsed.scenario;
     let report = check(&s, &Options { mode: Mode::Pragmatic, max_states: 2_000 });
     assert!(matches!(report.verdict, Verdict::Partial | Verdict::Deadlock | Verdict::Correct), "{report:?}");
     apply(&mut s, Nonsense::CounterLoop(0));

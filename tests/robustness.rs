@@ -343,16 +343,26 @@ proptest! {
     }
 }
 
-#[test]
-fn self_loop_and_counter_loop_end_partial() {
-    let parsed = parse("cta A\nthread t @A:\n    L:\n    bra L\n");
+fn check_loop(src: &str) -> fencelab::check::Report {
+    let parsed = parse(src);
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    let mut s = parsed.scenario;
-    let report = check(&s, &Options { mode: Mode::Pragmatic, max_states: 2_000 });
-    assert!(matches!(report.verdict, Verdict::Partial | Verdict::Deadlock | Verdict::Correct), "{report:?}");
-    apply(&mut s, Nonsense::CounterLoop(0));
-    let report = check(&s, &Options { mode: Mode::Pragmatic, max_states: 2_000 });
-    assert!(matches!(report.verdict, Verdict::Partial | Verdict::Deadlock | Verdict::Correct), "{report:?}");
+    check(&parsed.scenario, &Options { mode: Mode::Pragmatic, max_states: 2_000 })
+}
+
+#[test]
+fn a_branch_self_loop_is_a_livelock() {
+    let report = check_loop("cta A\nthread t @A:\n    L:\n    bra L\n");
+    assert_eq!(report.verdict, Verdict::Deadlock, "{report:?}");
+    assert!(report.hangs && report.stats.complete);
+}
+
+#[test]
+fn a_counter_loop_stops_at_the_state_cap() {
+    for step in ["1", "9223372036854775807"] {
+        let report = check_loop(&format!("cta A\nthread t @A:\n    L:\n    add n, n, {step}\n    bra L\n"));
+        assert!(!report.stats.complete && report.stats.states <= 2_001, "{report:?}");
+        assert_eq!(report.verdict, Verdict::Partial, "{report:?}");
+    }
 }
 
 /// Checks `src` in both modes and steps it; like a link, it skips the verifier.

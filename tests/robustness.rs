@@ -387,3 +387,12 @@ fn tmem_alloc_of_every_column_count_is_checked() {
 fn atom_dec_of_the_smallest_value_is_checked() {
     check_text("cta A\nglobal x = -9223372036854775808\nthread t @A:\n    atom.relaxed.gpu.dec r0, [x], 5\n");
 }
+
+#[test]
+fn a_barrier_count_past_u32_never_completes() {
+    let src = "cta A\nthread t @A:\n    bar.sync 1, 4294967328\n";
+    let parsed = parse(src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let report = check(&parsed.scenario, &Options::default());
+    assert_eq!(report.verdict, Verdict::Deadlock, "{report:?}");
+}

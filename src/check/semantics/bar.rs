@@ -65,7 +65,8 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
             return Ok(());
         }
     }
-    let count = count.map(|c| c as u32);
+    // Saturate: a count past u32 can never be met, so it must not wrap to a small one.
+    let count = count.map(|c| u32::try_from(c).unwrap_or(u32::MAX));
     let cta = ex.place().cta;
     let lanes = match ex.me()?.kind {
         AgentKind::Thread(t) => ex.layout.threads.get(t).map_or(32, |t| t.lanes),

@@ -237,14 +237,25 @@ fn cases() -> u32 {
 }
 
 fn corpus() -> Vec<String> {
-    let mut texts = Vec::new();
-    for dir in ["tests/scenarios/templates", "tests/scenarios/checker", "tests/scenarios/async", "lessons"] {
-        let Ok(entries) = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)) else { continue };
-        let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        paths.sort();
-        texts.extend(paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    for dir in ["tests/scenarios", "lessons", "../shared/conformance/dat3m-ptx"] {
+        collect(&root.join(dir), &mut paths);
     }
-    texts
+    paths.sort();
+    paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()).collect()
+}
+
+/// `.fence`, `.md` and `.litmus` files under `dir`; a missing corpus is skipped.
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "fence" || e == "md" || e == "litmus") {
+            out.push(path);
+        }
+    }
 }
 
 fn feed_text(text: &str) {
@@ -254,7 +265,15 @@ fn feed_text(text: &str) {
     if !loaded.has_errors() && structural_problem(&loaded.scenario).is_none() {
         check_well_formed(&loaded.scenario, Mode::Pragmatic);
     }
-    let _ = fencelab::lesson::parse_lesson(text);
+    let (lesson, _) = fencelab::lesson::parse_lesson(text);
+    let small = Options { mode: Mode::Pragmatic, max_states: 500 };
+    for block in &lesson.blocks {
+        if let fencelab::lesson::Block::Exercise(exercise) = block {
+            let _ = fencelab::lesson::grade(exercise, &exercise.start.source, &small);
+        }
+    }
+    let _ = fencelab::lesson::check_lesson(&lesson, &small);
+    let _ = fencelab::lesson::lint_lesson(&lesson);
     let _ = fencelab::litmus::import(text);
     let _ = fencelab::link::decode(text);
 }

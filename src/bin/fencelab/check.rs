@@ -120,7 +120,7 @@ fn witness_lines(scenario: &Scenario, mode: Mode, schedule: &Schedule) -> Vec<St
     let mut lines = Vec::new();
     for step in &schedule.steps {
         match stepper.step(*step) {
-            Ok(ev) => lines.push(format!("{:>3}. {:<10} {:<44} {}", ev.step + 1, ev.agent_name, ev.instr_text, ev.description)),
+            Ok(ev) => lines.push(format!("{:>3}. {:<10} {:<44} -> {}", ev.step + 1, ev.agent_name, ev.instr_text, ev.description)),
             Err(e) => {
                 lines.push(format!("fencelab internal bug: witness does not replay: {e}"));
                 break;

@@ -125,3 +125,51 @@ describe("explorer", { skip: skip ?? false }, () => {
         await page.close();
     });
 });
+
+describe("sharing", { skip: skip ?? false }, () => {
+    let browser;
+    before(async () => {
+        browser = await launch();
+    });
+    after(async () => {
+        await browser?.close();
+    });
+
+    test("a shared link reopens the scenario, mode and steps", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/explore`);
+        await verdictAfter(page, 0);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        await page.getByRole("button", { name: "Strict" }).click();
+        await page.locator("body").click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        await page.getByRole("button", { name: "Share", exact: true }).click();
+        const link = await page.getByLabel("Link to this scenario").inputValue();
+        assert.match(link, /#\/s\/[A-Za-z0-9_-]+$/);
+
+        const other = await browser.newPage();
+        await other.page.goto(link);
+        await other.page.locator(".shared-banner").waitFor();
+        assert.equal(await verdictAfter(other.page, 0), "race");
+        const text = await other.page.getByRole("textbox", { name: /Scenario source/ }).inputValue();
+        assert.match(text, /st\.relaxed\.cta/);
+        assert.equal(await other.page.getByRole("button", { name: "Strict" }).getAttribute("aria-pressed"), "true");
+        assert.equal(await other.page.getByLabel("Jump to step").inputValue(), "0");
+        assert.match(await other.page.locator(".trace-ahead").innerText(), /2 more step/);
+        await screenshot(other.page, "shared-link-opened");
+        assert.deepEqual(other.problems, []);
+        assert.deepEqual(problems, []);
+        await other.page.close();
+        await page.close();
+    });
+
+    test("a damaged link says what is wrong", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/s/not!base64`);
+        await page.locator('[data-page="shared"] h1').waitFor();
+        assert.match(await page.locator('[data-page="shared"]').innerText(), /cannot be opened/);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+});

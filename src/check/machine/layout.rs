@@ -97,6 +97,7 @@ pub struct LocInfo {
     /// Virtual address this name stands for (see [`Via`]).
     pub va: usize,
     pub init: i64,
+    /// Size in bytes (tx-counts of `st.async` use it).
     pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,

@@ -70,7 +70,7 @@ pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
     match op {
         AtomOp::Add => old.wrapping_add(b),
         AtomOp::Inc => if old >= b { 0 } else { old + 1 },
-        AtomOp::Dec => if old == 0 || old > b { b } else { old - 1 },
+        AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
         AtomOp::Exch => b,
         AtomOp::Max => old.max(b),
         AtomOp::Min => old.min(b),

@@ -9,7 +9,7 @@ use crate::check::machine::{Machine, TMEM_COLUMNS};
 /// An `alloc` blocks while the CTA lacks `cols` free columns.
 pub fn alloc_readiness(m: &Machine, cta: usize, cols: u32) -> Option<Readiness> {
     let used = m.tmem.get(cta).map_or(0, |t| t.allocated);
-    (used + cols > TMEM_COLUMNS).then(|| {
+    (used.saturating_add(cols) > TMEM_COLUMNS).then(|| {
         Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)"))
     })
 }

@@ -117,9 +117,18 @@ describe("explorer", { skip: skip ?? false }, () => {
         const source = await text.inputValue();
         const broken = source.replace(/mbarrier\.arrive\.expect_tx([^\s]*) ([^\n]*), \d+/, "mbarrier.arrive$1 $2");
         assert.notEqual(broken, source, "template has an arrive.expect_tx to drop");
+        const before = await requestNumber(page);
         await text.fill(broken);
+        assert.equal(await verdictAfter(page, before), "race", "the consumer can read the buffer before the copy lands");
+        assert.match(await page.locator(".finding").first().innerText(), /async completion not observed/);
+        // Step the producer's arrive: with no bytes expected the phase completes at once,
+        // before the bulk copy has even been issued.
         await page.locator("body").click({ position: { x: 5, y: 5 } });
-        for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("1");
+        const bar = page.locator('[data-mbarrier="full"]');
+        assert.match(await bar.innerText(), /phase 1/, "phase completed early");
+        assert.match(await bar.innerText(), /tx-count: 0 bytes/);
+        assert.equal(await page.locator('[data-agent^="tma"]').count(), 0, "no copy in flight yet");
         await screenshot(page, "flow-tma-missing-expect-tx");
         assert.deepEqual(problems, []);
         await page.close();

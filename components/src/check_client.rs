@@ -19,6 +19,8 @@ use crate::protocol::{CheckReply, CheckRequest};
 pub enum CheckState {
     /// The text has errors; nothing to check.
     Blocked,
+    /// An edit is waiting out the debounce; the last verdict is outdated.
+    Queued,
     Running { request: u64 },
     Done { request: u64, report: Report, elapsed_ms: f64 },
     Cancelled,
@@ -69,6 +71,9 @@ impl CheckClient {
                 client.state.set(CheckState::Blocked);
                 return;
             };
+            if !matches!(client.state.get_untracked(), CheckState::Running { .. }) {
+                client.state.set(CheckState::Queued);
+            }
             let send = move || {
                 let options = Options { mode, ..Options::default() };
                 client.send(scenario.clone(), options);

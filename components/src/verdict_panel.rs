@@ -14,6 +14,7 @@ pub fn VerdictPanel() -> impl IntoView {
     let client = state.check;
     let data_state = move || match client.state.get() {
         CheckState::Blocked => "blocked",
+        CheckState::Queued => "queued",
         CheckState::Running { .. } => "running",
         CheckState::Done { .. } => "done",
         CheckState::Cancelled => "cancelled",
@@ -51,6 +52,10 @@ fn mode_help(mode: Mode) -> &'static str {
 fn body(client: CheckClient, state: AppState) -> AnyView {
     match client.state.get() {
         CheckState::Blocked => view! { <p class="panel-empty">"Fix the errors in the program to check it."</p> }.into_any(),
+        CheckState::Queued => view! {
+            <p class="checking"><span class="spinner" aria-hidden="true"></span>"Checking the new text…"</p>
+        }
+        .into_any(),
         CheckState::Running { .. } => view! {
             <p class="checking"><span class="spinner" aria-hidden="true"></span>"Exploring every interleaving… "
                 <button type="button" on:click=move |_| client.cancel()>"Cancel"</button></p>

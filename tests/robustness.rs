@@ -15,6 +15,7 @@ use std::path::Path;
 
 use fencelab::check::view::AgentStatusView;
 use fencelab::check::{check, Mode, Options, Stepper, Verdict};
+use fencelab::diag::render_all;
 use fencelab::link::structural_problem;
 use fencelab::model::*;
 use fencelab::schedule::{Schedule, Step};
@@ -262,6 +263,8 @@ fn feed_text(text: &str) {
     let parsed = parse(text);
     let _ = print(&parsed.scenario);
     let loaded = fencelab::load(text);
+    let rendered = render_all(&loaded.diagnostics, text, "input.fence");
+    assert_eq!(loaded.diagnostics.is_empty(), rendered.is_empty());
     if !loaded.has_errors() && structural_problem(&loaded.scenario).is_none() {
         check_well_formed(&loaded.scenario, Mode::Pragmatic);
     }
@@ -306,8 +309,12 @@ fn linkable_scenarios_never_panic() {
             }
             step_around(&s, Mode::Pragmatic, &picks);
             step_around(&s, Mode::Strict, &picks);
-            let _ = parse(&print(&s));
-            let _ = fencelab::verify::verify(&s, &SourceMap::default());
+            let text = print(&s);
+            let reparsed = parse(&text);
+            // Diagnostics with spans from another text must still render.
+            let diagnostics = fencelab::verify::verify(&s, &reparsed.source_map);
+            let _ = render_all(&diagnostics, &text, "link.fence");
+            let _ = render_all(&fencelab::verify::verify(&s, &SourceMap::default()), "", "empty.fence");
         },
     );
 }

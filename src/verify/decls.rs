@@ -5,12 +5,11 @@ use std::collections::HashSet;
 
 use super::context::Ctx;
 use crate::diag::{closest, Diagnostic};
-use crate::model::{Cond, Instr, Proxy, Space, Term};
+use crate::model::{Cond, Instr, Proxy, Space, Term, MAX_LANES};
 
 /// Largest mbarrier count (ref §4.1: 1 … 2^20 − 1).
 pub const MBAR_MAX: u32 = (1 << 20) - 1;
 /// A CTA has at most 1024 PTX threads.
-const MAX_LANES: u32 = 1024;
 
 pub fn check(ctx: &mut Ctx) {
     names(ctx);

@@ -79,6 +79,7 @@ pub fn ExerciseCard(
         }
     };
     let passed_before = move || progress.with(|p| p.get(&key).passed);
+    let no_more_hints = move || shown.get() >= hints_total;
     let rows = move || attempt.with(|a| a.lines().count().clamp(6, 30) + 1);
 
     view! {
@@ -90,7 +91,7 @@ pub fn ExerciseCard(
                 </Show>
             </header>
             <Prose markdown=prompt class="exercise-prompt" />
-            <p class="exercise-goal"><strong>"Goal: "</strong>{goal_text}</p>
+            <Prose markdown=format!("**Goal:** {goal_text}") class="exercise-goal" />
             <label class="exercise-editor">
                 <span class="visually-hidden">"Your attempt (.fence syntax)"</span>
                 <textarea
@@ -110,8 +111,8 @@ pub fn ExerciseCard(
             <div class="exercise-actions">
                 <button type="button" class="reset" on:click=reset>"Reset to the start"</button>
                 <button type="button" class="reveal-hint" on:click=reveal
-                    disabled=move || shown.get() >= hints_total>
-                    {move || if shown.get() >= hints_total { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
+                    disabled=no_more_hints>
+                    {move || if no_more_hints() { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
                 </button>
             </div>
             <ol class="hints" aria-live="polite">
@@ -129,7 +130,8 @@ fn GradeView(result: RwSignal<Option<Grade>>) -> impl IntoView {
         None => view! { <div class="grade grade-pending" data-grade="pending">"grading…"</div> }.into_any(),
         Some(grade) => {
             let (class, label) = if grade.passed { ("grade grade-pass", "passed") } else { ("grade grade-fail", "not yet") };
-            let reasons = grade.reasons.into_iter().map(|r| view! { <li>{r}</li> }).collect_view();
+            // Reasons quote the learner's code in backticks; the safe renderer escapes the rest.
+            let reasons = grade.reasons.into_iter().map(|r| view! { <li><Prose markdown=r class="inline" /></li> }).collect_view();
             view! {
                 <div class=class data-grade=label role="status">
                     <strong>{if grade.passed { "✓ Passed" } else { "✗ Not yet" }}</strong>

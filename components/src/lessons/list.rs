@@ -32,7 +32,7 @@ pub fn LessonList() -> impl IntoView {
                     });
                     view! {
                         <li class="lesson-item" data-lesson=lesson.meta.id.clone()>
-                            <span class="lesson-mark" aria-hidden="true">{move || state.get().0}</span>
+                            <span class="lesson-mark" class:done=move || state.get().0 == "✓" aria-hidden="true">{move || state.get().0}</span>
                             <a href=href class="lesson-title">{format!("{}. {}", lesson.meta.order, lesson.meta.title)}</a>
                             {tags(lesson)}
                             <span class="lesson-progress">{move || state.get().1}</span>

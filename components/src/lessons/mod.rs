@@ -15,3 +15,4 @@ pub use list::LessonList;
 pub use page::LessonView;
 pub use preview::PreviewPage;
 pub use progress::provide_progress;
+pub use scenario_card::Source;

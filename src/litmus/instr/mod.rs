@@ -40,15 +40,23 @@ enum Arg {
 
 /// Parses one cell; an empty cell is `None`.
 pub fn parse_cell(tokens: &[&Token]) -> Result<Option<Cell>, LitmusError> {
-    let Some(first) = tokens.first() else { return Ok(None) };
+    let Some(first) = tokens.first() else {
+        return Ok(None);
+    };
     let line = first.line;
     let Tok::Word(opcode) = &first.tok else {
-        return Err(LitmusError::syntax(line, "expected an instruction or a label"));
+        return Err(LitmusError::syntax(
+            line,
+            "expected an instruction or a label",
+        ));
     };
     let rest = tokens.get(1..).unwrap_or_default();
     if let [colon] = rest {
         if colon.tok == Tok::Colon {
-            return Ok(Some(Cell { instr: LitmusInstr::Plain(Instr::Label(opcode.clone())), line }));
+            return Ok(Some(Cell {
+                instr: LitmusInstr::Plain(Instr::Label(opcode.clone())),
+                line,
+            }));
         }
     }
     let args = split_args(rest, line)?;
@@ -66,7 +74,12 @@ fn split_args(tokens: &[&Token], line: usize) -> Result<Vec<Arg>, LitmusError> {
         let arg = match toks.as_slice() {
             [Tok::Word(w)] | [Tok::LBracket, Tok::Word(w), Tok::RBracket] => Arg::Word(w.clone()),
             [Tok::Num(n)] => Arg::Num(*n),
-            _ => return Err(LitmusError::syntax(line, "expected a register, location or value")),
+            _ => {
+                return Err(LitmusError::syntax(
+                    line,
+                    "expected a register, location or value",
+                ))
+            }
         };
         args.push(arg);
     }
@@ -75,7 +88,8 @@ fn split_args(tokens: &[&Token], line: usize) -> Result<Vec<Arg>, LitmusError> {
 
 /// Registers are `r` followed by digits in Dat3M's grammar.
 pub fn is_register(word: &str) -> bool {
-    word.strip_prefix('r').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    word.strip_prefix('r')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn parse_instr(opcode: &str, args: &[Arg], line: usize) -> Result<LitmusInstr, LitmusError> {
@@ -91,25 +105,40 @@ fn parse_instr(opcode: &str, args: &[Arg], line: usize) -> Result<LitmusInstr, L
         "bar" | "barrier" => sync::barrier(&mods, args, line),
         "add" | "sub" => plain(local_add(base == "sub", args, line)?),
         "mov" => match args {
-            [Arg::Word(dst), src] => plain(Instr::Mov { dst: reg(dst, line)?, src: value(src, line)? }),
+            [Arg::Word(dst), src] => plain(Instr::Mov {
+                dst: reg(dst, line)?,
+                src: value(src, line)?,
+            }),
             _ => Err(LitmusError::syntax(line, "expected `mov r, value`")),
         },
         "goto" | "bra" => match args {
-            [Arg::Word(target)] => plain(Instr::Branch { target: target.clone(), cond: None }),
-            _ => Err(LitmusError::syntax(line, format!("expected `{base} LABEL`"))),
+            [Arg::Word(target)] => plain(Instr::Branch {
+                target: target.clone(),
+                cond: None,
+            }),
+            _ => Err(LitmusError::syntax(
+                line,
+                format!("expected `{base} LABEL`"),
+            )),
         },
         "beq" | "bne" | "blt" | "ble" | "bgt" | "bge" => match args {
             [a, b, Arg::Word(target)] => plain(Instr::Branch {
                 target: target.clone(),
                 cond: Some((value(a, line)?, branch_op(base), value(b, line)?)),
             }),
-            _ => Err(LitmusError::syntax(line, format!("expected `{base} a, b, LABEL`"))),
+            _ => Err(LitmusError::syntax(
+                line,
+                format!("expected `{base} a, b, LABEL`"),
+            )),
         },
         "mul" | "div" | "suatom" | "sured" => Err(LitmusError::unsupported(
             Some(line),
             format!("`{base}` has no counterpart in the scenario model"),
         )),
-        other => Err(LitmusError::unsupported(Some(line), format!("unknown instruction `{other}`"))),
+        other => Err(LitmusError::unsupported(
+            Some(line),
+            format!("unknown instruction `{other}`"),
+        )),
     }
 }
 
@@ -128,7 +157,10 @@ fn reg(word: &str, line: usize) -> Result<String, LitmusError> {
     if is_register(word) {
         Ok(word.to_string())
     } else {
-        Err(LitmusError::syntax(line, format!("expected a register like `r0`, found `{word}`")))
+        Err(LitmusError::syntax(
+            line,
+            format!("expected a register like `r0`, found `{word}`"),
+        ))
     }
 }
 
@@ -151,13 +183,21 @@ fn local_add(is_sub: bool, args: &[Arg], line: usize) -> Result<Instr, LitmusErr
         return Err(LitmusError::syntax(line, "expected `add r, a, b`"));
     };
     let b = match (is_sub, value(b, line)?) {
-        (true, Operand::Imm(n)) => {
-            Operand::Imm(n.checked_neg().ok_or_else(|| LitmusError::syntax(line, "value out of range"))?)
-        }
+        (true, Operand::Imm(n)) => Operand::Imm(
+            n.checked_neg()
+                .ok_or_else(|| LitmusError::syntax(line, "value out of range"))?,
+        ),
         (true, Operand::Reg(r)) => {
-            return Err(LitmusError::unsupported(Some(line), format!("`sub` of register `{r}`")))
+            return Err(LitmusError::unsupported(
+                Some(line),
+                format!("`sub` of register `{r}`"),
+            ))
         }
         (false, operand) => operand,
     };
-    Ok(Instr::Add { dst: reg(dst, line)?, a: value(a, line)?, b })
+    Ok(Instr::Add {
+        dst: reg(dst, line)?,
+        a: value(a, line)?,
+        b,
+    })
 }

@@ -12,7 +12,10 @@ pub(super) fn fence(mods: &[&str], line: usize) -> Result<Instr, LitmusError> {
             "texture" => ProxyKind::Texture,
             "constant" => ProxyKind::Constant,
             other => {
-                return Err(LitmusError::unsupported(Some(line), format!("proxy fence `.{other}`")))
+                return Err(LitmusError::unsupported(
+                    Some(line),
+                    format!("proxy fence `.{other}`"),
+                ))
             }
         };
         return Ok(Instr::Fence(Fence::Proxy(kind)));
@@ -28,30 +31,53 @@ pub(super) fn fence(mods: &[&str], line: usize) -> Result<Instr, LitmusError> {
             "cluster" => scope = Some(Scope::Cluster),
             "gpu" => scope = Some(Scope::Gpu),
             "sys" => scope = Some(Scope::Sys),
-            other => return Err(LitmusError::syntax(line, format!("unknown fence modifier `.{other}`"))),
+            other => {
+                return Err(LitmusError::syntax(
+                    line,
+                    format!("unknown fence modifier `.{other}`"),
+                ))
+            }
         }
     }
     let scope = scope.ok_or_else(|| LitmusError::syntax(line, "a fence needs a scope"))?;
     let sem = sem.ok_or_else(|| LitmusError::syntax(line, "a fence needs `.sc` or `.acq_rel`"))?;
-    Ok(Instr::Fence(Fence::Thread { sem: Some(sem), scope, restrict: None, sugar: None }))
+    Ok(Instr::Fence(Fence::Thread {
+        sem: Some(sem),
+        scope,
+        restrict: None,
+        sugar: None,
+    }))
 }
 
-pub(super) fn barrier(mods: &[&str], args: &[Arg], line: usize) -> Result<LitmusInstr, LitmusError> {
+pub(super) fn barrier(
+    mods: &[&str],
+    args: &[Arg],
+    line: usize,
+) -> Result<LitmusInstr, LitmusError> {
     let arrive = match mods {
         ["cta", "sync"] | ["sync"] => false,
         ["cta", "arrive"] | ["arrive"] => true,
-        _ => return Err(LitmusError::unsupported(Some(line), "barrier form other than `bar.cta.sync`/`bar.cta.arrive`")),
-    };
-    let (instance, resource, quorum) = match args {
-        [Arg::Num(i)] => (*i, None, None),
-        [Arg::Num(i), r] => (*i, Some(value(r, line)?), None),
-        [Arg::Num(i), r, q] => (*i, Some(value(r, line)?), Some(value(q, line)?)),
         _ => {
-            return Err(LitmusError::syntax(
-                line,
-                "expected `bar.cta.sync instance{, resource{, quorum}}` with a constant instance",
+            return Err(LitmusError::unsupported(
+                Some(line),
+                "barrier form other than `bar.cta.sync`/`bar.cta.arrive`",
             ))
         }
     };
-    Ok(LitmusInstr::Barrier(BarrierUse { arrive, instance, resource, quorum }))
+    let (instance, resource, quorum) =
+        match args {
+            [Arg::Num(i)] => (*i, None, None),
+            [Arg::Num(i), r] => (*i, Some(value(r, line)?), None),
+            [Arg::Num(i), r, q] => (*i, Some(value(r, line)?), Some(value(q, line)?)),
+            _ => return Err(LitmusError::syntax(
+                line,
+                "expected `bar.cta.sync instance{, resource{, quorum}}` with a constant instance",
+            )),
+        };
+    Ok(LitmusInstr::Barrier(BarrierUse {
+        arrive,
+        instance,
+        resource,
+        quorum,
+    }))
 }

@@ -9,7 +9,6 @@ use crate::model::{Cond, Instr, Proxy, Space, Term, MAX_LANES};
 
 /// Largest mbarrier count (ref §4.1: 1 … 2^20 − 1).
 pub const MBAR_MAX: u32 = (1 << 20) - 1;
-/// A CTA has at most 1024 PTX threads.
 
 pub fn check(ctx: &mut Ctx) {
     names(ctx);

@@ -234,4 +234,8 @@ fn wgmma_and_group_misuse_warns() {
     let waited = with("wgmma.fence.sync.aligned\n wgmma.mma_async.sync.aligned d, [x], [x]\n wgmma.commit_group.sync.aligned\n wgmma.wait_group.sync.aligned 0\n st.shared [x], d");
     assert!(!has(&waited, "F0416", Severity::Warning));
     assert!(has(&with("cp.async.wait_all"), "F0417", Severity::Warning));
+    let uncommitted = with("cp.async.ca.shared.global [x], [g], 4\n cp.async.wait_group 0");
+    assert!(has(&uncommitted, "F0420", Severity::Warning));
+    let committed = with("cp.async.ca.shared.global [x], [g], 4\n cp.async.commit_group\n cp.async.wait_group 0");
+    assert!(!has(&committed, "F0420", Severity::Warning));
 }

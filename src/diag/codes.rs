@@ -88,6 +88,7 @@ pub const CODES: &[CodeInfo] = &[
     c("F0417", "an async-group wait in a thread that issued no such copies"),
     c("F0418", "a release towards another CTA's mbarrier at `.cta` scope"),
     c("F0419", "a `.cta` wait on an mbarrier that another CTA's threads signal"),
+    c("F0420", "an async-group wait with copies issued after the last commit"),
     c("F0501", "`.cluster` scope where every cluster has one CTA (it means the CTA)"),
     c("C0001", "a data race: conflicting accesses that are neither morally strong nor ordered"),
     c("C0002", "a deadlock or livelock: a thread that can never proceed"),

@@ -180,26 +180,41 @@ fn wgmma_order(ctx: &mut Ctx, t: usize) {
     }
 }
 
-/// ref §6.1, §6.3, §10 #23: async-groups belong to the thread that commits them.
+/// ref §6.1, §6.3, §10 #23: async-groups belong to the thread that commits them, and a
+/// group wait covers only committed groups.
 fn groups_of_own(ctx: &mut Ctx, t: usize) {
     let Some(thread) = ctx.s.threads.get(t) else { return };
     let (mut copies, mut bulk) = (false, false);
-    let mut found = Vec::new();
+    let (mut uncommitted_copies, mut uncommitted_bulk) = (false, false);
+    let mut foreign = Vec::new();
+    let mut uncommitted = Vec::new();
     for (i, instr) in thread.program.iter().enumerate() {
         match instr {
-            Instr::CpAsync { .. } => copies = true,
-            Instr::Bulk { mbar: None, .. } => bulk = true,
-            Instr::CpAsyncWait { .. } | Instr::CpAsyncWaitAll if !copies => found.push((i, "cp.async")),
-            Instr::BulkWait { .. } if !bulk => found.push((i, "cp.async.bulk")),
+            Instr::CpAsync { .. } => (copies, uncommitted_copies) = (true, true),
+            Instr::Bulk { mbar: None, .. } => (bulk, uncommitted_bulk) = (true, true),
+            Instr::CpAsyncWait { .. } | Instr::CpAsyncWaitAll if !copies => foreign.push((i, "cp.async")),
+            Instr::CpAsyncCommit | Instr::CpAsyncWaitAll => uncommitted_copies = false,
+            Instr::BulkCommit => uncommitted_bulk = false,
+            Instr::BulkWait { .. } if !bulk => foreign.push((i, "cp.async.bulk")),
+            Instr::CpAsyncWait { .. } if uncommitted_copies => uncommitted.push((i, "cp.async.commit_group")),
+            Instr::BulkWait { .. } if uncommitted_bulk => uncommitted.push((i, "cp.async.bulk.commit_group")),
             _ => {}
         }
     }
-    for (i, kind) in found {
+    for (i, kind) in foreign {
         ctx.push(
             Diagnostic::warning("F0417", format!("this thread waits for `{kind}` groups it never issued"))
                 .with_primary(ctx.at(t, i), "groups are per thread")
                 .with_note("ref §6.1, §6.3, §10 #23: a wait covers only the executing thread's own copies")
                 .with_help("wait in the thread that issued the copies, then synchronize with a barrier"),
+        );
+    }
+    for (i, commit) in uncommitted {
+        ctx.push(
+            Diagnostic::warning("F0420", "copies issued since the last commit are not covered by this wait")
+                .with_primary(ctx.at(t, i), format!("no `{commit}` before the wait"))
+                .with_note("ref §6.1, §6.3: a group wait counts committed groups only")
+                .with_help(format!("add `{commit}` after the copies")),
         );
     }
 }

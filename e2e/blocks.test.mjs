@@ -41,11 +41,14 @@ describe("blocks", { skip: skip ?? false }, () => {
         await screenshot(page, "blocks-added");
 
         // Drag the new last block before the first one.
-        await blocks.nth(before).dragTo(blocks.nth(0));
+        await blocks.nth(before).dragTo(blocks.nth(0), { sourcePosition: { x: 10, y: 14 }, targetPosition: { x: 40, y: 6 } });
         await page.waitForFunction(
             () => document.querySelector('.block-lane[data-thread="producer"] .block .block-text')?.textContent.startsWith("st.release"),
         );
         await screenshot(page, "blocks-dragged");
+        await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+        await screenshot(page, "blocks-dark");
+        await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
 
         await page.getByRole("tab", { name: "Text" }).click();
         const source = await text.inputValue();

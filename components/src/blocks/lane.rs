@@ -101,7 +101,7 @@ fn Block(ctx: BlockCtx, scenario: Arc<Scenario>, thread: usize, at: usize) -> im
                         let to_thread = if thread == last_thread { 0 } else { thread + 1 };
                         action("Move to next thread", "→", false, Edit::Move { thread, at, to_thread, to: usize::MAX })
                     })}
-                    {action("Duplicate", "⧉", false, Edit::Duplicate { thread, at })}
+                    {action("Duplicate", "⊕", false, Edit::Duplicate { thread, at })}
                     {action("Delete", "✕", false, Edit::Remove { thread, at })}
                 </span>
             </div>

@@ -117,10 +117,67 @@ describe("explorer", { skip: skip ?? false }, () => {
         const source = await text.inputValue();
         const broken = source.replace(/mbarrier\.arrive\.expect_tx([^\s]*) ([^\n]*), \d+/, "mbarrier.arrive$1 $2");
         assert.notEqual(broken, source, "template has an arrive.expect_tx to drop");
+        const before = await requestNumber(page);
         await text.fill(broken);
+        assert.equal(await verdictAfter(page, before), "race", "the consumer can read the buffer before the copy lands");
+        assert.match(await page.locator(".finding").first().innerText(), /async completion not observed/);
+        // Step the producer's arrive: with no bytes expected the phase completes at once,
+        // before the bulk copy has even been issued.
         await page.locator("body").click({ position: { x: 5, y: 5 } });
-        for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("1");
+        const bar = page.locator('[data-mbarrier="full"]');
+        assert.match(await bar.innerText(), /phase 1/, "phase completed early");
+        assert.match(await bar.innerText(), /tx-count: 0 bytes/);
+        assert.equal(await page.locator('[data-agent^="tma"]').count(), 0, "no copy in flight yet");
         await screenshot(page, "flow-tma-missing-expect-tx");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+});
+
+describe("sharing", { skip: skip ?? false }, () => {
+    let browser;
+    before(async () => {
+        browser = await launch();
+    });
+    after(async () => {
+        await browser?.close();
+    });
+
+    test("a shared link reopens the scenario, mode and steps", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/explore`);
+        await verdictAfter(page, 0);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        await page.getByRole("button", { name: "Strict" }).click();
+        await page.locator("body").click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        await page.getByRole("button", { name: "Share", exact: true }).click();
+        const link = await page.getByLabel("Link to this scenario").inputValue();
+        assert.match(link, /#\/s\/[A-Za-z0-9_-]+$/);
+
+        const other = await browser.newPage();
+        await other.page.goto(link);
+        await other.page.locator(".shared-banner").waitFor();
+        assert.equal(await verdictAfter(other.page, 0), "race");
+        const text = await other.page.getByRole("textbox", { name: /Scenario source/ }).inputValue();
+        assert.match(text, /st\.relaxed\.cta/);
+        assert.equal(await other.page.getByRole("button", { name: "Strict" }).getAttribute("aria-pressed"), "true");
+        assert.equal(await other.page.getByLabel("Jump to step").inputValue(), "0");
+        assert.match(await other.page.locator(".trace-ahead").innerText(), /2 more step/);
+        await screenshot(other.page, "shared-link-opened");
+        assert.deepEqual(other.problems, []);
+        assert.deepEqual(problems, []);
+        await other.page.close();
+        await page.close();
+    });
+
+    test("a damaged link says what is wrong", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/s/not!base64`);
+        await page.locator('[data-page="shared"] h1').waitFor();
+        assert.match(await page.locator('[data-page="shared"]').innerText(), /cannot be opened/);
         assert.deepEqual(problems, []);
         await page.close();
     });

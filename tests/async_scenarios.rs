@@ -66,3 +66,36 @@ fn async_scenarios_meet_their_expectations() {
     let failures = run_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/async"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The stepping API shows an async agent from issue to completion: its view, its state in
+/// the machine snapshot, and the consumer it unblocks.
+#[test]
+fn stepper_shows_a_tma_agent_through_its_life() {
+    use fencelab::check::view::{AgentKindView, AgentStatusView, AsyncOpState};
+    use fencelab::check::Stepper;
+    use fencelab::schedule::Step;
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/async/seed000_2_3_tma_to_cuda_core.fence");
+    let scenario = fencelab::load(&std::fs::read_to_string(path).unwrap_or_default()).scenario;
+    let mut s = Stepper::new(&scenario, Mode::Pragmatic).expect("the scenario runs");
+    let step = |s: &mut Stepper, agent: u32| s.step(Step { agent, choice: 0 }).expect("step is possible");
+    step(&mut s, 0); // arrive.expect_tx
+    step(&mut s, 0); // issue the copy
+    let agents = s.agents();
+    let tma = agents.iter().find(|a| matches!(&a.kind, AgentKindView::Async { kind, issuer } if kind == "tma" && issuer == "producer"));
+    let tma = tma.expect("the copy is an agent").id;
+    let consumer = agents.iter().find(|a| a.name == "consumer").expect("consumer").id;
+    let state = |s: &Stepper| s.snapshot().async_ops.iter().find(|o| o.agent == tma).map(|o| o.state);
+    let blocked = |s: &Stepper| s.agents().iter().any(|a| a.id == consumer && matches!(a.status, AgentStatusView::Blocked { .. }));
+    assert_eq!(state(&s), Some(AsyncOpState::Issued));
+    assert!(blocked(&s));
+    step(&mut s, tma); // the copy's async-proxy write
+    assert_eq!(state(&s), Some(AsyncOpState::Accessing));
+    assert!(blocked(&s), "the data landed but the complete_tx has not fired");
+    let done = step(&mut s, tma); // complete_tx
+    assert!(done.description.contains("phase 0 completed"), "{}", done.description);
+    assert_eq!(state(&s), Some(AsyncOpState::Completed));
+    assert!(!blocked(&s));
+    let mbar = s.snapshot().mbarriers.into_iter().find(|b| b.name == "full").expect("barrier");
+    assert_eq!((mbar.phase, mbar.tx), (1, 0));
+}

@@ -9,7 +9,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use fencelab::check::{Mode, Options};
-use fencelab::litmus::conformance::{judge_source, parse_deviations, parse_expected, Property, Status, Summary};
+use fencelab::litmus::conformance::{
+    judge_source, parse_deviations, parse_expected, Property, Status, Summary,
+};
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("FENCELAB_CONFORMANCE_DIR") {
@@ -30,7 +32,10 @@ fn dat3m_ptx_corpus_agrees_except_documented_deviations() {
         return;
     };
     let mut wanted: Vec<(String, Vec<(Property, bool)>)> = Vec::new();
-    for (file, property) in [("expected.csv", Property::Condition), ("liveness-expected.csv", Property::Liveness)] {
+    for (file, property) in [
+        ("expected.csv", Property::Condition),
+        ("liveness-expected.csv", Property::Liveness),
+    ] {
         let path = dir.join(file);
         if !path.is_file() {
             continue;
@@ -42,15 +47,22 @@ fn dat3m_ptx_corpus_agrees_except_documented_deviations() {
             }
         }
     }
-    let options = Options { mode: Mode::Strict, ..Options::default() };
+    let options = Options {
+        mode: Mode::Strict,
+        ..Options::default()
+    };
     let judgements: Vec<_> = wanted
         .iter()
-        .flat_map(|(test, properties)| judge_source(test, &read(&dir.join(test)), properties, &options))
+        .flat_map(|(test, properties)| {
+            judge_source(test, &read(&dir.join(test)), properties, &options)
+        })
         .collect();
 
     let docs = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/conformance.md"));
-    let listed: BTreeSet<(String, Option<Property>)> = parse_deviations(&docs).into_iter().collect();
-    let is_listed = |test: &str, property: Option<Property>| listed.contains(&(test.to_string(), property));
+    let listed: BTreeSet<(String, Option<Property>)> =
+        parse_deviations(&docs).into_iter().collect();
+    let is_listed =
+        |test: &str, property: Option<Property>| listed.contains(&(test.to_string(), property));
     let undocumented: Vec<String> = judgements
         .iter()
         .filter(|j| match j.status {
@@ -63,11 +75,18 @@ fn dat3m_ptx_corpus_agrees_except_documented_deviations() {
     let stale: Vec<String> = listed
         .iter()
         .filter(|(test, property)| {
-            let matching = judgements.iter().filter(|j| &j.test == test && property.is_none_or(|p| p == j.property));
+            let matching = judgements
+                .iter()
+                .filter(|j| &j.test == test && property.is_none_or(|p| p == j.property));
             let mut matching = matching.peekable();
             matching.peek().is_some() && matching.all(|j| j.status == Status::Agree)
         })
-        .map(|(test, property)| format!("{test} ({})", property.map_or("import".to_string(), |p| p.to_string())))
+        .map(|(test, property)| {
+            format!(
+                "{test} ({})",
+                property.map_or("import".to_string(), |p| p.to_string())
+            )
+        })
         .collect();
     println!("{}", Summary::of(&judgements));
     assert!(
@@ -75,5 +94,9 @@ fn dat3m_ptx_corpus_agrees_except_documented_deviations() {
         "disagreements not in docs/conformance.md:\n{}",
         undocumented.join("\n")
     );
-    assert!(stale.is_empty(), "docs/conformance.md lists tests that now agree; remove them:\n{}", stale.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "docs/conformance.md lists tests that now agree; remove them:\n{}",
+        stale.join("\n")
+    );
 }

@@ -179,3 +179,59 @@ fn every_code_in_the_sources_is_documented() {
     }
     assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
 }
+
+#[test]
+fn out_of_range_indices_are_errors_not_panics() {
+    use fencelab::model::Space;
+    let mut s = fencelab::syntax::parse(&with("ld.shared r0, [x]\n mbarrier.arrive [bar]")).scenario;
+    if let Some(c) = s.ctas.first_mut() {
+        c.cluster = 99;
+    }
+    if let Some(t) = s.threads.first_mut() {
+        t.cta = 99;
+    }
+    if let Some(m) = s.mbarriers.first_mut() {
+        m.cta = 99;
+    }
+    if let Some(l) = s.locations.get_mut(1) {
+        l.space = Space::Shared(99);
+    }
+    let diags = fencelab::verify::verify(&s, &fencelab::syntax::SourceMap::default());
+    let codes: Vec<&str> = diags.iter().map(|d| d.code.as_str()).collect();
+    assert!(codes.contains(&"F0301") && codes.contains(&"F0302"), "{codes:?}");
+    let _ = fencelab::syntax::print(&s);
+}
+
+#[test]
+fn classic_bug_shapes_warn() {
+    // §10 #1: default `.release.cta` arrive on a peer's barrier; §10 #2: `.cta` wait on it.
+    let relay = format!(
+        "{HEAD}thread p @B:\n mbarrier.arrive.shared::cluster [bar]\nthread c @A:\n wait mbarrier.try_wait.parity [bar], 0\n"
+    );
+    assert!(has(&relay, "F0418", Severity::Warning));
+    assert!(has(&relay, "F0419", Severity::Warning));
+    let fixed = format!(
+        "{HEAD}thread p @B:\n mbarrier.arrive.release.cluster.shared::cluster [bar]\nthread c @A:\n wait mbarrier.try_wait.parity.acquire.cluster [bar], 0\n"
+    );
+    assert!(findings(&fixed).is_empty(), "{:?}", findings(&fixed));
+    // §10 #3: relaxed remote arrive after a `.cta` release fence.
+    let narrow_fence =
+        format!("{HEAD}thread p @B:\n fence.release.cta\n mbarrier.arrive.relaxed.cluster.shared::cluster [bar]\n");
+    assert!(has(&narrow_fence, "F0418", Severity::Warning));
+    // §10 #27: thread-initialised barrier signalled from a peer without fence.mbarrier_init.
+    let init = "cluster C\ncta A in C\ncta B in C\nmbarrier m @A\nthread o @A:\n mbarrier.init [m], 1\nthread p @B:\n mbarrier.arrive.release.cluster.shared::cluster [m]\n";
+    assert!(has(init, "F0414", Severity::Warning));
+    let published =
+        init.replace("mbarrier.init [m], 1\n", "mbarrier.init [m], 1\n fence.mbarrier_init.release.cluster\n");
+    assert!(!has(&published, "F0414", Severity::Warning));
+}
+
+#[test]
+fn wgmma_and_group_misuse_warns() {
+    assert!(has(&with("wgmma.mma_async.sync.aligned d, [x], [x]"), "F0415", Severity::Warning));
+    let early_read = with("wgmma.fence.sync.aligned\n wgmma.mma_async.sync.aligned d, [x], [x]\n st.shared [x], d");
+    assert!(has(&early_read, "F0416", Severity::Warning));
+    let waited = with("wgmma.fence.sync.aligned\n wgmma.mma_async.sync.aligned d, [x], [x]\n wgmma.commit_group.sync.aligned\n wgmma.wait_group.sync.aligned 0\n st.shared [x], d");
+    assert!(!has(&waited, "F0416", Severity::Warning));
+    assert!(has(&with("cp.async.wait_all"), "F0417", Severity::Warning));
+}

@@ -9,14 +9,18 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use fencelab::check::Mode;
+
+use crate::analysis::Analysis;
 use crate::protocol::{CheckReply, CheckRequest};
-use crate::state::AppState;
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CheckState {
     /// The text has errors; nothing to check.
     Blocked,
+    /// An edit is waiting out the debounce; the last verdict is outdated.
+    Queued,
     Running { request: u64 },
     Done { request: u64, report: Report, elapsed_ms: f64 },
     Cancelled,
@@ -46,8 +50,9 @@ pub struct CheckClient {
 }
 
 impl CheckClient {
-    /// Starts the worker and re-checks on every edit or mode change.
-    pub fn start(app: AppState) -> CheckClient {
+    /// Starts the worker and re-checks on every edit or mode change. Call it from the
+    /// root, so replies never arrive after their signals are gone.
+    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>) -> CheckClient {
         let client = CheckClient {
             state: RwSignal::new(CheckState::Blocked),
             live: StoredValue::new_local(None),
@@ -57,8 +62,8 @@ impl CheckClient {
         client.respawn();
         let timer = StoredValue::new(None::<TimeoutHandle>);
         Effect::new(move |_| {
-            let mode = app.mode.get();
-            let scenario = app.analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
+            let mode = mode.get();
+            let scenario = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
             if let Some(t) = timer.get_value() {
                 t.clear();
             }
@@ -66,6 +71,9 @@ impl CheckClient {
                 client.state.set(CheckState::Blocked);
                 return;
             };
+            if !matches!(client.state.get_untracked(), CheckState::Running { .. }) {
+                client.state.set(CheckState::Queued);
+            }
             let send = move || {
                 let options = Options { mode, ..Options::default() };
                 client.send(scenario.clone(), options);

@@ -16,6 +16,12 @@ pub fn Editor() -> impl IntoView {
     let state = use_app_state();
     let source = state.source;
     let lines = move || source.with(|s| s.split('\n').count());
+    // Phones get a read-only editor: stepping works there, typing PTX does not.
+    let phone = window()
+        .match_media("(max-width: 600px)")
+        .ok()
+        .flatten()
+        .is_some_and(|q| q.matches());
     let marks = move || state.analysis.with(|a| a.line_marks());
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
@@ -68,6 +74,7 @@ pub fn Editor() -> impl IntoView {
                             }).collect_view()}
                         </select>
                     </label>
+                    <crate::share_button::ShareButton />
                     <button type="button" on:click=move |_| state.undo()
                         disabled=move || !state.history.with(|h| h.can_undo())
                         title="Undo (Ctrl+Z)">"Undo"</button>
@@ -106,6 +113,7 @@ pub fn Editor() -> impl IntoView {
                         autocomplete="off"
                         autocapitalize="off"
                         wrap="off"
+                        readonly=phone
                         node_ref=text_ref
                         on:scroll=move |_| sync_scroll()
                         prop:value=move || source.get()
@@ -114,6 +122,7 @@ pub fn Editor() -> impl IntoView {
                     ></textarea>
                 </div>
             </div>
+            <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p>
             <Diagnostics on_jump=move |offset: u32| {
                 let Some(text) = text_ref.get_untracked() else { return };
                 let at = source.with_untracked(|s| utf16_offset(s, offset));

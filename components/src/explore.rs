@@ -15,6 +15,7 @@ pub fn ExplorePage() -> impl IntoView {
         <div class="explore" data-page="explore">
             <h1 class="visually-hidden">"Interleaving explorer"</h1>
             <div class="explore-col explore-col-left">
+                <crate::share::ShareBar />
                 <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs>
                 <VerdictPanel />
             </div>

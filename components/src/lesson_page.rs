@@ -1,28 +1,23 @@
-//! The lessons route. Lessons are Markdown files in `lessons/`, written and checked by
-//! the lessons work; until they are bundled into the app this page says so.
+//! The lessons routes: `#/lessons` (the course), `#/lessons/preview` (instructor preview)
+//! and `#/lessons/<id>` (one lesson).
 
 use leptos::prelude::*;
 
-use crate::route::Route;
+use crate::lessons::{provide_progress, LessonList, LessonView, PreviewPage};
 
-/// A lesson by id, or the lesson index.
+/// Route id of the instructor preview; lesson ids are never this word.
+const PREVIEW_ID: &str = "preview";
+
+/// A lesson by id, the lesson index, or the instructor preview.
 #[component]
 pub fn LessonPage(
     /// Lesson id from `#/lessons/<id>`; `None` for the index.
     id: Option<String>,
 ) -> impl IntoView {
-    let heading = match &id {
-        Some(id) => format!("Lesson `{id}`"),
-        None => "Lessons".to_string(),
-    };
-    view! {
-        <section class="page-message" data-page="lesson">
-            <h1>{heading}</h1>
-            <p>
-                "Lessons are not bundled into this build yet. Meanwhile the explorer takes any "
-                "scenario: write one, or start from the built-in example."
-            </p>
-            <p><a href=Route::Explore.href()>"Open the explorer"</a></p>
-        </section>
+    provide_progress();
+    match id {
+        None => view! { <LessonList /> }.into_any(),
+        Some(id) if id == PREVIEW_ID => view! { <PreviewPage /> }.into_any(),
+        Some(id) => view! { <LessonView id=id /> }.into_any(),
     }
 }

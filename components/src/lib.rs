@@ -12,10 +12,13 @@ mod history;
 mod lanes;
 mod lesson_page;
 mod layout;
+mod lessons;
 mod machine_parts;
 mod machine_view;
 pub mod protocol;
 pub mod route;
+mod share;
+mod share_button;
 mod shared_page;
 mod state;
 mod step_controls;
@@ -40,7 +43,7 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <a class="skip-link" href="#main">"Skip to content"</a>
-        <header::Header route=route />
+        {(!share::is_embed()).then(|| view! { <header::Header route=route /> })}
         <main id="main" tabindex="-1">
             {move || page(route.get())}
         </main>

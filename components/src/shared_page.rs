@@ -1,25 +1,48 @@
-//! `#/s/<code>`: a scenario shared as a link. The link codec (`fencelab::link`) is being
-//! written separately; until it lands the page says it cannot open the code yet.
+//! `#/s/<code>`: a scenario shared as a link. A link is untrusted input: it is decoded by
+//! `fencelab::link` (which bounds size and nesting), and every text from it reaches the
+//! page as a text node, never as markup.
 
 use leptos::prelude::*;
 
-use crate::route::Route;
+use crate::explore::ExplorePage;
+use crate::share::{is_embed, restore, EmbedView};
+use crate::state::use_app_state;
 
-/// Opens a shared scenario link.
+/// Opens a shared scenario in the explorer (or the embed view), or says why it cannot.
 #[component]
 pub fn SharedPage(
     /// The code after `#/s/`, as written in the URL.
     code: String,
 ) -> impl IntoView {
+    let state = use_app_state();
+    let problem = match fencelab::link::decode(&code) {
+        Ok(payload) => {
+            restore(state, payload);
+            None
+        }
+
+        Err(err) => {
+            // An empty explorer, so nothing on screen pretends to be what the link held.
+            state.edit(String::new(), false);
+            Some(err.to_string())
+        }
+    };
+    let body = if is_embed() { view! { <EmbedView /> }.into_any() } else { view! { <ExplorePage /> }.into_any() };
     view! {
-        <section class="page-message" data-page="shared">
-            <h1>"Shared scenario"</h1>
-            <p>
-                "This build cannot open shared links yet: the link decoder is not part of it. "
-                "The code is kept below so nothing is lost."
-            </p>
-            <p class="link-code"><code>{code}</code></p>
-            <p><a href=Route::Explore.href()>"Open the explorer"</a></p>
-        </section>
+        <div class="shared-page" data-page="shared">
+            {problem.is_none().then(|| view! {
+                <p class="shared-banner" role="status">
+                    "Opened a shared scenario. Edits stay in this tab; share again to send them."
+                </p>
+            })}
+            {problem.clone().map(|message| view! {
+                <div class="link-error" role="alert">
+                    <h1>"This link cannot be opened"</h1>
+                    <p class="link-error-message">{message}</p>
+                    <p>"The explorer below starts empty. Ask for the link again, or write a scenario."</p>
+                </div>
+            })}
+            {body}
+        </div>
     }
 }

@@ -11,9 +11,10 @@ use crate::state::{use_app_state, AppState};
 #[component]
 pub fn VerdictPanel() -> impl IntoView {
     let state = use_app_state();
-    let client = CheckClient::start(state);
+    let client = state.check;
     let data_state = move || match client.state.get() {
         CheckState::Blocked => "blocked",
+        CheckState::Queued => "queued",
         CheckState::Running { .. } => "running",
         CheckState::Done { .. } => "done",
         CheckState::Cancelled => "cancelled",
@@ -51,6 +52,10 @@ fn mode_help(mode: Mode) -> &'static str {
 fn body(client: CheckClient, state: AppState) -> AnyView {
     match client.state.get() {
         CheckState::Blocked => view! { <p class="panel-empty">"Fix the errors in the program to check it."</p> }.into_any(),
+        CheckState::Queued => view! {
+            <p class="checking"><span class="spinner" aria-hidden="true"></span>"Checking the new text…"</p>
+        }
+        .into_any(),
         CheckState::Running { .. } => view! {
             <p class="checking"><span class="spinner" aria-hidden="true"></span>"Exploring every interleaving… "
                 <button type="button" on:click=move |_| client.cancel()>"Cancel"</button></p>
@@ -58,11 +63,23 @@ fn body(client: CheckClient, state: AppState) -> AnyView {
         .into_any(),
         CheckState::Cancelled => view! { <p class="panel-empty">"Check cancelled. Edit the program to check again."</p> }.into_any(),
         CheckState::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
-        CheckState::Done { report, elapsed_ms, .. } => report_view(report, elapsed_ms, state).into_any(),
+        CheckState::Done { report, elapsed_ms, .. } => report_view(report, elapsed_ms, state),
     }
 }
 
-fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> impl IntoView {
+fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> AnyView {
+    // The checker reports a scenario it cannot run as a partial run with no state explored
+    // and the reason in `mode_note`.
+    if report.verdict == Verdict::Partial && report.stats.states == 0 {
+        let why = report.mode_note.clone().unwrap_or_else(|| "no reason given".into());
+        return view! {
+            <div class="verdict verdict-partial" data-verdict="not checked">
+                <span class="verdict-word">"not checked"</span>
+            </div>
+            <p class="note warn-note">{why}</p>
+        }
+        .into_any();
+    }
     let (class, word) = verdict_words(report.verdict);
     let stats = format!(
         "{} states, {} transitions, {:.0} ms{}",
@@ -94,6 +111,7 @@ fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> impl IntoVie
         </div>
         {outcome_table(&report)}
     }
+    .into_any()
 }
 
 fn verdict_words(v: Verdict) -> (&'static str, &'static str) {

@@ -2,7 +2,7 @@
 //! the spec is silent, the checker also runs the other mode and says when it differs.
 
 use crate::check::report::{Mode, Options, Report, Verdict};
-use crate::model::{BulkDir, Instr, Scenario, TcOp};
+use crate::model::{BulkDir, Instr, Scenario, Sem, TcOp};
 
 /// The §12 points a scenario's instructions touch, as short phrases.
 fn points(scenario: &Scenario) -> Vec<&'static str> {
@@ -24,6 +24,9 @@ fn points(scenario: &Scenario) -> Vec<&'static str> {
                 "the proxy of `st.async`/`red.async` data writes (§12 #8)",
                 "whether `st.async` may target its own CTA (§12 #9)",
             ],
+            Instr::ClusterArrive { sem: Some(Sem::Relaxed) } => {
+                &["whether a relaxed `barrier.cluster.arrive` after a `.cta` release fence releases to the CTA (§12 #11)"]
+            }
             Instr::Tc(TcOp::Commit { .. }) => &["the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)"],
             _ => &[],
         };

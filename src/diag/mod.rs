@@ -7,5 +7,5 @@ mod suggest;
 
 pub use codes::{explain, CodeInfo, CODES};
 pub use diagnostic::{Diagnostic, Label, Severity, Span};
-pub use render::{line_col, render, render_all};
+pub use render::{line_col, render, render_all, render_indexed, LineIndex};
 pub use suggest::{closest, edit_distance};

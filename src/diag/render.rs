@@ -15,12 +15,37 @@ use super::{Diagnostic, Label};
 
 /// 1-based line and column (in chars) of a byte offset; offsets past the end clamp to it.
 pub fn line_col(src: &str, offset: u32) -> (usize, usize) {
-    let offset = floor_char_boundary(src, offset as usize);
-    let before = src.get(..offset).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-    (line, col)
+    LineIndex::new(src).line_col(offset)
+}
+
+/// Line starts of a source text, so many diagnostics render without rescanning it.
+pub struct LineIndex<'a> {
+    src: &'a str,
+    /// Byte offset where each line starts; the first is 0.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(src: &'a str) -> LineIndex<'a> {
+        let starts = std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        LineIndex { src, starts }
+    }
+
+    /// 1-based line and column (in chars); offsets past the end clamp to it.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let offset = floor_char_boundary(self.src, offset as usize);
+        let line = self.starts.partition_point(|s| *s <= offset).max(1);
+        let start = self.starts.get(line - 1).copied().unwrap_or(0);
+        let col = self.src.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
+        (line, col)
+    }
+
+    /// The text of 1-based line `line`, without its newline.
+    fn line_text(&self, line: usize) -> &'a str {
+        let start = self.starts.get(line.saturating_sub(1)).copied().unwrap_or(self.src.len());
+        let end = self.starts.get(line).map_or(self.src.len(), |next| next - 1);
+        self.src.get(start..end).unwrap_or("").trim_end_matches('\r')
+    }
 }
 
 fn floor_char_boundary(src: &str, offset: usize) -> usize {
@@ -31,19 +56,19 @@ fn floor_char_boundary(src: &str, offset: usize) -> usize {
     offset
 }
 
-/// The text of 1-based line `line`, without its newline.
-fn line_text(src: &str, line: usize) -> &str {
-    src.split('\n').nth(line.saturating_sub(1)).unwrap_or("").trim_end_matches('\r')
-}
-
 /// Renders one diagnostic as plain text ending in a newline.
 pub fn render(diag: &Diagnostic, src: &str, file_name: &str) -> String {
+    render_indexed(diag, &LineIndex::new(src), file_name)
+}
+
+/// [`render`] with a prepared [`LineIndex`], for rendering many diagnostics of one text.
+pub fn render_indexed(diag: &Diagnostic, index: &LineIndex, file_name: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}[{}]: {}", diag.severity.as_str(), diag.code, diag.message);
     let mut labels: Vec<&Label> = diag.labels.iter().collect();
     labels.sort_by_key(|l| (!l.primary, l.span.start));
-    let primary = labels.first().map(|l| line_col(src, l.span.start));
-    let max_line = labels.iter().map(|l| line_col(src, l.span.start).0).max().unwrap_or(1);
+    let primary = labels.first().map(|l| index.line_col(l.span.start));
+    let max_line = labels.iter().map(|l| index.line_col(l.span.start).0).max().unwrap_or(1);
     let width = max_line.to_string().len();
     let pad = " ".repeat(width);
     match primary {
@@ -60,13 +85,13 @@ pub fn render(diag: &Diagnostic, src: &str, file_name: &str) -> String {
     }
     let mut shown_line = 0;
     for label in &labels {
-        let (line, col) = line_col(src, label.span.start);
-        let text = line_text(src, line).replace('\t', " ");
+        let (line, col) = index.line_col(label.span.start);
+        let text = index.line_text(line).replace('\t', " ");
         if line != shown_line {
             let _ = writeln!(out, "{line:>width$} | {text}");
             shown_line = line;
         }
-        let (end_line, end_col) = line_col(src, label.span.end);
+        let (end_line, end_col) = index.line_col(label.span.end);
         let last_col = if end_line == line { end_col } else { text.chars().count() + 1 };
         let marks = last_col.saturating_sub(col).max(1);
         let mark = if label.primary { "^" } else { "-" };
@@ -85,7 +110,8 @@ pub fn render(diag: &Diagnostic, src: &str, file_name: &str) -> String {
 
 /// Renders several diagnostics separated by blank lines.
 pub fn render_all(diags: &[Diagnostic], src: &str, file_name: &str) -> String {
-    diags.iter().map(|d| render(d, src, file_name)).collect::<Vec<_>>().join("\n")
+    let index = LineIndex::new(src);
+    diags.iter().map(|d| render_indexed(d, &index, file_name)).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]

@@ -200,4 +200,25 @@ mod tests {
         assert!(g.reasons.iter().any(|r| r.contains("(`forbid: thread-fence`)") && r.contains("`producer`")), "{:?}", g.reasons);
         assert!(g.reasons.iter().any(|r| r.contains("5 instructions") && r.contains("at most 4")), "{:?}", g.reasons);
     }
+
+    #[test]
+    fn a_correct_attempt_passes() {
+        let fixed = attempt(|s| {
+            s.replace("arrive.relaxed.cta.shared::cta [bar]", "arrive.shared::cta [bar]")
+                .replace("try_wait.parity.relaxed.cta.shared::cta", "try_wait.parity.shared::cta")
+        });
+        let g = grade(&exercise(Goal::default()), &fixed, &Options::default());
+        assert_eq!(g.reasons, Vec::<String>::new());
+        assert!(g.passed && g.complete);
+    }
+
+    #[test]
+    fn the_learner_cannot_rewrite_the_goal() {
+        // Dropping the condition and claiming a race does not turn the racy start into a pass.
+        let cheat = attempt(|s| s.replace("forall (consumer:r0 == 42)", "expect race"));
+        let g = grade(&exercise(Goal::default()), &cheat, &Options::default());
+        assert!(!g.passed && g.complete);
+        assert!(g.reasons.iter().any(|r| r.contains("verdict is race")), "{:?}", g.reasons);
+        assert!(g.reasons.iter().any(|r| r.contains("`forall (consumer:r0 == 42)` does not hold")), "{:?}", g.reasons);
+    }
 }

@@ -8,9 +8,10 @@ pub enum LinkError {
     Empty,
     /// The URL has a fragment, but not the shared-scenario route `#/s/...`.
     NoScenario,
-    /// The link text is longer than any link fencelab makes (or the scenario is too big
-    /// to share, when encoding).
+    /// The link text is longer than any link fencelab makes, or (when encoding) would be.
     TooLarge { size: usize, max: usize },
+    /// When encoding: the scenario's binary form exceeds what a decoder accepts.
+    ScenarioTooLarge { size: usize, max: usize },
     /// A character outside the URL-safe base64 alphabet.
     NotBase64 { position: usize, character: char },
     /// The link ends early, usually because it was cut when copied.
@@ -40,6 +41,10 @@ impl fmt::Display for LinkError {
             LinkError::TooLarge { size, max } => {
                 write!(f, "the link is too long ({size} characters; at most {max} are accepted)")
             }
+            LinkError::ScenarioTooLarge { size, max } => write!(
+                f,
+                "the scenario is too large to share ({size} bytes encoded; links hold at most {max})"
+            ),
             LinkError::NotBase64 { position, character } => write!(
                 f,
                 "the link contains {character:?} at character {position}, which no fencelab link \

@@ -28,7 +28,7 @@ pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> 
     let raw = postcard::to_allocvec(payload)
         .map_err(|e| LinkError::Invalid(format!("the scenario cannot be serialized ({e})")))?;
     if raw.len() > MAX_DECODED_BYTES {
-        return Err(LinkError::TooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
+        return Err(LinkError::ScenarioTooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
     }
     let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
     // Limits such as the nesting depth are only known to the decoder: prove the link opens.

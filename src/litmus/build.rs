@@ -7,7 +7,8 @@ use super::error::LitmusError;
 use super::instr::{Cell, LitmusInstr};
 use super::parser::{Init, LitmusTest};
 use crate::model::{
-    Alias, Cluster, Cond, Cta, FinalCondition, Instr, Location, Operand, Scenario, Space, Term, Thread,
+    Alias, Cluster, Cond, Cta, FinalCondition, Instr, Location, Operand, Scenario, Space, Term,
+    Thread,
 };
 
 /// Size of a litmus location: Dat3M's values are machine words; 4 bytes like the default.
@@ -36,7 +37,12 @@ pub fn build(test: LitmusTest) -> Result<Scenario, LitmusError> {
         let mut program = register_prelude(&test.inits, header.id);
         program.extend(body);
         let cta = thread_ctas.get(index).copied().unwrap_or_default();
-        threads.push(Thread { name: format!("P{}", header.id), cta, lanes: 1, program });
+        threads.push(Thread {
+            name: format!("P{}", header.id),
+            cta,
+            lanes: 1,
+            program,
+        });
     }
     Ok(Scenario {
         title: Some(test.name),
@@ -66,9 +72,19 @@ fn placement(test: &LitmusTest) -> (Vec<Cluster>, Vec<Cta>, Vec<usize>) {
     }
     let (mut clusters, mut ctas) = (Vec::new(), Vec::new());
     for (index, (cta, gpu)) in keys.into_iter().enumerate() {
-        let name = if multi_gpu { format!("gpu{gpu}_cta{cta}") } else { format!("cta{cta}") };
-        clusters.push(Cluster { name: name.clone(), gpu });
-        ctas.push(Cta { name, cluster: index });
+        let name = if multi_gpu {
+            format!("gpu{gpu}_cta{cta}")
+        } else {
+            format!("cta{cta}")
+        };
+        clusters.push(Cluster {
+            name: name.clone(),
+            gpu,
+        });
+        ctas.push(Cta {
+            name,
+            cluster: index,
+        });
     }
     (clusters, ctas, thread_ctas)
 }
@@ -81,19 +97,31 @@ fn declared_locations(inits: &[Init]) -> Result<Vec<Location>, LitmusError> {
             Init::Register { .. } => continue,
         };
         if locations.iter().any(|l| &l.name == name) {
-            return Err(LitmusError::syntax(line, format!("location `{name}` is declared twice")));
+            return Err(LitmusError::syntax(
+                line,
+                format!("location `{name}` is declared twice"),
+            ));
         }
         let location = match init {
             Init::Alias { target, proxy, .. } => {
-                let aliased = locations.iter().find(|l| &l.name == target).ok_or_else(|| {
-                    LitmusError::syntax(line, format!("`{name}` aliases `{target}`, which is not declared before it"))
-                })?;
+                let aliased = locations
+                    .iter()
+                    .find(|l| &l.name == target)
+                    .ok_or_else(|| {
+                        LitmusError::syntax(
+                            line,
+                            format!("`{name}` aliases `{target}`, which is not declared before it"),
+                        )
+                    })?;
                 Location {
                     name: name.clone(),
                     space: Space::Global,
                     size: LOCATION_SIZE,
                     init: aliased.init,
-                    alias: Some(Alias { target: target.clone(), proxy: *proxy }),
+                    alias: Some(Alias {
+                        target: target.clone(),
+                        proxy: *proxy,
+                    }),
                 }
             }
             Init::Location { value, .. } => global(name, *value),
@@ -105,7 +133,13 @@ fn declared_locations(inits: &[Init]) -> Result<Vec<Location>, LitmusError> {
 }
 
 fn global(name: &str, init: i64) -> Location {
-    Location { name: name.to_string(), space: Space::Global, size: LOCATION_SIZE, init, alias: None }
+    Location {
+        name: name.to_string(),
+        space: Space::Global,
+        size: LOCATION_SIZE,
+        init,
+        alias: None,
+    }
 }
 
 /// Locations used without a declaration start at 0, as in Dat3M.
@@ -124,13 +158,17 @@ fn addresses(cell: &Cell) -> Vec<&str> {
     }
 }
 
-fn check_condition(cond: &Cond, test: &LitmusTest, locations: &mut Vec<Location>) -> Result<(), LitmusError> {
+fn check_condition(
+    cond: &Cond,
+    test: &LitmusTest,
+    locations: &mut Vec<Location>,
+) -> Result<(), LitmusError> {
     match cond {
         Cond::True => Ok(()),
         Cond::Not(inner) => check_condition(inner, test, locations),
-        Cond::And(parts) | Cond::Or(parts) => {
-            parts.iter().try_for_each(|p| check_condition(p, test, locations))
-        }
+        Cond::And(parts) | Cond::Or(parts) => parts
+            .iter()
+            .try_for_each(|p| check_condition(p, test, locations)),
         Cond::Cmp(a, _, b) => {
             for term in [a, b] {
                 match term {
@@ -152,12 +190,26 @@ fn check_condition(cond: &Cond, test: &LitmusTest, locations: &mut Vec<Location>
 }
 
 fn register_inits(test: &LitmusTest) -> Result<Vec<HashMap<String, i64>>, LitmusError> {
-    let mut inits: Vec<HashMap<String, i64>> = test.threads.iter().map(|_| HashMap::new()).collect();
+    let mut inits: Vec<HashMap<String, i64>> =
+        test.threads.iter().map(|_| HashMap::new()).collect();
     for init in &test.inits {
-        if let Init::Register { thread, reg, value, line } = init {
-            let index = test.threads.iter().position(|t| t.id == *thread).ok_or_else(|| {
-                LitmusError::syntax(*line, format!("register of thread `P{thread}`, which the test does not have"))
-            })?;
+        if let Init::Register {
+            thread,
+            reg,
+            value,
+            line,
+        } = init
+        {
+            let index = test
+                .threads
+                .iter()
+                .position(|t| t.id == *thread)
+                .ok_or_else(|| {
+                    LitmusError::syntax(
+                        *line,
+                        format!("register of thread `P{thread}`, which the test does not have"),
+                    )
+                })?;
             if let Some(map) = inits.get_mut(index) {
                 map.insert(reg.clone(), *value);
             }
@@ -171,9 +223,15 @@ fn register_prelude(inits: &[Init], thread: u32) -> Vec<Instr> {
     inits
         .iter()
         .filter_map(|init| match init {
-            Init::Register { thread: t, reg, value, .. } if *t == thread && *value != 0 => {
-                Some(Instr::Mov { dst: reg.clone(), src: Operand::Imm(*value) })
-            }
+            Init::Register {
+                thread: t,
+                reg,
+                value,
+                ..
+            } if *t == thread && *value != 0 => Some(Instr::Mov {
+                dst: reg.clone(),
+                src: Operand::Imm(*value),
+            }),
             _ => None,
         })
         .collect()
@@ -184,14 +242,20 @@ fn check_labels(program: &[Instr], thread: u32, line: usize) -> Result<(), Litmu
     for instr in program {
         if let Instr::Label(label) = instr {
             if !labels.insert(label.as_str()) {
-                return Err(LitmusError::syntax(line, format!("label `{label}` appears twice in `P{thread}`")));
+                return Err(LitmusError::syntax(
+                    line,
+                    format!("label `{label}` appears twice in `P{thread}`"),
+                ));
             }
         }
     }
     for instr in program {
         if let Instr::Branch { target, .. } = instr {
             if !labels.contains(target.as_str()) {
-                return Err(LitmusError::syntax(line, format!("`P{thread}` jumps to unknown label `{target}`")));
+                return Err(LitmusError::syntax(
+                    line,
+                    format!("`P{thread}` jumps to unknown label `{target}`"),
+                ));
             }
         }
     }

@@ -48,7 +48,12 @@ pub fn parse_final(cur: &mut Cursor) -> Result<Option<FinalCondition>, LitmusErr
                     "`filter` clauses (the checker has no way to discard executions)",
                 ))
             }
-            "final" => return Err(LitmusError::unsupported(Some(line), "`final ... with` conditions")),
+            "final" => {
+                return Err(LitmusError::unsupported(
+                    Some(line),
+                    "`final ... with` conditions",
+                ))
+            }
             _ => return Err(cur.unexpected("`exists`, `~exists` or `forall`")),
         },
         _ => return Err(cur.unexpected("`exists`, `~exists` or `forall`")),
@@ -64,7 +69,10 @@ pub fn parse_final(cur: &mut Cursor) -> Result<Option<FinalCondition>, LitmusErr
 fn expect_exists(cur: &mut Cursor) -> Result<(), LitmusError> {
     match cur.word("`exists`")? {
         "exists" => Ok(()),
-        _ => Err(LitmusError::syntax(cur.line(), "expected `exists` after `~`")),
+        _ => Err(LitmusError::syntax(
+            cur.line(),
+            "expected `exists` after `~`",
+        )),
     }
 }
 
@@ -73,7 +81,11 @@ fn parse_or(cur: &mut Cursor, depth: usize) -> Result<Cond, LitmusError> {
     while cur.eat(&Tok::Or) {
         parts.push(parse_and(cur, depth)?);
     }
-    Ok(if parts.len() == 1 { parts.remove(0) } else { Cond::Or(parts) })
+    Ok(if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Cond::Or(parts)
+    })
 }
 
 fn parse_and(cur: &mut Cursor, depth: usize) -> Result<Cond, LitmusError> {
@@ -81,12 +93,19 @@ fn parse_and(cur: &mut Cursor, depth: usize) -> Result<Cond, LitmusError> {
     while cur.eat(&Tok::And) {
         parts.push(parse_unary(cur, depth)?);
     }
-    Ok(if parts.len() == 1 { parts.remove(0) } else { Cond::And(parts) })
+    Ok(if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Cond::And(parts)
+    })
 }
 
 fn parse_unary(cur: &mut Cursor, depth: usize) -> Result<Cond, LitmusError> {
     if depth > MAX_DEPTH {
-        return Err(LitmusError::syntax(cur.line(), "condition nested too deeply"));
+        return Err(LitmusError::syntax(
+            cur.line(),
+            "condition nested too deeply",
+        ));
     }
     let negation = matches!(cur.peek(), Some(Tok::Tilde | Tok::Bang))
         || matches!(cur.peek(), Some(Tok::Word(w)) if w == "not");
@@ -120,7 +139,10 @@ fn parse_term(cur: &mut Cursor) -> Result<Term, LitmusError> {
         let thread = thread_id(cur)?;
         cur.bump();
         let reg = cur.word("a register name")?;
-        return Ok(Term::Reg { thread: format!("P{thread}"), reg: reg.to_string() });
+        return Ok(Term::Reg {
+            thread: format!("P{thread}"),
+            reg: reg.to_string(),
+        });
     }
     match cur.peek() {
         Some(Tok::Num(_)) => Ok(Term::Imm(cur.num("a value")?)),

@@ -12,11 +12,17 @@ pub enum LitmusError {
 
 impl LitmusError {
     pub fn syntax(line: usize, message: impl Into<String>) -> Self {
-        LitmusError::Syntax { line, message: message.into() }
+        LitmusError::Syntax {
+            line,
+            message: message.into(),
+        }
     }
 
     pub fn unsupported(line: Option<usize>, reason: impl Into<String>) -> Self {
-        LitmusError::Unsupported { line, reason: reason.into() }
+        LitmusError::Unsupported {
+            line,
+            reason: reason.into(),
+        }
     }
 
     pub fn line(&self) -> Option<usize> {
@@ -35,7 +41,10 @@ impl fmt::Display for LitmusError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LitmusError::Syntax { line, message } => write!(f, "line {line}: {message}"),
-            LitmusError::Unsupported { line: Some(line), reason } => {
+            LitmusError::Unsupported {
+                line: Some(line),
+                reason,
+            } => {
                 write!(f, "line {line}: unsupported: {reason}")
             }
             LitmusError::Unsupported { line: None, reason } => write!(f, "unsupported: {reason}"),

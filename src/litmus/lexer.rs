@@ -54,7 +54,10 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LitmusError> {
         let next = at(i + 1);
         let start_line = line;
         let mut push = |tok: Tok, len: usize, i: &mut usize| {
-            tokens.push(Token { tok, line: start_line });
+            tokens.push(Token {
+                tok,
+                line: start_line,
+            });
             *i += len;
         };
         match c {
@@ -80,7 +83,12 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LitmusError> {
                 i += 2;
                 loop {
                     match at(i) {
-                        None => return Err(LitmusError::syntax(start_line, "unterminated `(*` comment")),
+                        None => {
+                            return Err(LitmusError::syntax(
+                                start_line,
+                                "unterminated `(*` comment",
+                            ))
+                        }
                         Some('*') if at(i + 1) == Some(')') => break,
                         Some('\n') => line += 1,
                         Some(_) => {}
@@ -120,9 +128,13 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LitmusError> {
                     i += 1;
                 }
                 let text: String = chars.get(start..i).unwrap_or_default().iter().collect();
-                let value = parse_int(&text)
-                    .ok_or_else(|| LitmusError::syntax(start_line, format!("bad number `{text}`")))?;
-                tokens.push(Token { tok: Tok::Num(value), line: start_line });
+                let value = parse_int(&text).ok_or_else(|| {
+                    LitmusError::syntax(start_line, format!("bad number `{text}`"))
+                })?;
+                tokens.push(Token {
+                    tok: Tok::Num(value),
+                    line: start_line,
+                });
             }
             c if c.is_ascii_alphabetic() || c == '_' => {
                 let start = i;
@@ -130,10 +142,16 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LitmusError> {
                     i += 1;
                 }
                 let text: String = chars.get(start..i).unwrap_or_default().iter().collect();
-                tokens.push(Token { tok: Tok::Word(text), line: start_line });
+                tokens.push(Token {
+                    tok: Tok::Word(text),
+                    line: start_line,
+                });
             }
             other => {
-                return Err(LitmusError::syntax(line, format!("unexpected character `{other}`")));
+                return Err(LitmusError::syntax(
+                    line,
+                    format!("unexpected character `{other}`"),
+                ));
             }
         }
     }
@@ -145,7 +163,10 @@ fn parse_int(text: &str) -> Option<i64> {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => i64::from_str_radix(hex, 16).ok()?,
         None => digits.parse::<i64>().ok()?,
     };
@@ -190,7 +211,13 @@ mod tests {
     #[test]
     fn strings_and_comments_are_skipped_and_lines_counted() {
         let tokens = lex("\"a\nb\" (* c\n *) x").unwrap();
-        assert_eq!(tokens, vec![Token { tok: Tok::Word("x".into()), line: 3 }]);
+        assert_eq!(
+            tokens,
+            vec![Token {
+                tok: Tok::Word("x".into()),
+                line: 3
+            }]
+        );
     }
 
     #[test]

@@ -20,9 +20,23 @@ pub struct LitmusTest {
 
 #[derive(Debug)]
 pub enum Init {
-    Location { name: String, value: i64, line: usize },
-    Register { thread: u32, reg: String, value: i64, line: usize },
-    Alias { name: String, proxy: Proxy, target: String, line: usize },
+    Location {
+        name: String,
+        value: i64,
+        line: usize,
+    },
+    Register {
+        thread: u32,
+        reg: String,
+        value: i64,
+        line: usize,
+    },
+    Alias {
+        name: String,
+        proxy: Proxy,
+        target: String,
+        line: usize,
+    },
 }
 
 #[derive(Debug)]
@@ -49,7 +63,13 @@ pub fn parse(src: &str) -> Result<LitmusTest, LitmusError> {
         parse_row(&mut cur, &mut programs)?;
     }
     let condition = parse_final(&mut cur)?;
-    Ok(LitmusTest { name, inits, threads, programs, condition })
+    Ok(LitmusTest {
+        name,
+        inits,
+        threads,
+        programs,
+        condition,
+    })
 }
 
 /// The first non-blank line must be `PTX name`; returns its line number, the name and the rest.
@@ -72,14 +92,25 @@ fn split_header(src: &str) -> Result<(usize, String, &str), LitmusError> {
         let name = parts.next().unwrap_or_default().trim().to_string();
         return Ok((index + 1, name, src.get(offset..).unwrap_or_default()));
     }
-    Err(LitmusError::syntax(1, "empty file: expected a `PTX name` header"))
+    Err(LitmusError::syntax(
+        1,
+        "empty file: expected a `PTX name` header",
+    ))
 }
 
 fn lex_from(src: &str, first_line: usize) -> Result<Vec<Token>, LitmusError> {
     let shift = |line: usize| line + first_line - 1;
     match lex(src) {
-        Ok(tokens) => Ok(tokens.into_iter().map(|t| Token { line: shift(t.line), ..t }).collect()),
-        Err(LitmusError::Syntax { line, message }) => Err(LitmusError::syntax(shift(line), message)),
+        Ok(tokens) => Ok(tokens
+            .into_iter()
+            .map(|t| Token {
+                line: shift(t.line),
+                ..t
+            })
+            .collect()),
+        Err(LitmusError::Syntax { line, message }) => {
+            Err(LitmusError::syntax(shift(line), message))
+        }
         Err(other) => Err(other),
     }
 }
@@ -107,7 +138,12 @@ fn parse_init(cur: &mut Cursor) -> Result<Init, LitmusError> {
         let reg = cur.word("a register name")?.to_string();
         cur.expect(&Tok::Eq, "`=`")?;
         return match cur.peek() {
-            Some(Tok::Num(_)) => Ok(Init::Register { thread, reg, value: cur.num("a value")?, line }),
+            Some(Tok::Num(_)) => Ok(Init::Register {
+                thread,
+                reg,
+                value: cur.num("a value")?,
+                line,
+            }),
             _ => Err(LitmusError::unsupported(
                 Some(line),
                 format!("register `P{thread}:{reg}` holds an address; the model has no pointers"),
@@ -121,17 +157,31 @@ fn parse_init(cur: &mut Cursor) -> Result<Init, LitmusError> {
             "surface" => Proxy::Surface,
             "texture" => Proxy::Texture,
             "constant" => Proxy::Constant,
-            other => return Err(LitmusError::syntax(line, format!("unknown proxy `{other}`"))),
+            other => {
+                return Err(LitmusError::syntax(
+                    line,
+                    format!("unknown proxy `{other}`"),
+                ))
+            }
         };
         if cur.word("`aliases`")? != "aliases" {
             return Err(LitmusError::syntax(line, "expected `aliases`"));
         }
         let target = cur.word("the aliased location")?.to_string();
-        return Ok(Init::Alias { name, proxy, target, line });
+        return Ok(Init::Alias {
+            name,
+            proxy,
+            target,
+            line,
+        });
     }
     cur.expect(&Tok::Eq, "`=` or `@`")?;
     match cur.peek() {
-        Some(Tok::Num(_)) => Ok(Init::Location { name, value: cur.num("a value")?, line }),
+        Some(Tok::Num(_)) => Ok(Init::Location {
+            name,
+            value: cur.num("a value")?,
+            line,
+        }),
         _ => Err(LitmusError::unsupported(
             Some(line),
             format!("location `{name}` holds an address; the model has no pointers"),
@@ -156,7 +206,10 @@ fn parse_thread_headers(cur: &mut Cursor) -> Result<Vec<ThreadHeader>, LitmusErr
         let line = cur.line();
         let id = thread_id(cur)?;
         if threads.iter().any(|t| t.id == id) {
-            return Err(LitmusError::syntax(line, format!("thread `P{id}` is declared twice")));
+            return Err(LitmusError::syntax(
+                line,
+                format!("thread `P{id}` is declared twice"),
+            ));
         }
         cur.expect(&Tok::At, "`@` placing the thread")?;
         let (mut cta, mut gpu) = (None, None);
@@ -178,8 +231,14 @@ fn parse_thread_headers(cur: &mut Cursor) -> Result<Vec<ThreadHeader>, LitmusErr
                 break;
             }
         }
-        let cta = cta.ok_or_else(|| LitmusError::syntax(line, format!("thread `P{id}` has no `cta`")))?;
-        threads.push(ThreadHeader { id, cta, gpu: gpu.unwrap_or(0), line });
+        let cta =
+            cta.ok_or_else(|| LitmusError::syntax(line, format!("thread `P{id}` has no `cta`")))?;
+        threads.push(ThreadHeader {
+            id,
+            cta,
+            gpu: gpu.unwrap_or(0),
+            line,
+        });
         if cur.eat(&Tok::Semi) {
             return Ok(threads);
         }
@@ -191,7 +250,10 @@ fn starts_assertion(tok: Option<&Tok>) -> bool {
     match tok {
         Some(Tok::Tilde) => true,
         Some(Tok::Word(w)) => {
-            matches!(w.as_str(), "exists" | "forall" | "not" | "final" | "filter" | "locations")
+            matches!(
+                w.as_str(),
+                "exists" | "forall" | "not" | "final" | "filter" | "locations"
+            )
         }
         _ => false,
     }
@@ -231,7 +293,10 @@ fn parse_row(cur: &mut Cursor, programs: &mut [Vec<Cell>]) -> Result<(), LitmusE
     if column != programs.len() {
         return Err(LitmusError::syntax(
             row_line,
-            format!("row has {column} columns but there are {} threads", programs.len()),
+            format!(
+                "row has {column} columns but there are {} threads",
+                programs.len()
+            ),
         ));
     }
     Ok(())

@@ -18,6 +18,9 @@ pub struct Cta {
     pub cluster: usize,
 }
 
+/// Most PTX threads one scenario thread may stand for (a CTA holds at most 1024).
+pub const MAX_LANES: u32 = 1024;
+
 /// A named thread of the scenario, placed in a CTA.
 ///
 /// A scenario thread stands for one warp whose lanes run the same code: barriers count

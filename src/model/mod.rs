@@ -13,7 +13,7 @@ pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
 };
-pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread};
+pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread, MAX_LANES};
 
 use serde::{Deserialize, Serialize};
 

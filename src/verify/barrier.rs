@@ -114,17 +114,53 @@ fn acquires(instr: &Instr) -> bool {
     }
 }
 
+/// Per instruction: whether a data write happened since the last release fence before it.
+fn writes_since(ctx: &Ctx, program: &[Instr]) -> Vec<bool> {
+    let mut pending = false;
+    program
+        .iter()
+        .map(|p| {
+            let before = pending;
+            if is_release_fence(p) {
+                pending = false;
+            } else if writes_data(ctx, p) {
+                pending = true;
+            }
+            before
+        })
+        .collect()
+}
+
+/// Per instruction: whether a data read follows it before the next instruction that `stops`.
+fn reads_until(ctx: &Ctx, program: &[Instr], stops: fn(&Instr) -> bool) -> Vec<bool> {
+    let mut pending = false;
+    let mut out: Vec<bool> = program
+        .iter()
+        .rev()
+        .map(|p| {
+            let after = pending;
+            if stops(p) {
+                pending = false;
+            } else if reads_data(ctx, p) {
+                pending = true;
+            }
+            after
+        })
+        .collect();
+    out.reverse();
+    out
+}
+
 fn relaxed_patterns(ctx: &mut Ctx) {
     let mut found = Vec::new();
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         let program = &thread.program;
+        let write_pending = writes_since(ctx, program);
+        let read_pending = reads_until(ctx, program, is_acquire_fence);
+        let read_before_acquire = reads_until(ctx, program, acquires);
         for (i, instr) in program.iter().enumerate() {
-            let before = program.get(..i).unwrap_or(&[]);
-            let after = program.get(i + 1..).unwrap_or(&[]);
-            // Data written since the last release fence, not covered by this relaxed arrive.
-            let unfenced_write =
-                || before.iter().rev().take_while(|p| !is_release_fence(p)).any(|p| writes_data(ctx, p));
-            let unfenced_read = || after.iter().take_while(|p| !is_acquire_fence(p)).any(|p| reads_data(ctx, p));
+            let unfenced_write = || write_pending.get(i).copied().unwrap_or(false);
+            let unfenced_read = || read_pending.get(i).copied().unwrap_or(false);
             let inner = match instr {
                 Instr::Wait { instr, .. } => instr.as_ref(),
                 other => other,
@@ -162,18 +198,15 @@ fn relaxed_patterns(ctx: &mut Ctx) {
                         "use the default `.acquire` or put `fence.acquire` (or `fence.acq_rel`) after the wait",
                     ));
                 }
-                Instr::Bar { kind: BarKind::Arrive, .. } => {
-                    let reads = after.iter().take_while(|p| !acquires(p)).any(|p| reads_data(ctx, p));
-                    if reads {
-                        found.push((
-                            t,
-                            i,
-                            "F0404",
-                            "thread reads data after `bar.arrive` without waiting",
-                            "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)",
-                            "use `bar.sync` (or a second barrier) before reading",
-                        ));
-                    }
+                Instr::Bar { kind: BarKind::Arrive, .. } if read_before_acquire.get(i).copied().unwrap_or(false) => {
+                    found.push((
+                        t,
+                        i,
+                        "F0404",
+                        "thread reads data after `bar.arrive` without waiting",
+                        "`bar.arrive` only signals; it acquires nothing (ref §5.1, §10 #37)",
+                        "use `bar.sync` (or a second barrier) before reading",
+                    ));
                 }
                 _ => {}
             }

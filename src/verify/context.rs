@@ -1,6 +1,8 @@
 //! Lookups shared by the verifier passes. Every index from the model is checked, so a
 //! scenario deserialized from a link cannot make the verifier panic.
 
+use std::collections::HashMap;
+
 use crate::diag::{Diagnostic, Span};
 use crate::model::{Instr, Location, Mbarrier, Scenario, Space};
 use crate::syntax::SourceMap;
@@ -9,6 +11,11 @@ pub struct Ctx<'a> {
     pub s: &'a Scenario,
     pub map: &'a SourceMap,
     diags: Vec<Diagnostic>,
+    /// Name lookups (first declaration wins), so large scenarios verify in linear time.
+    locations: HashMap<&'a str, &'a Location>,
+    mbarriers: HashMap<&'a str, &'a Mbarrier>,
+    threads: HashMap<&'a str, usize>,
+    cluster_sizes: Vec<usize>,
 }
 
 /// Where a memory object lives, relative to an accessing thread.
@@ -29,7 +36,25 @@ pub enum Reach {
 
 impl<'a> Ctx<'a> {
     pub fn new(s: &'a Scenario, map: &'a SourceMap) -> Ctx<'a> {
-        Ctx { s, map, diags: Vec::new() }
+        let mut locations = HashMap::new();
+        for l in &s.locations {
+            locations.entry(l.name.as_str()).or_insert(l);
+        }
+        let mut mbarriers = HashMap::new();
+        for m in &s.mbarriers {
+            mbarriers.entry(m.name.as_str()).or_insert(m);
+        }
+        let mut threads = HashMap::new();
+        for (i, t) in s.threads.iter().enumerate() {
+            threads.entry(t.name.as_str()).or_insert(i);
+        }
+        let mut cluster_sizes = vec![0; s.clusters.len()];
+        for cta in &s.ctas {
+            if let Some(n) = cluster_sizes.get_mut(cta.cluster) {
+                *n += 1;
+            }
+        }
+        Ctx { s, map, diags: Vec::new(), locations, mbarriers, threads, cluster_sizes }
     }
 
     pub fn push(&mut self, d: Diagnostic) {
@@ -68,15 +93,24 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn cluster_size(&self, cluster: usize) -> usize {
-        self.s.ctas.iter().filter(|c| c.cluster == cluster).count()
+        self.cluster_sizes.get(cluster).copied().unwrap_or(0)
+    }
+
+    /// Whether some cluster holds more than one CTA.
+    pub fn has_clusters(&self) -> bool {
+        self.cluster_sizes.iter().any(|n| *n > 1)
     }
 
     pub fn location(&self, name: &str) -> Option<&'a Location> {
-        self.s.locations.iter().find(|l| l.name == name)
+        self.locations.get(name).copied()
     }
 
     pub fn mbarrier(&self, name: &str) -> Option<&'a Mbarrier> {
-        self.s.mbarriers.iter().find(|m| m.name == name)
+        self.mbarriers.get(name).copied()
+    }
+
+    pub fn thread_index(&self, name: &str) -> Option<usize> {
+        self.threads.get(name).copied()
     }
 
     pub fn cta_name(&self, cta: usize) -> &'a str {

@@ -5,12 +5,11 @@ use std::collections::HashSet;
 
 use super::context::Ctx;
 use crate::diag::{closest, Diagnostic};
-use crate::model::{Cond, Instr, Proxy, Space, Term};
+use crate::model::{Cond, Instr, Proxy, Space, Term, MAX_LANES};
 
 /// Largest mbarrier count (ref §4.1: 1 … 2^20 − 1).
 pub const MBAR_MAX: u32 = (1 << 20) - 1;
 /// A CTA has at most 1024 PTX threads.
-const MAX_LANES: u32 = 1024;
 
 pub fn check(ctx: &mut Ctx) {
     names(ctx);
@@ -24,7 +23,7 @@ pub fn check(ctx: &mut Ctx) {
 /// Without multi-CTA clusters `.cluster` means the CTA (ref §1.2): legal, but worth saying.
 fn cluster_scope_note(ctx: &mut Ctx) {
     use crate::model::{Fence, MbarOp, ProxyKind, Scope};
-    if ctx.s.has_clusters() {
+    if ctx.has_clusters() {
         return;
     }
     let uses_cluster = |instr: &Instr| match instr {
@@ -81,6 +80,13 @@ fn names(ctx: &mut Ctx) {
 
 fn placements(ctx: &mut Ctx) {
     let s = ctx.s;
+    let initialised: HashSet<&str> = ctx
+        .instrs()
+        .filter_map(|(_, _, instr)| match instr {
+            Instr::Mbar(op) if matches!(op.kind, crate::model::MbarKind::Init { .. }) => Some(op.bar.as_str()),
+            _ => None,
+        })
+        .collect();
     for (i, cta) in s.ctas.iter().enumerate() {
         if cta.cluster >= s.clusters.len() {
             ctx.push(
@@ -117,7 +123,7 @@ fn placements(ctx: &mut Ctx) {
                     .with_note("ref §4.1: the expected arrival count is 1 … 2^20 − 1"),
             );
         }
-        let has_init = ctx.instrs().any(|(_, _, instr)| matches!(instr, Instr::Mbar(op) if op.bar == bar.name && matches!(op.kind, crate::model::MbarKind::Init { .. })));
+        let has_init = initialised.contains(bar.name.as_str());
         if bar.count.is_none() && !has_init {
             ctx.push(
                 Diagnostic::warning("F0401", format!("mbarrier `{}` is never initialised", bar.name))
@@ -178,12 +184,12 @@ fn conditions(ctx: &mut Ctx) {
         collect_terms(&fc.cond, &mut terms, 0);
         for term in terms {
             match term {
-                Term::Reg { thread, .. } if s.thread(thread).is_none() => {
+                Term::Reg { thread, .. } if ctx.thread_index(thread).is_none() => {
                     let help = closest(thread, s.threads.iter().map(|t| t.name.as_str()))
                         .map(|n| format!("did you mean `{n}`?"));
                     problems.push((i, format!("unknown thread `{thread}` in condition"), help));
                 }
-                Term::Mem(name) if s.location(name).is_none() => {
+                Term::Mem(name) if ctx.location(name).is_none() => {
                     let help = closest(name, s.locations.iter().map(|l| l.name.as_str()))
                         .map(|n| format!("did you mean `{n}`?"));
                     problems.push((i, format!("unknown location `{name}` in condition"), help));

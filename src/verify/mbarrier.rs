@@ -16,13 +16,47 @@ pub fn check(ctx: &mut Ctx) {
         }
         let Some(bar) = ctx.resolve_mbarrier(t, i, 0, &op.bar) else { continue };
         location(ctx, t, i, op, bar.cta);
-        if matches!(op.kind, MbarKind::Init { .. }) && bar.count.is_some() && !invalidated_before(ctx, t, i, &op.bar) {
-            ctx.push(Diagnostic::error("F0341", format!("`{}` is initialised twice", op.bar))
-                .with_primary(ctx.at(t, i), "the declaration already gives it a count")
-                .with_note("ref §4.2: `mbarrier.init` on a valid mbarrier is undefined behaviour; `mbarrier.inval` it first")
-                .with_help(format!("drop `count` from `mbarrier {}` or drop this init", op.bar)));
+    }
+    second_inits(ctx);
+    unused_waits(ctx);
+}
+
+/// `mbarrier.init` on a barrier the declaration already initialised, with no `inval` before
+/// it in the same thread.
+fn second_inits(ctx: &mut Ctx) {
+    let mut found = Vec::new();
+    for (t, thread) in ctx.s.threads.iter().enumerate() {
+        let mut invalidated = std::collections::HashSet::new();
+        for (i, instr) in thread.program.iter().enumerate() {
+            let Instr::Mbar(op) = instr else { continue };
+            match op.kind {
+                MbarKind::Inval => {
+                    invalidated.insert(op.bar.as_str());
+                }
+                MbarKind::Init { .. }
+                    if !invalidated.contains(op.bar.as_str())
+                        && ctx.mbarrier(&op.bar).is_some_and(|b| b.count.is_some()) =>
+                {
+                    found.push((t, i, op.bar.clone()));
+                }
+                _ => {}
+            }
         }
     }
+    for (t, i, bar) in found {
+        ctx.push(
+            Diagnostic::error("F0341", format!("`{bar}` is initialised twice"))
+                .with_primary(ctx.at(t, i), "the declaration already gives it a count")
+                .with_note(
+                    "ref §4.2: `mbarrier.init` on a valid mbarrier is undefined behaviour; `mbarrier.inval` it first",
+                )
+                .with_help(format!("drop `count` from `mbarrier {bar}` or drop this init")),
+        );
+    }
+}
+
+/// A test/try_wait outside `wait` whose predicate goes nowhere.
+fn unused_waits(ctx: &mut Ctx) {
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         for (i, instr) in thread.program.iter().enumerate() {
             if let Instr::Mbar(MbarOp { kind: MbarKind::Wait { dst: None, .. }, .. }) = instr {
@@ -34,12 +68,6 @@ pub fn check(ctx: &mut Ctx) {
             }
         }
     }
-}
-
-fn invalidated_before(ctx: &Ctx, t: usize, i: usize, bar: &str) -> bool {
-    ctx.s.threads.get(t).and_then(|th| th.program.get(..i)).is_some_and(|before| {
-        before.iter().any(|p| matches!(p, Instr::Mbar(MbarOp { kind: MbarKind::Inval, bar: b, .. }) if b == bar))
-    })
 }
 
 fn op_name(kind: &MbarKind) -> &'static str {

@@ -8,6 +8,7 @@ mod copy;
 mod decls;
 mod mbarrier;
 mod memory;
+mod patterns;
 mod registers;
 mod tensor;
 
@@ -22,6 +23,10 @@ use context::Ctx;
 /// so a lesson can show the bug and the checker can still run it.
 const UB_CODES: &[&str] = &["F0320", "F0321", "F0322", "F0323", "F0330", "F0341"];
 
+/// At most this many findings are listed; a huge generated scenario would otherwise
+/// produce thousands of identical warnings.
+pub const MAX_DIAGNOSTICS: usize = 200;
+
 /// Every static finding, in source order when spans exist. Works with an empty
 /// [`SourceMap`]; diagnostics then carry no labels.
 pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
@@ -33,6 +38,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
     copy::check(&mut ctx);
     tensor::check(&mut ctx);
     registers::check(&mut ctx);
+    patterns::check(&mut ctx);
     let mut diags = ctx.into_diags();
     if s.expect == Some(Expect::Undefined) {
         for d in diags.iter_mut().filter(|d| d.is_error() && UB_CODES.contains(&d.code.as_str())) {
@@ -41,5 +47,16 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
         }
     }
     diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+    if diags.len() > MAX_DIAGNOSTICS {
+        let hidden = diags.len() - MAX_DIAGNOSTICS;
+        let errors = diags.iter().skip(MAX_DIAGNOSTICS).filter(|d| d.is_error()).count();
+        diags.truncate(MAX_DIAGNOSTICS);
+        let severity = if errors > 0 { Severity::Error } else { Severity::Note };
+        diags.push(Diagnostic::new(
+            severity,
+            "F0004",
+            format!("{hidden} more findings not shown ({errors} of them errors)"),
+        ));
+    }
     diags
 }

@@ -37,7 +37,7 @@ pub fn check(ctx: &mut Ctx) {
         collect_terms(&fc.cond, &mut terms, 0);
         for term in terms {
             if let Term::Reg { thread, reg } = term {
-                let Some(t) = ctx.s.thread(thread) else { continue };
+                let Some(t) = ctx.thread_index(thread) else { continue };
                 if !written_by.get(t).is_some_and(|w| w.contains(reg)) {
                     ctx.push(
                         Diagnostic::warning("F0411", format!("`{thread}` never writes register `{reg}`"))
@@ -57,7 +57,7 @@ fn reg(o: &Operand) -> Option<&str> {
 }
 
 /// Registers an instruction reads and writes.
-fn uses(instr: &Instr) -> (Vec<&str>, Vec<&str>) {
+pub(super) fn uses(instr: &Instr) -> (Vec<&str>, Vec<&str>) {
     let mut reads: Vec<&str> = Vec::new();
     let mut writes: Vec<&str> = Vec::new();
     match instr {

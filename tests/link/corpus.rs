@@ -15,7 +15,8 @@ use proptest::collection::vec;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-use crate::arb_scenario::{instr, instr_kinds, payload};
+use crate::arb_instr::{instr, instr_kinds};
+use crate::arb_scenario::payload;
 use crate::on_big_stack;
 use crate::samples::mbarrier_handoff;
 

@@ -4,8 +4,8 @@ use crate::samples::{handoff_payload, mbarrier_handoff};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use fencelab::link::{
-    decode, encode, LinkError, SharePayload, FORMAT_VERSION, MAX_DECODED_BYTES, MAX_LINK_CHARS,
-    MAX_NESTING,
+    decode, encode, LinkError, SharePayload, FORMAT_VERSION, MAX_CODE_CHARS, MAX_DECODED_BYTES,
+    MAX_LINK_CHARS, MAX_NESTING,
 };
 use fencelab::model::{Cond, FinalCondition, Quantifier, Space};
 
@@ -195,6 +195,7 @@ fn messages_follow_the_diagnostic_style() {
         LinkError::Empty,
         LinkError::NoScenario,
         LinkError::TooLarge { size: 70000, max: MAX_LINK_CHARS },
+        LinkError::ScenarioTooLarge { size: 300_000, max: MAX_DECODED_BYTES },
         LinkError::NotBase64 { position: 3, character: '!' },
         LinkError::Truncated,
         LinkError::NotFencelab,
@@ -215,4 +216,36 @@ fn an_unchanged_scenario_is_not_mistaken_for_an_error() {
     let scenario = mbarrier_handoff();
     let decoded = decode(&valid_code()).expect("decodes");
     assert_eq!(decoded.scenario, scenario);
+}
+
+/// A name of `len` characters that deflate cannot shrink (a simple LCG over letters).
+fn incompressible_name(len: usize) -> String {
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    (0..len)
+        .map(|_| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            char::from(b'a' + ((state >> 33) % 26) as u8)
+        })
+        .collect()
+}
+
+#[test]
+fn scenarios_too_large_to_share_are_refused_by_encode() {
+    let mut long_link = handoff_payload();
+    long_link.scenario.title = Some(incompressible_name(120_000));
+    match encode(&long_link) {
+        Err(LinkError::TooLarge { size, max }) => assert!(size > max && max == MAX_CODE_CHARS),
+        other => panic!("expected TooLarge, got {:?}", other.map(|code| code.len())),
+    }
+    let mut huge = handoff_payload();
+    huge.scenario.title = Some("x".repeat(MAX_DECODED_BYTES));
+    match encode(&huge) {
+        Err(LinkError::ScenarioTooLarge { size, max }) => {
+            assert!(size > max && max == MAX_DECODED_BYTES)
+        }
+        other => panic!("expected ScenarioTooLarge, got {:?}", other.map(|code| code.len())),
+    }
+    let mut fits = handoff_payload();
+    fits.scenario.title = Some(incompressible_name(20_000));
+    assert_eq!(decode(&encode(&fits).expect("20 000 characters fit")), Ok(fits));
 }

@@ -1,8 +1,10 @@
 //! Share links: round trips, every error, and the frozen links of each format.
 
+mod arb_instr;
 mod arb_scenario;
 mod corpus;
 mod errors;
+mod robustness;
 mod roundtrip;
 mod samples;
 

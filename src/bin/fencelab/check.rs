@@ -1,6 +1,7 @@
 //! `fencelab check FILE... [--mode strict|pragmatic] [--json]`: explore each scenario and
 //! compare with its `expect` line and final conditions.
 
+use std::io::Write;
 use std::time::Instant;
 
 use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper, Verdict};
@@ -8,6 +9,13 @@ use fencelab::diag::{render, Diagnostic, Span};
 use fencelab::model::Scenario;
 use fencelab::schedule::Schedule;
 use fencelab::syntax::SourceMap;
+
+/// Print a line to stdout, ignoring a closed pipe (`fencelab check ... | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 /// Exit code: 0 every expectation holds, 1 one fails, 2 invalid input or usage.
 pub fn run(args: &[String]) -> u8 {
@@ -46,7 +54,7 @@ pub fn run(args: &[String]) -> u8 {
     }
     if json {
         let out = if objects.len() == 1 { objects.remove(0) } else { serde_json::Value::Array(objects) };
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
     code
 }
@@ -112,7 +120,7 @@ fn witness_lines(scenario: &Scenario, mode: Mode, schedule: &Schedule) -> Vec<St
     let mut lines = Vec::new();
     for step in &schedule.steps {
         match stepper.step(*step) {
-            Ok(ev) => lines.push(format!("{:>3}. {:<10} {:<44} {}", ev.step + 1, ev.agent_name, ev.instr_text, ev.description)),
+            Ok(ev) => lines.push(format!("{:>3}. {:<10} {:<44} -> {}", ev.step + 1, ev.agent_name, ev.instr_text, ev.description)),
             Err(e) => {
                 lines.push(format!("fencelab internal bug: witness does not replay: {e}"));
                 break;
@@ -152,38 +160,37 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
             d = d.with_note(line.to_string());
         }
         let steps = witness_lines(scenario, report.mode, &f.witness);
-        d = d.with_note(format!("witness ({} steps):\n{}", steps.len(), steps.join("\n")));
-        print!("{}", render(&d, src, file));
-        println!();
+        d = d.with_note(format!("witness ({} steps):\n     {}", steps.len(), steps.join("\n     ")));
+        say!("{}", render(&d, src, file));
     }
     for e in &report.expectations {
         if e.ok {
-            println!("ok: {}", e.declared);
+            say!("ok: {}", e.declared);
         } else {
-            println!("FAILED: {}: {}", e.declared, e.actual);
+            say!("FAILED: {}: {}", e.declared, e.actual);
         }
     }
     for c in &report.conditions {
         let Some(cond) = scenario.conditions.get(c.index) else { continue };
         let failed = report.expectations.iter().any(|e| !e.ok && e.declared.contains(&fencelab::check::condition_text(cond)));
         if let (true, Some(w)) = (failed, &c.witness) {
-            println!("  witness for `{}`:", fencelab::check::condition_text(cond));
+            say!("  witness for `{}`:", fencelab::check::condition_text(cond));
             for line in witness_lines(scenario, report.mode, w) {
-                println!("    {line}");
+                say!("    {line}");
             }
         }
     }
     if !report.outcomes.is_empty() {
-        println!("outcomes:");
+        say!("outcomes:");
         for o in &report.outcomes {
             let vals: Vec<String> = o.values.iter().map(|(t, v)| format!("{t}={v}")).collect();
-            println!("  {:>5}  {}", o.count, if vals.is_empty() { "(no registers)".into() } else { vals.join(" ") });
+            say!("  {:>5}  {}", o.count, if vals.is_empty() { "(no registers)".into() } else { vals.join(" ") });
         }
     }
     if let Some(note) = &report.mode_note {
-        println!("note: {note}");
+        say!("note: {note}");
     }
-    println!(
+    say!(
         "{file}: {} ({} states, {} transitions, {ms:.1} ms{})",
         verdict_name(report.verdict),
         report.stats.states,

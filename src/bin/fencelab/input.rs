@@ -3,7 +3,7 @@
 
 use std::io::Read;
 
-use fencelab::diag::{render, Diagnostic, Severity};
+use fencelab::diag::{render_indexed, Diagnostic, LineIndex, Severity};
 use fencelab::model::Scenario;
 use fencelab::syntax::{SourceMap, MAX_INPUT_BYTES};
 
@@ -33,8 +33,9 @@ fn fail(message: &str) -> u8 {
 
 /// Prints diagnostics on stderr, rustc style, with the file name.
 pub fn print_diagnostics(diags: &[Diagnostic], src: &str, path: &str) {
+    let index = LineIndex::new(src);
     for d in diags {
-        eprintln!("{}", render(d, src, path));
+        eprintln!("{}", render_indexed(d, &index, path));
     }
     let errors = diags.iter().filter(|d| d.severity == Severity::Error).count();
     if errors > 0 {

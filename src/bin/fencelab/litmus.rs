@@ -7,12 +7,16 @@
 
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 use fencelab::check::{Mode, Options};
-use fencelab::litmus::conformance::{judge_source, parse_expected, Judgement, Property, Status, Summary};
+use fencelab::litmus::conformance::{
+    judge_source, parse_expected, Judgement, Property, Status, Summary,
+};
 
-const USAGE: &str = "usage: fencelab litmus DIR --expected CSV [--liveness CSV] [--json] [--mode strict|pragmatic]
+const USAGE: &str =
+    "usage: fencelab litmus DIR --expected CSV [--liveness CSV] [--json] [--mode strict|pragmatic]
        fencelab litmus --print TEST";
 
 /// Exit code for bad usage or unreadable input.
@@ -42,10 +46,15 @@ pub fn run(args: &[String]) -> u8 {
 }
 
 fn parse_args(args: &[String]) -> Result<Args, String> {
-    let (mut dir, mut expected, mut liveness, mut json, mut mode) = (None, None, None, false, Mode::Strict);
+    let (mut dir, mut expected, mut liveness, mut json, mut mode) =
+        (None, None, None, false, Mode::Strict);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or_else(|| format!("`{flag}` needs a value"));
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("`{flag}` needs a value"))
+        };
         match arg.as_str() {
             "--expected" => expected = Some(value("--expected")?),
             "--liveness" => liveness = Some(value("--liveness")?),
@@ -81,7 +90,12 @@ fn print(test: &str) -> u8 {
     };
     match fencelab::litmus::import(&src) {
         Ok(scenario) => {
-            print!("{}", fencelab::syntax::print(&scenario));
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = write!(
+                std::io::stdout().lock(),
+                "{}",
+                fencelab::syntax::print(&scenario)
+            );
             0
         }
         Err(e) => {
@@ -100,7 +114,10 @@ fn read_csv(path: &str) -> Result<Vec<fencelab::litmus::conformance::Expected>, 
 fn run_corpus(args: &Args) -> u8 {
     let mut wanted: BTreeMap<String, Vec<(Property, bool)>> = BTreeMap::new();
     let mut order = Vec::new();
-    let csvs = [(Some(&args.expected), Property::Condition), (args.liveness.as_ref(), Property::Liveness)];
+    let csvs = [
+        (Some(&args.expected), Property::Condition),
+        (args.liveness.as_ref(), Property::Liveness),
+    ];
     for (csv, property) in csvs {
         let Some(csv) = csv else { continue };
         let entries = match read_csv(csv) {
@@ -114,10 +131,16 @@ fn run_corpus(args: &Args) -> u8 {
             if !wanted.contains_key(&entry.path) {
                 order.push(entry.path.clone());
             }
-            wanted.entry(entry.path).or_default().push((property, entry.bit));
+            wanted
+                .entry(entry.path)
+                .or_default()
+                .push((property, entry.bit));
         }
     }
-    let options = Options { mode: args.mode, ..Options::default() };
+    let options = Options {
+        mode: args.mode,
+        ..Options::default()
+    };
     let mut judgements: Vec<Judgement> = Vec::new();
     for test in &order {
         let properties = wanted.get(test).map(Vec::as_slice).unwrap_or_default();
@@ -125,16 +148,26 @@ fn run_corpus(args: &Args) -> u8 {
             Ok(src) => judge_source(test, &src, properties, &options),
             Err(e) => properties
                 .iter()
-                .map(|&(p, bit)| fencelab::litmus::conformance::unsupported(test, p, bit, format!("cannot read: {e}")))
+                .map(|&(p, bit)| {
+                    fencelab::litmus::conformance::unsupported(
+                        test,
+                        p,
+                        bit,
+                        format!("cannot read: {e}"),
+                    )
+                })
                 .collect(),
         };
         judgements.extend(judged);
     }
     let summary = Summary::of(&judgements);
+    let mut out = std::io::stdout().lock();
     if args.json {
-        let out = serde_json::json!({ "results": judgements, "summary": summary, "line": summary.to_string() });
-        match serde_json::to_string_pretty(&out) {
-            Ok(text) => println!("{text}"),
+        let json = serde_json::json!({ "results": judgements, "summary": summary, "line": summary.to_string() });
+        match serde_json::to_string_pretty(&json) {
+            Ok(text) => {
+                let _ = writeln!(out, "{text}");
+            }
             Err(e) => {
                 eprintln!("error: cannot serialize the results: {e}");
                 return INPUT_ERROR;
@@ -142,9 +175,9 @@ fn run_corpus(args: &Args) -> u8 {
         }
     } else {
         for j in judgements.iter().filter(|j| j.status != Status::Agree) {
-            println!("{j}");
+            let _ = writeln!(out, "{j}");
         }
-        println!("{summary}");
+        let _ = writeln!(out, "{summary}");
     }
     u8::from(summary.disagree > 0)
 }

@@ -1,7 +1,6 @@
 //! Breadth-first exploration with state hashing: the first path to reach a state is a
 //! shortest one, so every witness is a shortest schedule.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
@@ -42,11 +41,40 @@ struct Node {
     paths: u64,
 }
 
+/// A fast deterministic hasher (Fx-style multiply-rotate), run twice with different
+/// seeds for a 128-bit state key: collisions are negligible at the state caps we use.
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 fn key(m: &Machine) -> u128 {
-    let mut a = DefaultHasher::new();
+    let mut a = Fx(0);
     m.hash(&mut a);
-    let mut b = DefaultHasher::new();
-    0xfe9c_e1abu32.hash(&mut b);
+    let mut b = Fx(0x9e37_79b9_7f4a_7c15);
     m.hash(&mut b);
     (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
@@ -79,6 +107,12 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
         let mut enabled: Vec<(u32, usize)> = Vec::new();
         let mut blocked: Vec<(u32, String)> = Vec::new();
         for agent in 0..m.agents.len() as u32 {
+            if let Some(n) = read_choice_count(layout, &m, agent)? {
+                if n > 0 {
+                    enabled.push((agent, n));
+                    continue;
+                }
+            }
             match semantics::readiness(layout, &m, agent)? {
                 Readiness::Enabled(c) => enabled.push((agent, c.len())),
                 Readiness::Blocked(why) => blocked.push((agent, why)),
@@ -193,6 +227,26 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
         }
     }
     Ok(out)
+}
+
+/// Choice count of a running thread's plain or spinning read, skipping the labels the
+/// explorer does not need; `None` for every other kind of step.
+fn read_choice_count(layout: &Layout, m: &Machine, agent: u32) -> Result<Option<usize>, String> {
+    use crate::model::Instr;
+    let running = m.agents.get(agent as usize).is_some_and(|a| a.status == Status::Running);
+    if m.undefined || !running {
+        return Ok(None);
+    }
+    let (instr, until) = match semantics::current_instr(layout, m, agent) {
+        Some(Instr::Wait { instr, until }) => (instr.as_ref(), until.as_ref()),
+        Some(other) => (other, None),
+        None => return Ok(None),
+    };
+    match instr {
+        Instr::Ld { .. } => semantics::ld_st::choice_count(layout, m, agent, instr, until).map(Some),
+        Instr::Atom { .. } => semantics::atom::choice_count(layout, m, agent, instr, until).map(Some),
+        _ => Ok(None),
+    }
 }
 
 fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], witness: Schedule) -> Deadlock {

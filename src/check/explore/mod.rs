@@ -55,7 +55,7 @@ fn check_mode(scenario: &Scenario, options: &Options) -> Report {
             .accesses
             .iter()
             .map(|a| Access {
-                agent: agent_name(&layout, &m0, a.agent).replace('?', "async"),
+                agent: a.agent_name.clone(),
                 thread: a.instr.and_then(|i| layout.threads.get(i.thread)).map_or(String::new(), |t| t.name.clone()),
                 instr: a.instr.map_or(0, |i| i.pc),
                 location: layout.locs.get(a.loc).map_or(String::new(), |l| l.name.clone()),

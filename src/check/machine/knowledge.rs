@@ -272,17 +272,25 @@ impl Knowledge {
 
     /// Drop filtered entries a broader entry already implies (keeps states canonical).
     fn prune(&mut self) {
-        let snapshot = self.entries.clone();
-        self.entries.retain(|e| {
-            (e.filter == Filter::All && e.bridge.is_plain())
-                || !snapshot.iter().any(|o| {
-                    o.filter == Filter::All
-                        && (o.filter, &o.bridge) != (e.filter, &e.bridge)
-                        && o.bridge.dominates(&e.bridge)
-                        && e.vv <= o.vv
-                        && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
-                })
-        });
+        let implied = |e: &Entry, o: &Entry| {
+            o.filter == Filter::All
+                && (o.filter, &o.bridge) != (e.filter, &e.bridge)
+                && o.bridge.dominates(&e.bridge)
+                && e.vv <= o.vv
+                && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
+        };
+        let drop: Vec<bool> = self
+            .entries
+            .iter()
+            .map(|e| !(e.filter == Filter::All && e.bridge.is_plain()) && self.entries.iter().any(|o| implied(e, o)))
+            .collect();
+        if drop.contains(&true) {
+            let mut i = 0;
+            self.entries.retain(|_| {
+                i += 1;
+                !drop.get(i - 1).copied().unwrap_or(false)
+            });
+        }
     }
 }
 
@@ -298,4 +306,54 @@ pub struct Message {
     pub via: String,
     pub knowledge: Knowledge,
     pub step: Meta<Option<usize>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::machine::ProxyKey;
+
+    fn via(proxy: ProxyKey, va: usize) -> Via {
+        Via { proxy, va }
+    }
+
+    #[test]
+    fn proxy_crossings_compose_in_order() {
+        let (surface, texture) = (ProxyKey::Surface.bit(), ProxyKey::Texture.bit());
+        let need = needed(via(ProxyKey::Surface, 0), 0, via(ProxyKey::Texture, 0), 0);
+        let right = Crossings::default().then(surface, 0).then(texture, 0);
+        let wrong = Crossings::default().then(texture, 0).then(surface, 0);
+        assert!(right.covers(&need));
+        assert!(!wrong.covers(&need));
+        // Generic write, alias read: one alias fence anywhere.
+        let alias = needed(via(ProxyKey::Generic, 0), 0, via(ProxyKey::Generic, 1), 1);
+        assert!(Crossings::default().then(ALIAS_BIT, 3).covers(&alias));
+        // Same non-generic proxy in two CTAs: leave in the writer's CTA, enter in the reader's.
+        let across = needed(via(ProxyKey::Surface, 0), 0, via(ProxyKey::Surface, 0), 1);
+        assert!(!Crossings::default().then(surface, 0).covers(&across));
+        assert!(Crossings::default().then(surface, 0).then(surface, 1).covers(&across));
+        assert_eq!(needed(via(ProxyKey::Async, 0), 2, via(ProxyKey::Async, 0), 2), Need::default());
+    }
+
+    #[test]
+    fn restricted_knowledge_speaks_only_for_its_space() {
+        let mut layout_src = crate::model::Scenario {
+            title: None,
+            clusters: vec![crate::model::Cluster { name: "C".into(), gpu: 0 }],
+            ctas: vec![crate::model::Cta { name: "A".into(), cluster: 0 }],
+            locations: Vec::new(),
+            mbarriers: Vec::new(),
+            threads: vec![crate::model::Thread { name: "t".into(), cta: 0, lanes: 32, program: Vec::new() }],
+            expect: None,
+            conditions: Vec::new(),
+        };
+        for (name, space) in [("g", crate::model::Space::Global), ("s", crate::model::Space::Shared(0))] {
+            layout_src.locations.push(crate::model::Location { name: name.into(), space, size: 4, init: 0, alias: None });
+        }
+        let layout = Layout::new(&layout_src).unwrap_or_else(|e| panic!("{e}"));
+        let k = Knowledge::new(layout.cells, 0).restrict(Filter::SharedCta(0), &layout);
+        let event = EventId { agent: 0, epoch: 1 };
+        assert!(k.orders(&layout, event, 1, &Need::default()));
+        assert!(!k.orders(&layout, event, 0, &Need::default()));
+    }
 }

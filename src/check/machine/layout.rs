@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{Instr, Proxy, Scenario, Scope, Space};
+use crate::model::{Instr, Proxy, Scenario, Scope, Space, MAX_LANES};
 
 /// Where an agent executes: the coordinates scope inclusion is evaluated on (reference §1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -97,6 +97,7 @@ pub struct LocInfo {
     /// Virtual address this name stands for (see [`Via`]).
     pub va: usize,
     pub init: i64,
+    /// Size in bytes (tx-counts of `st.async` use it).
     pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,
@@ -209,6 +210,10 @@ impl Layout {
         }
         let mut threads = Vec::new();
         for t in &scenario.threads {
+            // Barrier arithmetic sums lanes; the verifier reports the same bound.
+            if !(1..=MAX_LANES).contains(&t.lanes) {
+                return Err(format!("thread `{}` has {} lanes; lanes must be 1 to {MAX_LANES}", t.name, t.lanes));
+            }
             let mut labels = HashMap::new();
             for (pc, instr) in t.program.iter().enumerate() {
                 if let Instr::Label(name) = instr {

@@ -24,6 +24,7 @@ pub struct InstrRef {
 pub enum AgentKind {
     Thread(usize),
     /// An asynchronous agent spawned by `issuer`'s instruction.
+    #[allow(dead_code)] // built by the async semantics; `AsyncOp` has no variants yet
     Async { issuer: InstrRef, op: AsyncOp },
 }
 

@@ -122,9 +122,13 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     }
     for other in reads.iter().filter(|o| o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?
-            || (super::async_op::war_needs_no_proxy_fence(ex, other.key.proxy, acc.key.proxy)
-                && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default()));
+        let mut ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
+        if !ordered
+            && super::async_op::war_generic_then_async(other.key.proxy, acc.key.proxy)
+            && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default())
+        {
+            ordered = super::async_op::pragmatic(ex);
+        }
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
@@ -199,8 +203,8 @@ fn race(
         message,
         explanation: why,
         accesses: vec![
-            RawAccess { agent: other_agent, instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
-            RawAccess { agent: ex.agent, instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
+            RawAccess { agent_name: ex.name_of(other_agent), instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
+            RawAccess { agent_name: ex.name_of(ex.agent), instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
         ],
         key,
     });

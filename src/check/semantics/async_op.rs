@@ -91,7 +91,15 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, mut knowledge: Knowledge, place: Pl
 
 /// Move the executing agent to `stage` (Completed also finishes it).
 pub fn set_stage(ex: &mut Exec, stage: Stage) -> Result<(), String> {
+    // A finished agent makes no more accesses: keep only its own events, so that states
+    // differing just in what it once inherited are the same state.
+    // (tcgen05 mma/cp/shift keep theirs: `tcgen05.commit` publishes it.)
+    let keeps = matches!(op_of(ex.m, ex.agent), Some((_, AsyncOp { what: AsyncWhat::Tc(t), .. })) if super::tcgen05::commit_publishes(&t));
+    let own = (stage == Stage::Completed && !keeps).then(|| own_events(ex.layout, ex.m, ex.agent, false));
     let a = ex.me_mut()?;
+    if let Some(k) = own {
+        a.knowledge = k;
+    }
     if let AgentKind::Async { op, .. } = &mut a.kind {
         op.stage = stage;
     }
@@ -195,7 +203,8 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     }
 }
 
-/// Whether the mode takes the spec-silent reading (reference §12) the pragmatic way.
+/// Whether the mode takes the spec-silent reading (reference §12) the pragmatic way; the
+/// points themselves are listed in `check::ambiguity`.
 pub fn pragmatic(ex: &Exec) -> bool {
     ex.mode == Mode::Pragmatic
 }
@@ -203,8 +212,8 @@ pub fn pragmatic(ex: &Exec) -> bool {
 /// §12 #4: a generic read followed by an async write of the same location (WAR). Strict
 /// mode asks for a proxy fence on the path (the CLC example); pragmatic mode accepts plain
 /// causality, as production pipelines (CUTLASS) do.
-pub fn war_needs_no_proxy_fence(ex: &Exec, read: ProxyKey, write: ProxyKey) -> bool {
-    pragmatic(ex) && read == ProxyKey::Generic && write == ProxyKey::Async
+pub fn war_generic_then_async(read: ProxyKey, write: ProxyKey) -> bool {
+    read == ProxyKey::Generic && write == ProxyKey::Async
 }
 
 /// The in-flight and finished asynchronous agents, for the stepping UI.
@@ -262,4 +271,28 @@ pub fn via(layout: &Layout, loc: usize, proxy: Option<ProxyKey>) -> Via {
 
 pub fn access_to(layout: &Layout, loc: usize, proxy: Option<ProxyKey>, strong: Option<Scope>) -> access::Access {
     access::Access { loc, key: via(layout, loc, proxy), strong }
+}
+
+/// §2.2.2: an async op must not touch shared memory (data or mbarrier) of a peer CTA whose
+/// threads all exited. Reports undefined behaviour and returns true when it does.
+pub fn into_exited_cta(ex: &mut Exec, loc: usize, what: &str) -> bool {
+    let Some(crate::model::Space::Shared(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
+    // Only peers' accesses are the §2.2.2 rule; a CTA's own unfinished copies at its exit
+    // are left to the race they already are.
+    let issuer_cta = op_of(ex.m, ex.agent)
+        .and_then(|(i, _)| ex.m.agents.get(i.thread))
+        .map_or(cta, |a| a.place.cta);
+    if issuer_cta == cta {
+        return false;
+    }
+    let mut threads = ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == cta);
+    let exited = threads.all(|a| a.status == Status::Done);
+    if exited {
+        let name = ex.layout.cta_name(cta).to_string();
+        ex.undefined(
+            format!("{what} reaches shared memory of CTA `{name}` after all its threads exited"),
+            "a CTA must not exit while a peer's copies or signals still target its shared memory; end both with a cluster barrier (§2.2.2)".into(),
+        );
+    }
+    exited
 }

@@ -10,7 +10,10 @@ use super::sync::{self, morally_strong, Side};
 use crate::check::machine::{Layout, Machine};
 use crate::model::{AtomOp, Instr, Operand, Proxy, WaitTarget};
 
-fn parts(instr: &Instr) -> Option<(AtomOp, sync::OpSem, &Option<String>, &String, &Vec<Operand>)> {
+/// `(op, semantics, destination register, address, arguments)` of an `atom`/`red`.
+type AtomParts<'a> = (AtomOp, sync::OpSem, &'a Option<String>, &'a String, &'a Vec<Operand>);
+
+fn parts(instr: &Instr) -> Option<AtomParts<'_>> {
     match instr {
         Instr::Atom { op, sem, scope, dst, addr, args, .. } => Some((*op, sync::mem_op(*sem, *scope, true), dst, addr, args)),
         _ => None,
@@ -54,12 +57,20 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until:
     Ok(Readiness::Enabled(access::labels(layout, m, acc.loc, &ch)))
 }
 
+/// How many read choices an `atom`/`red` (or its spin form) has now, without labels.
+pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<usize, String> {
+    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| super::exec::internal("atom choice count"))?;
+    let acc = access::resolve(layout, addr, Proxy::Generic, op.strong)?;
+    let rhs = until.map(|t| operand(m, agent, &t.value));
+    Ok(choices(layout, m, agent, &acc, until.zip(rhs)).len())
+}
+
 pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
     let b = args.first().copied().unwrap_or(0);
     match op {
         AtomOp::Add => old.wrapping_add(b),
         AtomOp::Inc => if old >= b { 0 } else { old + 1 },
-        AtomOp::Dec => if old == 0 || old > b { b } else { old - 1 },
+        AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
         AtomOp::Exch => b,
         AtomOp::Max => old.max(b),
         AtomOp::Min => old.min(b),

@@ -6,6 +6,7 @@
 use super::exec::{Exec, Readiness};
 use super::sync::{merge, synchronize};
 use crate::check::machine::{AgentKind, Filter, Layout, Machine, Status};
+use crate::check::report::Mode;
 use crate::model::{Scope, Sem};
 
 fn members(m: &Machine, cluster: usize) -> Vec<u32> {
@@ -48,6 +49,14 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         return Ok(());
     }
     let mut msgs = ex.me()?.release_fences.clone();
+    if sem == Some(Sem::Relaxed) && msgs.iter().any(|m| m.scope < Scope::Cluster) {
+        // §12.11: the spec does not say whether a relaxed cluster arrive after a narrower
+        // fence releases anything. Strict: only cluster-or-wider fences count (reference
+        // §5.2 [I]); pragmatic: each fence synchronizes at its own scope (same CTA only).
+        if ex.mode == Mode::Strict {
+            msgs.retain(|m| m.scope >= Scope::Cluster);
+        }
+    }
     if sem != Some(Sem::Relaxed) {
         msgs.push(ex.release_all(Scope::Cluster, text.into())?);
     }

@@ -16,6 +16,9 @@ fn name(ex: &Exec, idx: usize) -> String {
 pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<Message>, what: &str) -> Result<bool, String> {
     let bar = name(ex, idx);
     let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| internal("mbar loc"))?;
+    if super::async_op::into_exited_cta(ex, loc, what) {
+        return Ok(false);
+    }
     let mut b = ex.m.mbars.get(idx).cloned().ok_or_else(|| internal("mbar"))?;
     if !b.valid {
         ex.undefined(format!("{what} signals uninitialized mbarrier `{bar}`"), "the barrier must be initialized before an async op signals it (§9.7.13.15)".into());

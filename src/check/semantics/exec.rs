@@ -11,7 +11,8 @@ use crate::model::{Instr, Operand, Scope};
 /// One access named by a raw finding.
 #[derive(Clone, Debug)]
 pub struct RawAccess {
-    pub agent: u32,
+    /// Name at detection time (async agents do not exist in the initial machine).
+    pub agent_name: String,
     pub instr: Option<InstrRef>,
     pub loc: usize,
     pub is_write: bool,

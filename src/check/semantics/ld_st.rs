@@ -48,6 +48,17 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until:
     Ok(Readiness::Enabled(access::labels(layout, m, acc.loc, &choices)))
 }
 
+/// How many read choices a load (or its spin form) has now, without building labels.
+pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<usize, String> {
+    let Instr::Ld { sem, scope, proxy, addr, .. } = instr else {
+        return Err(super::exec::internal("ld choice count"));
+    };
+    let op = sync::mem_op(*sem, *scope, false);
+    let acc = access::resolve(layout, addr, *proxy, op.strong)?;
+    let rhs = until.map(|t| operand(m, agent, &t.value));
+    Ok(read_choices(layout, m, agent, &acc, until.zip(rhs), |v| v).len())
+}
+
 pub fn operand(m: &Machine, agent: u32, op: &crate::model::Operand) -> i64 {
     match op {
         crate::model::Operand::Imm(v) => *v,
@@ -63,10 +74,11 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
             let rhs = until.map(|t| ex.eval(&t.value));
             let choices = read_choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs), |v| v);
             let widx = *choices.get(choice as usize).ok_or_else(|| format!("no read choice {choice}"))?;
+            let label = access::labels(ex.layout, ex.m, acc.loc, &[widx]).pop().unwrap_or_default();
             let w = access::read(ex, &acc, widx)?;
             ex.set_reg(dst, w.value)?;
             observe(ex, &acc, &w, op, &crate::check::text::instr(instr), false)?;
-            ex.out.description = format!("read {addr} = {}", w.value);
+            ex.out.description = label;
             ex.next()
         }
         Instr::St { sem, scope, proxy, addr, src, .. } => {

@@ -21,6 +21,7 @@ pub mod st_async;
 pub mod sync;
 pub mod tcgen05;
 pub mod tma;
+pub mod tmem_alloc;
 pub mod wgmma;
 
 pub use exec::{Exec, RawFinding, Readiness, StepOutcome};

@@ -57,6 +57,10 @@ pub fn readiness(op: &AsyncOp) -> Readiness {
 pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
+        let who = ex.name_of(ex.agent);
+        if async_op::into_exited_cta(ex, *addr, &who) {
+            return Ok(());
+        }
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));
         let acc = async_op::access_to(ex.layout, *addr, None, strong);
         let value = match red {
@@ -73,7 +77,8 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
         ex.out.description = format!("wrote {name} = {value}");
         return async_op::set_stage(ex, Stage::Accessed);
     }
-    let k = async_op::own_events(ex.layout, ex.m, ex.agent, async_op::pragmatic(ex));
+    let fence = async_op::pragmatic(ex);
+    let k = async_op::own_events(ex.layout, ex.m, ex.agent, fence);
     let who = ex.name_of(ex.agent);
     let msg = async_op::message(ex, Scope::Cluster, format!("complete_tx of {who} (.release.cluster)"), k)?;
     if super::completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {

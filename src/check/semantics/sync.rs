@@ -186,3 +186,39 @@ pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str
         knowledge: k,
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::machine::ProxyKey;
+
+    fn side(agent: u32, cta: usize, cluster: usize, strong: Option<Scope>) -> Side {
+        Side { agent, place: Place { cta, cluster, gpu: 0 }, strong, key: Via { proxy: ProxyKey::Generic, va: 0 } }
+    }
+
+    #[test]
+    fn defaults_follow_reference_1_1() {
+        assert_eq!(mem_op(None, None, false).strong, None);
+        assert_eq!(mem_op(None, None, true), OpSem { strong: Some(Scope::Gpu), release: false, acquire: false });
+        assert_eq!(mem_op(Some(Sem::Volatile), Some(Scope::Cta), false).strong, Some(Scope::Sys));
+        assert_eq!(mem_op(Some(Sem::AcqRel), Some(Scope::Cta), true), OpSem { strong: Some(Scope::Cta), release: true, acquire: true });
+        assert_eq!(fence_op(None), (true, true, false));
+        assert_eq!(fence_op(Some(FenceSem::Sc)), (true, true, true));
+    }
+
+    #[test]
+    fn moral_strength_needs_mutual_inclusion() {
+        // Same thread: always; weak cross-thread: never.
+        assert!(morally_strong(side(0, 0, 0, None), side(0, 0, 0, None)));
+        assert!(!morally_strong(side(0, 0, 0, None), side(1, 0, 0, Some(Scope::Gpu))));
+        // .cta in CTA 0 does not include CTA 1, whatever the other side says (§1.3 example).
+        assert!(!morally_strong(side(0, 0, 0, Some(Scope::Cta)), side(1, 1, 0, Some(Scope::Gpu))));
+        assert!(morally_strong(side(0, 0, 0, Some(Scope::Cluster)), side(1, 1, 0, Some(Scope::Cluster))));
+        // A cluster of one CTA is the CTA.
+        assert!(!morally_strong(side(0, 0, 0, Some(Scope::Cluster)), side(1, 1, 1, Some(Scope::Cluster))));
+        // Different proxies are never morally strong.
+        let mut async_side = side(1, 0, 0, Some(Scope::Gpu));
+        async_side.key.proxy = ProxyKey::Async;
+        assert!(!morally_strong(side(0, 0, 0, Some(Scope::Gpu)), async_side));
+    }
+}

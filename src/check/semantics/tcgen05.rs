@@ -1,5 +1,5 @@
-//! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*`,
-//! the thread-sync fences and TMEM allocation.
+//! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*` and
+//! the thread-sync fences (TMEM allocation: [`super::tmem_alloc`]).
 //!
 //! Model: an async tcgen05 op inherits the issuer's knowledge for ordinary memory (program
 //! order; its smem reads are async proxy) but, for tensor memory, only the thread's
@@ -10,7 +10,7 @@
 
 use super::async_op::{self, AsyncOp, AsyncWhat};
 use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, Filter, Knowledge, Layout, Machine, ProxyKey, Stage, TMEM_COLUMNS};
+use crate::check::machine::{AgentKind, Filter, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, Scope, Space, TcOp};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -33,6 +33,11 @@ pub fn kind_name(t: &TcWhat) -> &'static str {
         TcWhat::St { .. } => "tcgen05.st",
         TcWhat::Commit { .. } => "tcgen05.commit",
     }
+}
+
+/// Ops whose completion `tcgen05.commit` tracks (and publishes).
+pub fn commit_publishes(t: &TcWhat) -> bool {
+    is_pipelined_producer(t)
 }
 
 fn is_pipelined_producer(t: &TcWhat) -> bool {
@@ -88,40 +93,20 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
     let loc = |ex: &Exec, n: &str| ex.layout.loc(n);
     match op {
         TcOp::Alloc { dst, cols, .. } => {
-            let t = ex.m.tmem.get(place.cta).cloned().unwrap_or_default();
-            if t.relinquished {
-                ex.undefined(format!("`{text}` after `tcgen05.relinquish_alloc_permit`"), "a CTA may not allocate once any of its threads relinquished the permit (§9.7.16.7.1)".into());
+            if !super::tmem_alloc::alloc(ex, &text, dst, *cols)? {
                 return Ok(());
             }
-            let dst = loc(ex, dst)?;
-            super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
-            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
-                s.allocated += cols;
-            }
-            ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
         }
         TcOp::Dealloc { cols, .. } => {
             let busy = (0..ex.m.agents.len() as u32).any(|id| {
                 tc_of(ex.m, id).is_some_and(|(_, _, s)| s != Stage::Completed)
                     && ex.m.agents.get(id as usize).is_some_and(|a| a.place.cta == place.cta)
             });
-            let allocated = ex.m.tmem.get(place.cta).map_or(0, |t| t.allocated);
-            if busy || *cols > allocated {
-                let why = if busy { "tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
-                ex.undefined(format!("`{text}` frees {why}"), "complete (commit and wait for) every tcgen05 op before `dealloc`, and free exactly what was allocated (§9.7.16.7.1)".into());
+            if !super::tmem_alloc::dealloc(ex, &text, *cols, busy) {
                 return Ok(());
             }
-            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
-                s.allocated -= cols;
-            }
-            ex.out.description = format!("freed {cols} TMEM columns");
         }
-        TcOp::Relinquish { .. } => {
-            if let Some(s) = ex.m.tmem.get_mut(place.cta) {
-                s.relinquished = true;
-            }
-            ex.out.description = "relinquished the TMEM allocation permit".into();
-        }
+        TcOp::Relinquish { .. } => super::tmem_alloc::relinquish(ex),
         TcOp::Mma { d, a, b, .. } => {
             let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)? };
             spawn(ex, what)?;
@@ -205,9 +190,8 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
     let a = m.agents.get(agent as usize)?;
     let AgentKind::Thread(thread) = a.kind else { return None };
     if let Instr::Tc(TcOp::Alloc { cols, .. }) = instr {
-        let used = m.tmem.get(a.place.cta).map_or(0, |t| t.allocated);
-        if used + cols > TMEM_COLUMNS {
-            return Some(Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)")));
+        if let Some(blocked) = super::tmem_alloc::alloc_readiness(m, a.place.cta, *cols) {
+            return Some(blocked);
         }
     }
     if let Instr::Tc(TcOp::WaitLd | TcOp::WaitSt) = instr {
@@ -218,6 +202,9 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
         }
     }
     let reads = super::registers::reads(instr);
+    if reads.is_empty() {
+        return None;
+    }
     let pending = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { dst, .. } if reads.contains(&dst.as_str())));
     let _ = layout;
     pending.first().map(|p| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
@@ -277,10 +264,17 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         super::access::write(ex, &async_op::access_to(ex.layout, loc, None, None), v, Vec::new())
     };
     if let TcWhat::Commit { bars, after } = t {
+        // The arrive publishes the completed ops and what they were ordered after (they
+        // follow the issuer's prior instructions for ordinary memory, §8.4): cumulativity
+        // through the ops, which §12 #16 leaves open. Only pragmatic mode adds the
+        // generic↔async proxy fence the spec does not state for tcgen05 completion.
         let fence = async_op::pragmatic(ex);
         let mut k = Knowledge::default();
         for id in after {
             k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));
+            if let Some(a) = ex.m.agents.get(*id as usize) {
+                k.join(&a.knowledge.clone());
+            }
         }
         let who = ex.name_of(ex.agent);
         for bar in bars {

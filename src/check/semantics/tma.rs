@@ -138,6 +138,10 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
 /// Write `value` into `dst` through the async proxy; a reduction combines it with the
 /// coherence-latest value as a `.relaxed.gpu` read-modify-write.
 fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Result<i64, String> {
+    let who = ex.name_of(ex.agent);
+    if async_op::into_exited_cta(ex, dst, &who) {
+        return Ok(value);
+    }
     let strong = reduce.map(|_| ex.layout.clamp(Scope::Gpu, dst));
     let acc = async_op::access_to(ex.layout, dst, Some(ProxyKey::Async), strong);
     let value = match reduce {

@@ -28,17 +28,22 @@ pub fn collect(
     thread_ctas: &[usize],
     reg_inits: &[HashMap<String, i64>],
 ) -> Result<Uses, LitmusError> {
-    let mut uses = Uses { fixed: Vec::new(), dynamic: Vec::new() };
+    let mut uses = Uses {
+        fixed: Vec::new(),
+        dynamic: Vec::new(),
+    };
     for (thread, program) in programs.iter().enumerate() {
         let written = written_registers(program);
-        let loops = loop_ranges(program);
+        let jumps = jumps(program);
         let empty = HashMap::new();
         let inits = reg_inits.get(thread).unwrap_or(&empty);
         let cta = thread_ctas.get(thread).copied().unwrap_or_default();
         for (pos, cell) in program.iter().enumerate() {
-            let LitmusInstr::Barrier(bar) = &cell.instr else { continue };
+            let LitmusInstr::Barrier(bar) = &cell.instr else {
+                continue;
+            };
             let line = Some(cell.line);
-            if loops.iter().any(|(start, end)| (*start..=*end).contains(&pos)) {
+            if jumps.iter().any(|&(from, to)| (to..=from).contains(&pos)) {
                 return Err(LitmusError::unsupported(
                     line,
                     "a barrier inside a loop (Dat3M unrolls it; each pass would need its own barrier)",
@@ -60,21 +65,43 @@ pub fn collect(
                     (None, Operand::Reg(reg)) => {
                         check_dynamic(program, pos, quorum, reg, cell.line)?;
                         let (arrive, instance, reg) = (bar.arrive, bar.instance, reg.clone());
-                        uses.dynamic.push(DynamicUse { arrive, thread, pos, line: cell.line, cta, instance, reg });
+                        uses.dynamic.push(DynamicUse {
+                            arrive,
+                            thread,
+                            pos,
+                            line: cell.line,
+                            cta,
+                            instance,
+                            reg,
+                        });
                         continue;
                     }
                     (None, Operand::Imm(v)) => Some(*v),
                 },
             };
             let key: Key = (cta, bar.instance, resource);
-            uses.fixed.push(Use { arrive: bar.arrive, thread, pos, line: cell.line, key, quorum });
+            // A forward jump over the barrier lets the thread finish without reaching it.
+            let skippable = jumps.iter().any(|&(from, to)| from < pos && pos < to);
+            uses.fixed.push(Use {
+                arrive: bar.arrive,
+                skippable,
+                thread,
+                pos,
+                line: cell.line,
+                key,
+                quorum,
+            });
         }
     }
     Ok(uses)
 }
 
 /// A register never written by the program keeps its initial value.
-fn fixed_value(operand: &Operand, written: &HashSet<String>, inits: &HashMap<String, i64>) -> Option<i64> {
+fn fixed_value(
+    operand: &Operand,
+    written: &HashSet<String>,
+    inits: &HashMap<String, i64>,
+) -> Option<i64> {
     match operand {
         Operand::Imm(v) => Some(*v),
         Operand::Reg(r) if !written.contains(r) => Some(inits.get(r).copied().unwrap_or(0)),
@@ -85,7 +112,13 @@ fn fixed_value(operand: &Operand, written: &HashSet<String>, inits: &HashMap<Str
 /// The lowering of a run-time resource id counts the thread's arrival on every barrier of
 /// its instance, so the thread must surely get there, and its relaxed arrivals must not
 /// become releases (a fence before them would make them one).
-fn check_dynamic(program: &[Cell], pos: usize, quorum: Option<i64>, reg: &str, line: usize) -> Result<(), LitmusError> {
+fn check_dynamic(
+    program: &[Cell],
+    pos: usize,
+    quorum: Option<i64>,
+    reg: &str,
+    line: usize,
+) -> Result<(), LitmusError> {
     let why = if quorum.is_some() {
         Some("with a quorum")
     } else {
@@ -118,8 +151,8 @@ fn written_registers(program: &[Cell]) -> HashSet<String> {
         .collect()
 }
 
-/// `(label position, branch position)` of every backward branch.
-fn loop_ranges(program: &[Cell]) -> Vec<(usize, usize)> {
+/// `(branch position, label position)` of every branch to a known label.
+fn jumps(program: &[Cell]) -> Vec<(usize, usize)> {
     let labels: HashMap<&str, usize> = program
         .iter()
         .enumerate()
@@ -133,7 +166,7 @@ fn loop_ranges(program: &[Cell]) -> Vec<(usize, usize)> {
         .enumerate()
         .filter_map(|(i, c)| match &c.instr {
             LitmusInstr::Plain(Instr::Branch { target, .. }) => {
-                labels.get(target.as_str()).filter(|&&l| l <= i).map(|&l| (l, i))
+                labels.get(target.as_str()).map(|&l| (i, l))
             }
             _ => None,
         })

@@ -44,19 +44,38 @@ fn mbar(kind: MbarKind, sem: Sem, bar: &str) -> Instr {
 }
 
 fn arrive(sem: Sem, bar: &str) -> Instr {
-    let kind = MbarKind::Arrive { count: None, expect_tx: None, no_complete: false, drop: false, state: None };
+    let kind = MbarKind::Arrive {
+        count: None,
+        expect_tx: None,
+        no_complete: false,
+        drop: false,
+        state: None,
+    };
     mbar(kind, sem, bar)
 }
 
 fn wait(bar: &str) -> Instr {
-    let kind = MbarKind::Wait { blocking: true, parity: true, phase: Operand::Imm(0), dst: None };
-    Instr::Wait { instr: Box::new(mbar(kind, Sem::Acquire, bar)), until: None }
+    let kind = MbarKind::Wait {
+        blocking: true,
+        parity: true,
+        phase: Operand::Imm(0),
+        dst: None,
+    };
+    Instr::Wait {
+        instr: Box::new(mbar(kind, Sem::Acquire, bar)),
+        until: None,
+    }
 }
 
 /// `bar.sync id`, or `arrive.release` (+ `wait` on phase 0 for `sync`) on the mbarrier.
 pub fn fixed(lowering: &Lowering, arrive_only: bool) -> Vec<Instr> {
     match lowering {
-        Lowering::Bar { id } => vec![Instr::Bar { kind: BarKind::Sync, id: Operand::Imm(*id), count: None, sugar: None }],
+        Lowering::Bar { id } => vec![Instr::Bar {
+            kind: BarKind::Sync,
+            id: Operand::Imm(*id),
+            count: None,
+            sugar: None,
+        }],
         Lowering::Mbar { name } if arrive_only => vec![arrive(Sem::Release, name)],
         Lowering::Mbar { name } => vec![arrive(Sem::Release, name), wait(name)],
     }
@@ -68,10 +87,14 @@ pub fn dynamic(d: &DynamicUse, plan: &Plan, labels: &mut Labels) -> Vec<Instr> {
     let targets: Vec<(i64, &str)> = plan
         .lowerings
         .iter()
-        .filter_map(|((cta, instance, resource), lowering)| match (resource, lowering) {
-            (Some(v), Lowering::Mbar { name }) if *cta == d.cta && *instance == d.instance => Some((*v, name.as_str())),
-            _ => None,
-        })
+        .filter_map(
+            |((cta, instance, resource), lowering)| match (resource, lowering) {
+                (Some(v), Lowering::Mbar { name }) if *cta == d.cta && *instance == d.instance => {
+                    Some((*v, name.as_str()))
+                }
+                _ => None,
+            },
+        )
         .collect();
     if targets.is_empty() {
         return Vec::new();
@@ -85,7 +108,11 @@ pub fn dynamic(d: &DynamicUse, plan: &Plan, labels: &mut Labels) -> Vec<Instr> {
     let mut out = Vec::new();
     for (v, name) in &targets {
         let skip = labels.fresh(format!("{base}_is_{v}"));
-        out.extend([branch(&skip, CmpOp::Eq, *v), arrive(Sem::Relaxed, name), Instr::Label(skip)]);
+        out.extend([
+            branch(&skip, CmpOp::Eq, *v),
+            arrive(Sem::Relaxed, name),
+            Instr::Label(skip),
+        ]);
     }
     let done = labels.fresh(format!("{base}_done"));
     for (v, name) in &targets {
@@ -94,7 +121,13 @@ pub fn dynamic(d: &DynamicUse, plan: &Plan, labels: &mut Labels) -> Vec<Instr> {
         if !d.arrive {
             out.push(wait(name));
         }
-        out.extend([Instr::Branch { target: done.clone(), cond: None }, Instr::Label(next)]);
+        out.extend([
+            Instr::Branch {
+                target: done.clone(),
+                cond: None,
+            },
+            Instr::Label(next),
+        ]);
     }
     out.push(Instr::Label(done));
     out

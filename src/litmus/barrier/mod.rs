@@ -11,10 +11,11 @@
 //!   `Q` above the number of participants never completes.
 //! - `arrive` is a source only, as in PTX; it does not wait.
 //!
-//! Lowering: when every thread of the CTA takes part, none arrives only, and any quorum
-//! equals the participants, it is PTX's own `bar.sync id`. Otherwise it is an mbarrier
-//! with expected count `Q` (or the number of participants): `arrive.release.cta`, then
-//! for `sync` a wait for phase 0 with `.acquire.cta`. Late arrivers land in phase 1 and
+//! Lowering: when every thread of the CTA takes part, none arrives only or may jump over
+//! it, and any quorum equals the participants, it is PTX's own `bar.sync id` (a thread
+//! that jumps over a barrier and exits releases a PTX barrier but blocks Dat3M's).
+//! Otherwise it is an mbarrier with expected count `Q` (or the number of participants):
+//! `arrive.release.cta`, then for `sync` a wait for phase 0 with `.acquire.cta`. Late arrivers land in phase 1 and
 //! pass at once, acquiring from the quorum, as Dat3M's non-synchronizing members do. A
 //! counted `bar.sync id, n` is not used: litmus threads have one lane and PTX counts whole
 //! warps, so such a count would be undefined behaviour.
@@ -47,6 +48,8 @@ type Key = (usize, i64, Option<i64>);
 /// A barrier use whose operands are known before the run.
 struct Use {
     arrive: bool,
+    /// The thread may jump over it (and then exit without arriving).
+    skippable: bool,
     thread: usize,
     pos: usize,
     line: usize,
@@ -74,9 +77,13 @@ pub fn lower(
         *cta_sizes.entry(*cta).or_default() += 1;
     }
     let plan = plan::plan(&uses, &cta_sizes, cta_names, taken_names)?;
-    let fixed: HashMap<(usize, usize), &Use> = uses.fixed.iter().map(|u| ((u.thread, u.pos), u)).collect();
-    let dynamic: HashMap<(usize, usize), &collect::DynamicUse> =
-        uses.dynamic.iter().map(|u| ((u.thread, u.pos), u)).collect();
+    let fixed: HashMap<(usize, usize), &Use> =
+        uses.fixed.iter().map(|u| ((u.thread, u.pos), u)).collect();
+    let dynamic: HashMap<(usize, usize), &collect::DynamicUse> = uses
+        .dynamic
+        .iter()
+        .map(|u| ((u.thread, u.pos), u))
+        .collect();
     let mut lowered = Vec::new();
     for (thread, program) in programs.iter().enumerate() {
         let mut labels = emit::Labels::of(program);
@@ -86,7 +93,10 @@ pub fn lower(
                 LitmusInstr::Plain(instr) => out.push(instr.clone()),
                 LitmusInstr::Barrier(_) => {
                     if let Some(u) = fixed.get(&(thread, pos)) {
-                        let lowering = plan.lowerings.get(&u.key).ok_or_else(|| placement_bug(cell))?;
+                        let lowering = plan
+                            .lowerings
+                            .get(&u.key)
+                            .ok_or_else(|| placement_bug(cell))?;
                         out.extend(emit::fixed(lowering, u.arrive));
                     } else if let Some(d) = dynamic.get(&(thread, pos)) {
                         out.extend(emit::dynamic(d, &plan, &mut labels));
@@ -98,9 +108,15 @@ pub fn lower(
         }
         lowered.push(out);
     }
-    Ok(Lowered { programs: lowered, mbarriers: plan.mbarriers })
+    Ok(Lowered {
+        programs: lowered,
+        mbarriers: plan.mbarriers,
+    })
 }
 
 fn placement_bug(cell: &Cell) -> LitmusError {
-    LitmusError::unsupported(Some(cell.line), "fencelab internal bug: barrier could not be placed")
+    LitmusError::unsupported(
+        Some(cell.line),
+        "fencelab internal bug: barrier could not be placed",
+    )
 }

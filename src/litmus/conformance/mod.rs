@@ -29,9 +29,20 @@ pub fn parse_expected(csv: &str) -> Result<Vec<Expected>, String> {
             continue;
         }
         let bit = match line.rsplit_once(',') {
-            Some((path, "1")) if !path.trim().is_empty() => Expected { path: path.trim().to_string(), bit: true },
-            Some((path, "0")) if !path.trim().is_empty() => Expected { path: path.trim().to_string(), bit: false },
-            _ => return Err(format!("line {}: expected `path,0` or `path,1`, found `{line}`", index + 1)),
+            Some((path, "1")) if !path.trim().is_empty() => Expected {
+                path: path.trim().to_string(),
+                bit: true,
+            },
+            Some((path, "0")) if !path.trim().is_empty() => Expected {
+                path: path.trim().to_string(),
+                bit: false,
+            },
+            _ => {
+                return Err(format!(
+                    "line {}: expected `path,0` or `path,1`, found `{line}`",
+                    index + 1
+                ))
+            }
         };
         entries.push(bit);
     }
@@ -82,7 +93,11 @@ impl fmt::Display for Judgement {
         let bit = |b: bool| if b { "1" } else { "0" };
         let ours = self.ours.map_or("?", bit);
         match self.status {
-            Status::Unsupported => write!(f, "{} ({}): unsupported: {}", self.test, self.property, self.detail),
+            Status::Unsupported => write!(
+                f,
+                "{} ({}): unsupported: {}",
+                self.test, self.property, self.detail
+            ),
             _ => write!(
                 f,
                 "{} ({}): expected {}, ours {}: {}",
@@ -96,18 +111,50 @@ impl fmt::Display for Judgement {
     }
 }
 
-pub fn unsupported(test: &str, property: Property, expected: bool, reason: impl Into<String>) -> Judgement {
-    Judgement { test: test.to_string(), property, expected, ours: None, status: Status::Unsupported, detail: reason.into() }
+pub fn unsupported(
+    test: &str,
+    property: Property,
+    expected: bool,
+    reason: impl Into<String>,
+) -> Judgement {
+    Judgement {
+        test: test.to_string(),
+        property,
+        expected,
+        ours: None,
+        status: Status::Unsupported,
+        detail: reason.into(),
+    }
 }
 
 /// Compares a checked scenario with the expected bit for `property`.
-pub fn judge(test: &str, property: Property, expected: bool, scenario: &Scenario, report: &Report) -> Judgement {
+pub fn judge(
+    test: &str,
+    property: Property,
+    expected: bool,
+    scenario: &Scenario,
+    report: &Report,
+) -> Judgement {
     let judged = |ours: Option<bool>, detail: String| {
-        let status = if ours == Some(expected) { Status::Agree } else { Status::Disagree };
-        Judgement { test: test.to_string(), property, expected, ours, status, detail }
+        let status = if ours == Some(expected) {
+            Status::Agree
+        } else {
+            Status::Disagree
+        };
+        Judgement {
+            test: test.to_string(),
+            property,
+            expected,
+            ours,
+            status,
+            detail,
+        }
     };
     if report.verdict == Verdict::Partial || !report.stats.complete {
-        let detail = format!("exploration stopped after {} states; nothing proven", report.stats.states);
+        let detail = format!(
+            "exploration stopped after {} states; nothing proven",
+            report.stats.states
+        );
         return judged(None, detail);
     }
     match property {
@@ -126,7 +173,13 @@ pub fn judge(test: &str, property: Property, expected: bool, scenario: &Scenario
                 .findings
                 .iter()
                 .find(|f| f.kind == crate::check::FindingKind::Deadlock)
-                .map(|f| format!("{}; witness {}", f.message, describe_schedule(scenario, &f.witness)));
+                .map(|f| {
+                    format!(
+                        "{}; witness {}",
+                        f.message,
+                        describe_schedule(scenario, &f.witness)
+                    )
+                });
             let detail = hang.unwrap_or_else(|| "no hanging execution found".to_string());
             judged(Some(!report.hangs), detail)
         }
@@ -146,7 +199,11 @@ pub fn describe_schedule(scenario: &Scenario, schedule: &Schedule) -> String {
             let name = agent
                 .and_then(|a| scenario.threads.get(a))
                 .map_or_else(|| format!("agent{}", step.agent), |t| t.name.clone());
-            if step.choice == 0 { name } else { format!("{name}#{}", step.choice) }
+            if step.choice == 0 {
+                name
+            } else {
+                format!("{name}#{}", step.choice)
+            }
         })
         .collect();
     names.join(" ")
@@ -163,22 +220,38 @@ pub struct Summary {
 impl Summary {
     pub fn of(judgements: &[Judgement]) -> Self {
         let count = |s: Status| judgements.iter().filter(|j| j.status == s).count();
-        Summary { agree: count(Status::Agree), disagree: count(Status::Disagree), unsupported: count(Status::Unsupported) }
+        Summary {
+            agree: count(Status::Agree),
+            disagree: count(Status::Disagree),
+            unsupported: count(Status::Unsupported),
+        }
     }
 }
 
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} agree, {} disagree, {} unsupported", self.agree, self.disagree, self.unsupported)
+        write!(
+            f,
+            "{} agree, {} disagree, {} unsupported",
+            self.agree, self.disagree, self.unsupported
+        )
     }
 }
 
 /// Imports `src`, checks it once, and judges each `(property, expected bit)`.
-pub fn judge_source(test: &str, src: &str, wanted: &[(Property, bool)], options: &Options) -> Vec<Judgement> {
+pub fn judge_source(
+    test: &str,
+    src: &str,
+    wanted: &[(Property, bool)],
+    options: &Options,
+) -> Vec<Judgement> {
     let scenario = match super::import(src) {
         Ok(scenario) => scenario,
         Err(err) => {
-            return wanted.iter().map(|&(p, bit)| unsupported(test, p, bit, err.to_string())).collect();
+            return wanted
+                .iter()
+                .map(|&(p, bit)| unsupported(test, p, bit, err.to_string()))
+                .collect();
         }
     };
     if scenario.conditions.is_empty() && wanted.iter().any(|(p, _)| *p == Property::Condition) {
@@ -188,7 +261,10 @@ pub fn judge_source(test: &str, src: &str, wanted: &[(Property, bool)], options:
             .collect();
     }
     let report = check(&scenario, options);
-    wanted.iter().map(|&(p, bit)| judge(test, p, bit, &scenario, &report)).collect()
+    wanted
+        .iter()
+        .map(|&(p, bit)| judge(test, p, bit, &scenario, &report))
+        .collect()
 }
 
 /// The `(test path, property)` pairs of the deviation table in `docs/conformance.md`: rows
@@ -197,7 +273,12 @@ pub fn parse_deviations(markdown: &str) -> Vec<(String, Option<Property>)> {
     markdown
         .lines()
         .filter_map(|line| {
-            let cells: Vec<&str> = line.trim().strip_prefix('|')?.split('|').map(str::trim).collect();
+            let cells: Vec<&str> = line
+                .trim()
+                .strip_prefix('|')?
+                .split('|')
+                .map(str::trim)
+                .collect();
             let test = cells.first()?.trim_matches('`');
             let property = match *cells.get(1)? {
                 "condition" => Some(Property::Condition),

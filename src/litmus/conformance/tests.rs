@@ -12,10 +12,25 @@ fn scenario() -> Scenario {
 }
 
 fn report(holds: bool, hangs: bool, complete: bool) -> Report {
-    let witness = Schedule { steps: vec![Step { agent: 1, choice: 0 }, Step { agent: 0, choice: 2 }] };
+    let witness = Schedule {
+        steps: vec![
+            Step {
+                agent: 1,
+                choice: 0,
+            },
+            Step {
+                agent: 0,
+                choice: 2,
+            },
+        ],
+    };
     Report {
         mode: Mode::Strict,
-        verdict: if complete { Verdict::Race } else { Verdict::Partial },
+        verdict: if complete {
+            Verdict::Race
+        } else {
+            Verdict::Partial
+        },
         findings: vec![Finding {
             kind: FindingKind::Deadlock,
             reason: None,
@@ -25,28 +40,57 @@ fn report(holds: bool, hangs: bool, complete: bool) -> Report {
             witness: witness.clone(),
         }],
         outcomes: Vec::new(),
-        conditions: vec![ConditionResult { index: 0, holds, witness: Some(witness) }],
+        conditions: vec![ConditionResult {
+            index: 0,
+            holds,
+            witness: Some(witness),
+        }],
         expectations: Vec::new(),
         hangs,
         mode_note: None,
-        stats: Stats { states: 12, transitions: 20, complete },
+        stats: Stats {
+            states: 12,
+            transitions: 20,
+            complete,
+        },
     }
 }
 
 #[test]
 fn condition_bits_agree_or_disagree_with_a_witness() {
     let s = scenario();
-    let agree = judge("a.litmus", Property::Condition, true, &s, &report(true, false, true));
+    let agree = judge(
+        "a.litmus",
+        Property::Condition,
+        true,
+        &s,
+        &report(true, false, true),
+    );
     assert_eq!((agree.status, agree.ours), (Status::Agree, Some(true)));
-    let disagree = judge("a.litmus", Property::Condition, false, &s, &report(true, false, true));
+    let disagree = judge(
+        "a.litmus",
+        Property::Condition,
+        false,
+        &s,
+        &report(true, false, true),
+    );
     assert_eq!(disagree.status, Status::Disagree);
-    assert_eq!(disagree.to_string(), "a.litmus (condition): expected 0, ours 1: witness P1 P0#2");
+    assert_eq!(
+        disagree.to_string(),
+        "a.litmus (condition): expected 0, ours 1: witness P1 P0#2"
+    );
 }
 
 #[test]
 fn liveness_is_the_negation_of_hangs() {
     let s = scenario();
-    let terminates = judge("b", Property::Liveness, true, &s, &report(true, false, true));
+    let terminates = judge(
+        "b",
+        Property::Liveness,
+        true,
+        &s,
+        &report(true, false, true),
+    );
     assert_eq!(terminates.status, Status::Agree);
     let hangs = judge("b", Property::Liveness, true, &s, &report(true, true, true));
     assert_eq!((hangs.status, hangs.ours), (Status::Disagree, Some(false)));
@@ -55,7 +99,13 @@ fn liveness_is_the_negation_of_hangs() {
 
 #[test]
 fn partial_exploration_proves_nothing() {
-    let j = judge("c", Property::Condition, true, &scenario(), &report(true, false, false));
+    let j = judge(
+        "c",
+        Property::Condition,
+        true,
+        &scenario(),
+        &report(true, false, false),
+    );
     assert_eq!((j.status, j.ours), (Status::Disagree, None));
     assert!(j.detail.contains("12 states"));
 }
@@ -64,20 +114,44 @@ fn partial_exploration_proves_nothing() {
 fn summary_line_and_csv() {
     let s = scenario();
     let judgements = vec![
-        judge("a", Property::Condition, true, &s, &report(true, false, true)),
-        judge("b", Property::Condition, false, &s, &report(true, false, true)),
+        judge(
+            "a",
+            Property::Condition,
+            true,
+            &s,
+            &report(true, false, true),
+        ),
+        judge(
+            "b",
+            Property::Condition,
+            false,
+            &s,
+            &report(true, false, true),
+        ),
         unsupported("c", Property::Condition, true, "mul"),
     ];
-    assert_eq!(Summary::of(&judgements).to_string(), "1 agree, 1 disagree, 1 unsupported");
+    assert_eq!(
+        Summary::of(&judgements).to_string(),
+        "1 agree, 1 disagree, 1 unsupported"
+    );
     let csv = "Manual/a.litmus,1\n\nb/c.litmus,0\n";
     assert_eq!(
         parse_expected(csv).unwrap(),
         vec![
-            Expected { path: "Manual/a.litmus".into(), bit: true },
-            Expected { path: "b/c.litmus".into(), bit: false }
+            Expected {
+                path: "Manual/a.litmus".into(),
+                bit: true
+            },
+            Expected {
+                path: "b/c.litmus".into(),
+                bit: false
+            }
         ]
     );
-    assert_eq!(parse_expected("a,2").unwrap_err(), "line 1: expected `path,0` or `path,1`, found `a,2`");
+    assert_eq!(
+        parse_expected("a,2").unwrap_err(),
+        "line 1: expected `path,0` or `path,1`, found `a,2`"
+    );
 }
 
 #[test]
@@ -85,14 +159,24 @@ fn deviation_table_rows() {
     let md = "# x\n| test | property | reason |\n|---|---|---|\n| `A/b.litmus` | liveness | why |\n| C.litmus | import | no |\n| D | other | skip |\n";
     assert_eq!(
         parse_deviations(md),
-        vec![("A/b.litmus".to_string(), Some(Property::Liveness)), ("C.litmus".to_string(), None)]
+        vec![
+            ("A/b.litmus".to_string(), Some(Property::Liveness)),
+            ("C.litmus".to_string(), None)
+        ]
     );
 }
 
 #[test]
 fn import_failures_are_unsupported_for_every_property() {
     let wanted = [(Property::Condition, true), (Property::Liveness, true)];
-    let judged = judge_source("m", "PTX m\n{ }\n P0@cta 0,gpu 0 ;\n mul r0, r0, 2 ;\nexists (0 == 0)", &wanted, &Options::default());
+    let judged = judge_source(
+        "m",
+        "PTX m\n{ }\n P0@cta 0,gpu 0 ;\n mul r0, r0, 2 ;\nexists (0 == 0)",
+        &wanted,
+        &Options::default(),
+    );
     assert_eq!(judged.len(), 2);
-    assert!(judged.iter().all(|j| j.status == Status::Unsupported && j.detail.contains("mul")));
+    assert!(judged
+        .iter()
+        .all(|j| j.status == Status::Unsupported && j.detail.contains("mul")));
 }

@@ -18,8 +18,8 @@ impl Parser {
         let (name, span) = c.ident("a cluster name")?;
         let gpu = if c.eat_keyword("gpu") { c.u32("a GPU index")?.0 } else { 0 };
         c.finish("the cluster declaration")?;
-        self.check_unique("cluster", &name, span, self.explicit_clusters.iter())?;
-        self.explicit_clusters.push(name.clone());
+        check_unique("cluster", &name, span, self.names.clusters.contains_key(&name))?;
+        self.names.clusters.insert(name.clone(), self.scenario.clusters.len());
         self.scenario.clusters.push(Cluster { name, gpu });
         self.map.clusters.push(line_span(line));
         Ok(())
@@ -31,12 +31,10 @@ impl Parser {
         let (name, span) = c.ident("a CTA name")?;
         let cluster = if c.eat_keyword("in") {
             let (cluster, cspan) = c.ident("a cluster name")?;
-            // Explicit clusters come first in `clusters`; implicit ones follow.
-            let explicit = self.explicit_clusters.len();
-            match self.scenario.clusters.iter().take(explicit).position(|cl| cl.name == cluster) {
-                Some(i) => Some(i),
+            match self.names.clusters.get(&cluster) {
+                Some(i) => Some(*i),
                 None => {
-                    let help = closest(&cluster, self.explicit_clusters.iter().map(String::as_str))
+                    let help = closest(&cluster, self.names.clusters.keys().map(String::as_str))
                         .map(|n| format!("did you mean `{n}`?"));
                     return Err(Box::new(
                         Diagnostic::error("F0108", format!("unknown cluster `{cluster}`"))
@@ -49,12 +47,12 @@ impl Parser {
             None
         };
         c.finish("the CTA declaration")?;
-        self.check_unique("CTA", &name, span, self.scenario.ctas.iter().map(|c| &c.name))?;
+        check_unique("CTA", &name, span, self.names.ctas.contains_key(&name))?;
         let cluster = match cluster {
             Some(i) => i,
             None => {
                 // A lone CTA gets its own cluster of size 1, named after it.
-                if self.explicit_clusters.contains(&name) {
+                if self.names.clusters.contains_key(&name) {
                     return Err(Box::new(
                         Diagnostic::error(
                             "F0106",
@@ -69,6 +67,7 @@ impl Parser {
                 self.scenario.clusters.len() - 1
             }
         };
+        self.names.ctas.insert(name.clone(), self.scenario.ctas.len());
         self.scenario.ctas.push(Cta { name, cluster });
         self.map.ctas.push(line_span(line));
         Ok(())
@@ -78,7 +77,7 @@ impl Parser {
     fn placement(&self, c: &mut Cursor) -> PResult<usize> {
         c.expect(&Tok::At, "`@` and a CTA name")?;
         let (name, span) = c.ident("a CTA name")?;
-        self.scenario.cta(&name).ok_or_else(|| {
+        self.names.ctas.get(&name).copied().ok_or_else(|| {
             let help = closest(&name, self.scenario.ctas.iter().map(|c| c.name.as_str()))
                 .map_or_else(|| format!("declare it with `cta {name}`"), |n| format!("did you mean `{n}`?"));
             Box::new(
@@ -105,6 +104,7 @@ impl Parser {
         let size = if c.eat_keyword("size") { c.u32("a size in bytes")?.0 } else { DEFAULT_SIZE };
         c.finish("the location declaration")?;
         self.check_memory_name(&name, span)?;
+        self.names.locations.insert(name.clone(), self.scenario.locations.len());
         self.scenario.locations.push(Location { name, space, size, init, alias: None });
         self.map.locations.push(line_span(line));
         Ok(())
@@ -135,7 +135,8 @@ impl Parser {
                     .with_help_opt(help),
             ));
         };
-        let Some(target_loc) = self.scenario.locations.iter().find(|l| l.name == target && l.alias.is_none()) else {
+        let target_loc = self.names.locations.get(&target).and_then(|i| self.scenario.locations.get(*i));
+        let Some(target_loc) = target_loc.filter(|l| l.alias.is_none()) else {
             return Err(Box::new(
                 Diagnostic::error("F0112", format!("alias target `{target}` is not a location declared above"))
                     .with_primary(Some(tspan), "declare the location before its alias"),
@@ -149,6 +150,7 @@ impl Parser {
             alias: Some(Alias { target, proxy }),
         };
         self.check_memory_name(&name, span)?;
+        self.names.locations.insert(name, self.scenario.locations.len());
         self.scenario.locations.push(location);
         self.map.locations.push(line_span(line));
         Ok(())
@@ -175,7 +177,7 @@ impl Parser {
         let lanes = if c.eat_keyword("lanes") { c.u32("a lane count")?.0 } else { DEFAULT_LANES };
         c.expect(&Tok::Colon, "`:` ending the thread line")?;
         c.finish("the thread declaration")?;
-        self.check_unique("thread", &name, span, self.scenario.threads.iter().map(|t| &t.name))?;
+        check_unique("thread", &name, span, !self.names.threads.insert(name.clone()))?;
         self.scenario.threads.push(Thread { name, cta, lanes, program: Vec::new() });
         self.map.threads.push(line_span(line));
         self.map.instrs.push(Vec::new());
@@ -216,28 +218,20 @@ impl Parser {
     }
 
     /// Locations and mbarriers share one namespace: both appear inside `[...]`.
-    fn check_memory_name(&self, name: &str, span: Span) -> PResult<()> {
-        let names =
-            self.scenario.locations.iter().map(|l| &l.name).chain(self.scenario.mbarriers.iter().map(|m| &m.name));
-        self.check_unique("location or mbarrier", name, span, names)
+    fn check_memory_name(&mut self, name: &str, span: Span) -> PResult<()> {
+        check_unique("location or mbarrier", name, span, !self.names.memory.insert(name.to_string()))
     }
+}
 
-    fn check_unique<'a>(
-        &self,
-        what: &str,
-        name: &str,
-        span: Span,
-        mut existing: impl Iterator<Item = &'a String>,
-    ) -> PResult<()> {
-        if existing.any(|n| n == name) {
-            return Err(Box::new(
-                Diagnostic::error("F0106", format!("{what} `{name}` is declared twice"))
-                    .with_primary(Some(span), "name already used")
-                    .with_help("give each declaration its own name"),
-            ));
-        }
-        Ok(())
+fn check_unique(what: &str, name: &str, span: Span, exists: bool) -> PResult<()> {
+    if exists {
+        return Err(Box::new(
+            Diagnostic::error("F0106", format!("{what} `{name}` is declared twice"))
+                .with_primary(Some(span), "name already used")
+                .with_help("give each declaration its own name"),
+        ));
     }
+    Ok(())
 }
 
 /// The span of a line's tokens (its text without the comment).

@@ -8,6 +8,8 @@ mod decl;
 mod instr;
 mod mods;
 
+use std::collections::{HashMap, HashSet};
+
 use crate::diag::{Diagnostic, Span};
 use crate::model::Scenario;
 use crate::syntax::lexer::{lex, Line, Tok};
@@ -123,8 +125,7 @@ struct Parser {
     diags: Vec<Diagnostic>,
     /// The thread whose program the following instruction lines belong to.
     thread: Option<usize>,
-    /// Names of clusters declared with `cluster` (not the implicit ones of lone CTAs).
-    explicit_clusters: Vec<String>,
+    names: Names,
     /// Set after a `thread` line failed to parse: its instruction lines are skipped quietly.
     skip_program: bool,
 }
@@ -184,6 +185,18 @@ impl Parser {
         self.diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
         Parsed { scenario: self.scenario, source_map: self.map, diagnostics: self.diags }
     }
+}
+
+/// Name lookups, so large inputs parse in linear time.
+#[derive(Default)]
+struct Names {
+    /// Clusters declared with `cluster` (not the implicit ones of lone CTAs), by index.
+    clusters: HashMap<String, usize>,
+    ctas: HashMap<String, usize>,
+    locations: HashMap<String, usize>,
+    /// Locations and mbarriers: one namespace.
+    memory: HashSet<String>,
+    threads: HashSet<String>,
 }
 
 fn outside_thread(span: Span) -> Diagnostic {

@@ -1,0 +1,64 @@
+//! Checker speed: every scenario under `tests/scenarios/checker/`, and the scaling of the
+//! partial-order reduction on k independent message-passing pairs (states printed per k).
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fencelab::check::{check, Options};
+use fencelab::model::Scenario;
+
+fn load_dir(dir: &Path) -> Vec<(String, Scenario)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "fence")) {
+        let src = std::fs::read_to_string(path).unwrap_or_default();
+        let loaded = fencelab::load(&src);
+        if !loaded.has_errors() {
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            out.push((name, loaded.scenario));
+        }
+    }
+    out
+}
+
+/// `k` independent (correct) message-passing pairs. Racy pairs would have 3^k distinct
+/// final outcomes, which any outcome table must enumerate; correct ones have one.
+fn mp_pairs(k: usize) -> Scenario {
+    let mut s = String::new();
+    for i in 0..k {
+        s += &format!("cta P{i}\ncta C{i}\nglobal d{i} = 0\nglobal f{i} = 0\n");
+    }
+    for i in 0..k {
+        s += &format!(
+            "thread p{i} @P{i}:\n    st.global [d{i}], 1\n    st.release.gpu.global [f{i}], 1\n\
+             thread c{i} @C{i}:\n    wait ld.acquire.gpu.global r0, [f{i}] == 1\n    ld.global r1, [d{i}]\n"
+        );
+    }
+    fencelab::load(&s).scenario
+}
+
+fn scenarios(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/checker");
+    let mut group = c.benchmark_group("scenario");
+    for (name, scenario) in load_dir(&dir) {
+        group.bench_function(name, |b| b.iter(|| check(black_box(&scenario), &Options::default())));
+    }
+    group.finish();
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mp_pairs");
+    for k in 1..=6 {
+        let scenario = mp_pairs(k);
+        let report = check(&scenario, &Options::default());
+        println!("mp_pairs k={k}: {} states, {} transitions, verdict {:?}", report.stats.states, report.stats.transitions, report.verdict);
+        group.bench_function(format!("k{k}"), |b| b.iter(|| check(black_box(&scenario), &Options::default())));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scenarios, scaling);
+criterion_main!(benches);

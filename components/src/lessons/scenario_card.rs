@@ -1,0 +1,143 @@
+//! A lesson's scenario: its source, read-only and highlighted, with the checker's verdict
+//! computed live in the browser and a way to open it in the explorer.
+
+use std::time::Duration;
+
+use fencelab::check::{check, Mode, Options, Report, Verdict};
+use leptos::prelude::*;
+
+use crate::highlight::highlight_line;
+use crate::route::Route;
+use crate::state::{use_app_state, AppState};
+
+/// What the checker said about one source.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Checked {
+    /// The text does not load; the first error, with its line.
+    Broken(String),
+    Ran(Box<Report>),
+}
+
+/// Loads and checks `source`, as the CLI's `lessons check` does.
+pub fn check_source(source: &str, mode: Mode) -> Checked {
+    let loaded = fencelab::load(source);
+    if let Some(diag) = loaded.diagnostics.iter().find(|d| d.is_error()) {
+        let line = diag.primary_start().map_or(0, |at| fencelab::diag::line_col(source, at).0);
+        return Checked::Broken(format!("line {line}: {}", diag.message));
+    }
+    Checked::Ran(Box::new(check(&loaded.scenario, &Options { mode, ..Options::default() })))
+}
+
+pub fn verdict_name(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Correct => "correct",
+        Verdict::Race => "race",
+        Verdict::Deadlock => "deadlock",
+        Verdict::Undefined => "undefined",
+        Verdict::Partial => "partial (caps hit)",
+    }
+}
+
+/// Runs `work` after `delay`, so the page paints before the checker runs.
+pub fn later(delay_ms: u64, work: impl FnOnce() + 'static) {
+    set_timeout(work, Duration::from_millis(delay_ms));
+}
+
+/// One ```` ```fence ```` block of a lesson.
+#[component]
+pub fn ScenarioCard(
+    /// The `.fence` source, as written in the lesson.
+    source: String,
+    /// Checker mode pinned by the block; `None` is the default mode.
+    mode: Option<Mode>,
+    /// Lesson line of the source's first line, for the caption.
+    line: usize,
+    /// Position among the lesson's scenarios, to stagger the checker runs.
+    order: usize,
+) -> impl IntoView {
+    let checked = RwSignal::new(None::<Checked>);
+    let mode = mode.unwrap_or_default();
+    let to_check = source.clone();
+    later(20 + 10 * order as u64, move || {
+        // The card may be gone by now (the learner navigated away).
+        let _ = checked.try_set(Some(check_source(&to_check, mode)));
+    });
+    let state = use_app_state();
+    let to_open = source.clone();
+    let open = move |_| open_in_explorer(state, &to_open, mode);
+    view! {
+        <figure class="scenario-card" data-block="scenario">
+            <Source text=source />
+            <figcaption class="scenario-foot">
+                <span class="scenario-line">{format!("line {line}")}</span>
+                <span class="scenario-mode">{mode_name(mode)}</span>
+                <VerdictLine checked=checked />
+                <button type="button" class="open-explorer" on:click=open>"Open in explorer"</button>
+            </figcaption>
+        </figure>
+    }
+}
+
+/// Read-only highlighted `.fence` text.
+#[component]
+pub fn Source(
+    /// The text to show.
+    text: String,
+) -> impl IntoView {
+    let lines = text
+        .trim_end_matches('\n')
+        .split('\n')
+        .map(|line| {
+            let pieces = highlight_line(line)
+                .into_iter()
+                .map(|(class, piece)| view! { <span class=class.css()>{piece.to_string()}</span> })
+                .collect_view();
+            view! { <span class="editor-line">{pieces}"\n"</span> }
+        })
+        .collect_view();
+    view! { <pre class="scenario-source"><code>{lines}</code></pre> }
+}
+
+/// The verdict and the declared expectations, or "checking…" until the run is done.
+#[component]
+fn VerdictLine(checked: RwSignal<Option<Checked>>) -> impl IntoView {
+    move || match checked.get() {
+        None => view! { <span class="verdict-chip pending" data-verdict="pending">"checking…"</span> }.into_any(),
+        Some(Checked::Broken(message)) => view! {
+            <span class="verdict-chip broken" data-verdict="broken">{message}</span>
+        }
+        .into_any(),
+        Some(Checked::Ran(report)) => {
+            let all_ok = report.expectations.iter().all(|e| e.ok);
+            let expectations = report
+                .expectations
+                .iter()
+                .map(|e| {
+                    let text = if e.ok { format!("✓ {}", e.declared) } else { format!("✗ {} (found {})", e.declared, e.actual) };
+                    view! { <li class:ok=e.ok class:bad=!e.ok>{text}</li> }
+                })
+                .collect_view();
+            let name = verdict_name(report.verdict);
+            view! {
+                <span class=format!("verdict-chip verdict-{}", name.split(' ').next().unwrap_or(name)) data-verdict=name>
+                    {name}
+                </span>
+                <ul class="expectations" class:all-ok=all_ok>{expectations}</ul>
+            }
+            .into_any()
+        }
+    }
+}
+
+pub fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Strict => "strict",
+        Mode::Pragmatic => "pragmatic",
+    }
+}
+
+/// Puts `source` into the explorer (as an undoable edit) and goes there.
+pub fn open_in_explorer(state: AppState, source: &str, _mode: Mode) {
+    state.edit(source.to_string(), false);
+    let _ = window().location().set_hash(&Route::Explore.href());
+}

@@ -1,0 +1,172 @@
+// Lessons as a learner meets them: the course list, a lesson's live verdicts, an exercise
+// solved by editing until the grader passes it, progress that survives a reload and its
+// export/import, and the instructor preview.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { launch, screenshot, skipReason } from "./harness.mjs";
+
+const skip = await skipReason();
+
+const LESSON = "executed-is-not-visible";
+const EXERCISE = "publish-the-data";
+
+describe("lessons", { skip: skip ?? false }, () => {
+    let browser;
+    before(async () => {
+        browser = await launch();
+    });
+    after(async () => {
+        await browser?.close();
+    });
+
+    test("the course lists sections and lessons in order", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/lessons`);
+        await page.locator(".lesson-list").waitFor();
+        assert.ok((await page.locator(".lesson-section").count()) >= 3, "several sections");
+        const titles = await page.locator(".lesson-title").allInnerTexts();
+        assert.ok(titles.length >= 10, `the whole course: ${titles}`);
+        assert.match(titles[0], /^1\. /);
+        await screenshot(page, "lessons-list");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a lesson's scenarios are checked live and agree with their claims", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/lessons/${LESSON}`);
+        const cards = page.locator('[data-block="scenario"]');
+        await cards.first().waitFor();
+        await page.waitForFunction(() => !document.querySelector('[data-verdict="pending"]'), null, { timeout: 30000 });
+        const verdicts = await cards.locator(".verdict-chip").allInnerTexts();
+        assert.ok(verdicts.length >= 2, `verdicts: ${verdicts}`);
+        assert.ok(verdicts.includes("race") && verdicts.includes("correct"), `verdicts: ${verdicts}`);
+        assert.equal(await page.locator(".expectations li.bad").count(), 0, "every claim agrees");
+        await screenshot(page, "lesson-page");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a learner reads a hint, edits until the exercise passes, and progress persists", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/lessons/${LESSON}`);
+        const card = page.locator(`[data-exercise="${EXERCISE}"]`);
+        await card.waitFor();
+        await card.locator('[data-grade="not yet"]').waitFor();
+        assert.match(await card.locator(".grade").innerText(), /Not yet/);
+
+        await card.getByRole("button", { name: /Show hint 1/ }).click();
+        assert.equal(await card.locator(".hint").count(), 1);
+        assert.match(await card.locator(".hint").first().innerText(), /publish/);
+
+        const editor = card.locator("textarea.exercise-text");
+        const start = await editor.inputValue();
+        assert.ok(!start.includes("release"), "the start is not the solution");
+        // First attempt: only the producer side; the grader must still refuse it.
+        await editor.fill(start.replace("st.relaxed.gpu", "st.release.gpu"));
+        await card.locator('[data-grade="not yet"]').waitFor();
+        await card.locator('[data-grade="pending"]').waitFor({ state: "detached" }).catch(() => {});
+        await page.waitForTimeout(700);
+        assert.match(await card.locator(".grade").innerText(), /Not yet/);
+        await screenshot(page, "exercise-failing");
+
+        // Then the consumer side, typed into the editor.
+        const text = await editor.inputValue();
+        const at = text.indexOf("ld.relaxed.gpu") + "ld.".length;
+        await editor.focus();
+        await editor.evaluate((el, [from, to]) => el.setSelectionRange(from, to), [at, at + "relaxed".length]);
+        await page.keyboard.type("acquire");
+        await card.locator('[data-grade="passed"]').waitFor({ timeout: 20000 });
+        await card.scrollIntoViewIfNeeded();
+        await screenshot(page, "exercise-passed");
+
+        await page.reload();
+        const again = page.locator(`[data-exercise="${EXERCISE}"]`);
+        await again.locator(".badge-pass").waitFor();
+        assert.equal(await again.locator(".hint").count(), 1, "the revealed hint stays revealed");
+        await page.goto(`${browser.url}/#/lessons`);
+        const item = page.locator(`.lesson-item[data-lesson="${LESSON}"]`);
+        await item.waitFor();
+        assert.match(await item.locator(".lesson-progress").innerText(), /^1\/1 exercises/);
+        assert.equal(await item.locator(".lesson-mark").innerText(), "✓");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("progress exports as JSON and a bad import changes nothing", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/lessons`);
+        await page.locator(".lesson-list").waitFor();
+        const [download] = await Promise.all([
+            page.waitForEvent("download"),
+            page.getByRole("button", { name: "Export progress" }).click(),
+        ]);
+        const exported = JSON.parse(await streamText(await download.createReadStream()));
+        assert.equal(exported.format, "fencelab-progress");
+        const before = await page.evaluate(() => localStorage.getItem("fencelab-progress"));
+
+        const input = page.locator('.import-progress input[type="file"]');
+        await input.setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from('{"format":"other"}') });
+        await page.locator(".progress-message.bad").waitFor();
+        assert.match(await page.locator(".progress-message").innerText(), /nothing was imported/);
+        assert.equal(await page.evaluate(() => localStorage.getItem("fencelab-progress")), before);
+
+        const cleared = { ...exported, exercises: {} };
+        await input.setInputFiles({ name: "p.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(cleared)) });
+        await page.locator(".progress-message.ok").waitFor();
+        const stored = JSON.parse(await page.evaluate(() => localStorage.getItem("fencelab-progress")));
+        assert.deepEqual(stored.exercises, {});
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("the instructor preview renders, lists problems by line, and never runs lesson HTML", async () => {
+        const { page, problems } = await browser.newPage();
+        page.on("dialog", (d) => {
+            problems.push(`dialog: ${d.message()}`);
+            d.dismiss();
+        });
+        await page.goto(`${browser.url}/#/lessons/preview`);
+        const text = page.locator("textarea.preview-text");
+        await text.waitFor();
+        const lesson = [
+            "---",
+            "id: hostile",
+            "title: Hostile",
+            "order: 1",
+            "---",
+            "# Preview <img src=x onerror=\"window.__pwned=1\">",
+            "",
+            "<script>window.__pwned = 2; alert(1)</script>",
+            "",
+            "```fence",
+            "cta A",
+            "cta B",
+            "global x = 0",
+            "thread p @A:",
+            "    st.global [x], 1",
+            "thread c @B:",
+            "    ld.global r0, [x]",
+            "expect correct",
+            "```",
+            "",
+        ].join("\n");
+        await text.fill(lesson);
+        await page.locator(".problem-list").waitFor({ timeout: 20000 });
+        const listed = await page.locator(".problem-list li").allInnerTexts();
+        assert.ok(listed.some((l) => /^line 1[01]: .*disagrees/.test(l)), `problems: ${listed}`);
+        assert.equal(await page.evaluate(() => window.__pwned), undefined);
+        assert.equal(await page.locator(".preview-rendered img, .preview-rendered script").count(), 0);
+        assert.match(await page.locator(".preview-rendered").innerText(), /<script>window.__pwned = 2/);
+        await screenshot(page, "lesson-preview");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+});
+
+async function streamText(stream) {
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return Buffer.concat(chunks).toString("utf8");
+}

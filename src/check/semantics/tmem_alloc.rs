@@ -1,0 +1,56 @@
+//! TMEM allocation (reference §8.5): `tcgen05.alloc` may block until columns are free and
+//! writes the address to shared memory with a weak store; `dealloc` must not free columns
+//! in use; no `alloc` after the CTA relinquished its permit.
+
+use super::async_op;
+use super::exec::{Exec, Readiness};
+use crate::check::machine::{Machine, TMEM_COLUMNS};
+
+/// An `alloc` blocks while the CTA lacks `cols` free columns.
+pub fn alloc_readiness(m: &Machine, cta: usize, cols: u32) -> Option<Readiness> {
+    let used = m.tmem.get(cta).map_or(0, |t| t.allocated);
+    (used.saturating_add(cols) > TMEM_COLUMNS).then(|| {
+        Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)"))
+    })
+}
+
+/// Returns false when the alloc was undefined behaviour (reported).
+pub fn alloc(ex: &mut Exec, text: &str, dst: &str, cols: u32) -> Result<bool, String> {
+    let cta = ex.place().cta;
+    let t = ex.m.tmem.get(cta).cloned().unwrap_or_default();
+    if t.relinquished {
+        ex.undefined(format!("`{text}` after `tcgen05.relinquish_alloc_permit`"), "a CTA may not allocate once any of its threads relinquished the permit (§9.7.16.7.1)".into());
+        return Ok(false);
+    }
+    let dst = ex.layout.loc(dst)?;
+    super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
+    if let Some(s) = ex.m.tmem.get_mut(cta) {
+        s.allocated += cols;
+    }
+    ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
+    Ok(true)
+}
+
+/// `busy`: some tcgen05 op of the CTA is still in flight. Returns false on undefined behaviour.
+pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
+    let cta = ex.place().cta;
+    let allocated = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
+    if busy || cols > allocated {
+        let why = if busy { "tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
+        ex.undefined(format!("`{text}` frees {why}"), "complete (commit and wait for) every tcgen05 op before `dealloc`, and free exactly what was allocated (§9.7.16.7.1)".into());
+        return false;
+    }
+    if let Some(s) = ex.m.tmem.get_mut(cta) {
+        s.allocated -= cols;
+    }
+    ex.out.description = format!("freed {cols} TMEM columns");
+    true
+}
+
+pub fn relinquish(ex: &mut Exec) {
+    let cta = ex.place().cta;
+    if let Some(s) = ex.m.tmem.get_mut(cta) {
+        s.relinquished = true;
+    }
+    ex.out.description = "relinquished the TMEM allocation permit".into();
+}

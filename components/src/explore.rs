@@ -16,7 +16,7 @@ pub fn ExplorePage() -> impl IntoView {
             <h1 class="visually-hidden">"Interleaving explorer"</h1>
             <div class="explore-col explore-col-left">
                 <crate::share::ShareBar />
-                <Editor />
+                <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs>
                 <VerdictPanel />
             </div>
             <div class="explore-col explore-col-right">

@@ -2,6 +2,7 @@
 //! semantic question goes to the `fencelab` core, never answered here.
 
 mod analysis;
+mod blocks;
 mod check_client;
 mod editor;
 mod explore;

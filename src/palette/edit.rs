@@ -1,0 +1,175 @@
+//! Block edits: change one thread's program in the model, keep the source comments next
+//! to the instructions they belong to, and print the canonical text.
+
+use crate::model::{Instr, Scenario, Thread};
+use crate::syntax::{parse, print_with_comments, Anchor, SourceMap};
+
+/// One change the block view makes. Positions are `(thread, instruction)` indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Inserts `instr` into `thread` before position `at` (the end when `at` is past it).
+    Insert { thread: usize, at: usize, instr: Instr },
+    /// Replaces one instruction (a modifier choice).
+    Replace { thread: usize, at: usize, instr: Instr },
+    Remove { thread: usize, at: usize },
+    Duplicate { thread: usize, at: usize },
+    /// Moves an instruction to `to_thread` before position `to` (counted before the move).
+    Move { thread: usize, at: usize, to_thread: usize, to: usize },
+    /// Adds a thread in the same CTA as the last one, with an empty program.
+    AddThread,
+}
+
+/// Applies `edit` to the scenario written in `src` and returns the new text. Fails,
+/// leaving the text to the caller untouched, when `src` has syntax errors or the edit
+/// names a thread or instruction that is not there.
+pub fn apply(src: &str, edit: &Edit) -> Result<String, String> {
+    let parsed = parse(src);
+    if parsed.has_errors() {
+        return Err("fix the errors in the text to edit blocks".into());
+    }
+    let mut scenario = parsed.scenario;
+    let mut map = parsed.source_map;
+    apply_to(&mut scenario, &mut map, edit)?;
+    Ok(print_with_comments(&scenario, &map))
+}
+
+fn apply_to(s: &mut Scenario, map: &mut SourceMap, edit: &Edit) -> Result<(), String> {
+    match edit {
+        Edit::Insert { thread, at, instr } => {
+            let program = program(s, *thread)?;
+            let at = (*at).min(program.len());
+            program.insert(at, instr.clone());
+            shift_comments(map, *thread, at, 1);
+        }
+        Edit::Replace { thread, at, instr } => {
+            let slot = program(s, *thread)?.get_mut(*at).ok_or_else(|| no_instr(*thread, *at))?;
+            *slot = instr.clone();
+        }
+        Edit::Remove { thread, at } => {
+            let program = program(s, *thread)?;
+            if *at >= program.len() {
+                return Err(no_instr(*thread, *at));
+            }
+            program.remove(*at);
+            map.comments.retain(|c| c.anchor != Anchor::Instr(*thread, *at));
+            shift_comments(map, *thread, at + 1, -1);
+        }
+        Edit::Duplicate { thread, at } => {
+            let copy = program(s, *thread)?.get(*at).cloned().ok_or_else(|| no_instr(*thread, *at))?;
+            program(s, *thread)?.insert(at + 1, copy);
+            shift_comments(map, *thread, at + 1, 1);
+        }
+        Edit::Move { thread, at, to_thread, to } => {
+            program(s, *to_thread)?;
+            let instr = program(s, *thread)?.get(*at).cloned().ok_or_else(|| no_instr(*thread, *at))?;
+            // Comments travel with their instruction: park them, remove, insert, re-anchor.
+            let mut moved: Vec<_> = Vec::new();
+            map.comments.retain(|c| {
+                let keep = c.anchor != Anchor::Instr(*thread, *at);
+                if !keep {
+                    moved.push(c.clone());
+                }
+                keep
+            });
+            program(s, *thread)?.remove(*at);
+            shift_comments(map, *thread, at + 1, -1);
+            let to = if to_thread == thread && to > at { to - 1 } else { *to };
+            let target = program(s, *to_thread)?;
+            let to = to.min(target.len());
+            target.insert(to, instr);
+            shift_comments(map, *to_thread, to, 1);
+            for mut c in moved {
+                c.anchor = Anchor::Instr(*to_thread, to);
+                map.comments.push(c);
+            }
+        }
+        Edit::AddThread => {
+            let cta = s.threads.last().map(|t| t.cta).or((!s.ctas.is_empty()).then_some(0));
+            let Some(cta) = cta else { return Err("declare a `cta` before adding threads".into()) };
+            let name = (s.threads.len()..)
+                .map(|n| format!("t{n}"))
+                .find(|n| s.thread(n).is_none())
+                .unwrap_or_default();
+            s.threads.push(Thread { name, cta, lanes: 32, program: Vec::new() });
+        }
+    }
+    Ok(())
+}
+
+fn program(s: &mut Scenario, thread: usize) -> Result<&mut Vec<Instr>, String> {
+    s.threads.get_mut(thread).map(|t| &mut t.program).ok_or_else(|| format!("there is no thread {thread}"))
+}
+
+fn no_instr(thread: usize, at: usize) -> String {
+    format!("thread {thread} has no instruction {at}")
+}
+
+/// Re-anchors comments of instructions `from..` of `thread` by `by` positions.
+fn shift_comments(map: &mut SourceMap, thread: usize, from: usize, by: isize) {
+    for c in &mut map.comments {
+        if let Anchor::Instr(t, i) = c.anchor {
+            if t == thread && i >= from {
+                c.anchor = Anchor::Instr(t, i.saturating_add_signed(by));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "cta A\nshared x @A = 0\n\nthread p @A:\n    st [x], 1  # first\n    st [x], 2\n\nthread q @A:\n    ld r0, [x]\n";
+
+    fn program_text(src: &str, thread: usize) -> Vec<String> {
+        let parsed = parse(src);
+        parsed.scenario.threads[thread].program.iter().map(crate::syntax::instr_text).collect()
+    }
+
+    #[test]
+    fn move_within_a_lane_reorders_and_keeps_the_comment() {
+        let out = apply(SRC, &Edit::Move { thread: 0, at: 0, to_thread: 0, to: 2 }).unwrap();
+        assert_eq!(program_text(&out, 0), ["st [x], 2", "st [x], 1"]);
+        assert!(out.contains("st [x], 1  # first"), "{out}");
+    }
+
+    #[test]
+    fn move_between_lanes() {
+        let out = apply(SRC, &Edit::Move { thread: 0, at: 1, to_thread: 1, to: 0 }).unwrap();
+        assert_eq!(program_text(&out, 0), ["st [x], 1"]);
+        assert_eq!(program_text(&out, 1), ["st [x], 2", "ld r0, [x]"]);
+    }
+
+    #[test]
+    fn insert_duplicate_remove() {
+        let ins = Instr::Fence(crate::model::Fence::MbarrierInit);
+        let out = apply(SRC, &Edit::Insert { thread: 1, at: 9, instr: ins }).unwrap();
+        assert_eq!(program_text(&out, 1).last().map(String::as_str), Some("fence.mbarrier_init.release.cluster"));
+        let out = apply(&out, &Edit::Duplicate { thread: 0, at: 0 }).unwrap();
+        assert_eq!(program_text(&out, 0), ["st [x], 1", "st [x], 1", "st [x], 2"]);
+        let out = apply(&out, &Edit::Remove { thread: 0, at: 1 }).unwrap();
+        assert_eq!(program_text(&out, 0), ["st [x], 1", "st [x], 2"]);
+        assert_eq!(out.matches("# first").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn add_thread_appends_an_empty_lane() {
+        let out = apply(SRC, &Edit::AddThread).unwrap();
+        let parsed = parse(&out);
+        assert!(!parsed.has_errors(), "{out}");
+        assert_eq!(parsed.scenario.threads.len(), 3);
+    }
+
+    #[test]
+    fn text_with_errors_is_refused() {
+        let err = apply("cta A\nthread t @A:\n    ld.bogus r0, [x]\n", &Edit::AddThread).unwrap_err();
+        assert!(err.contains("fix the errors"), "{err}");
+    }
+
+    #[test]
+    fn bad_positions_are_errors_not_panics() {
+        assert!(apply(SRC, &Edit::Remove { thread: 0, at: 7 }).is_err());
+        assert!(apply(SRC, &Edit::Move { thread: 5, at: 0, to_thread: 0, to: 0 }).is_err());
+        assert!(apply(SRC, &Edit::Move { thread: 0, at: 0, to_thread: 9, to: 0 }).is_err());
+    }
+}

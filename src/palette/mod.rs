@@ -1,0 +1,14 @@
+//! The block builder's data: a palette of default instructions per family, the modifier
+//! slots of an instruction with only their legal choices, and block edits that rewrite
+//! the scenario text through the canonical printer. UI-free; the app only renders it.
+
+mod edit;
+mod families;
+mod options;
+
+pub use edit::{apply, Edit};
+pub use families::{catalog, Entry, Family};
+pub use options::{slots, Choice, Slot, SlotKind};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,143 @@
+use super::*;
+use crate::model::{Instr, Scenario};
+use crate::syntax::{instr_text, parse};
+
+/// Two CTAs in a cluster, every kind of declaration the palette refers to.
+const RICH: &str = "\
+cluster C
+cta A in C
+cta B in C
+global g = 0 size 16
+shared x @A = 0 size 16
+shared y @B = 0
+tmem t @A = 0
+mbarrier bar @A count 1
+mbarrier peer @B count 1
+
+thread p @A:
+    st [x], 1
+
+thread q @B:
+    ld r0, [y]
+";
+
+fn rich() -> Scenario {
+    let parsed = parse(RICH);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    parsed.scenario
+}
+
+fn with_instr(instr: &Instr) -> Scenario {
+    let mut s = rich();
+    s.threads[0].program.push(instr.clone());
+    s
+}
+
+fn errors(s: &Scenario) -> Vec<String> {
+    let loaded = crate::load(&crate::syntax::print(s));
+    let mut out: Vec<String> =
+        loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{} {}", d.code, d.message)).collect();
+    out.sort();
+    out
+}
+
+fn slot_of(s: &Scenario, at: usize, kind: SlotKind) -> Slot {
+    slots(s, 0, at).into_iter().find(|sl| sl.kind == kind).unwrap_or_else(|| panic!("no {kind:?} slot"))
+}
+
+fn labels(slot: &Slot) -> Vec<&str> {
+    slot.choices.iter().map(|c| c.label.as_str()).collect()
+}
+
+#[test]
+fn every_family_has_entries() {
+    let catalog = catalog(&rich(), 0);
+    assert_eq!(catalog.len(), Family::ALL.len());
+    for (family, entries) in &catalog {
+        assert!(!entries.is_empty(), "{family:?} is empty");
+    }
+}
+
+#[test]
+fn every_offered_choice_is_legal_and_one_is_selected() {
+    for (family, entries) in catalog(&rich(), 0) {
+        for entry in entries {
+            let s = with_instr(&entry.instr);
+            let at = s.threads[0].program.len() - 1;
+            let baseline = errors(&s);
+            for slot in slots(&s, 0, at) {
+                let selected = slot.choices.iter().filter(|c| c.selected).count();
+                assert_eq!(selected, 1, "{family:?} {} {:?}: {:?}", entry.label, slot.kind, labels(&slot));
+                for choice in &slot.choices {
+                    let mut candidate = s.clone();
+                    candidate.threads[0].program[at] = choice.instr.clone();
+                    let new: Vec<String> = errors(&candidate).into_iter().filter(|e| !baseline.contains(e)).collect();
+                    assert!(new.is_empty(), "{} → {}: {new:?}", entry.label, instr_text(&choice.instr));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn palette_defaults_verify_in_a_full_scenario() {
+    for (family, entries) in catalog(&rich(), 0) {
+        for entry in entries {
+            let s = with_instr(&entry.instr);
+            let errs = errors(&s);
+            // An mbarrier.init on a barrier declared with a count is a double init; the
+            // rest must be clean as dropped.
+            if !matches!(family, Family::Mbarrier | Family::Tcgen05 | Family::Wgmma) {
+                assert!(errs.is_empty(), "{}: {errs:?}", entry.label);
+            }
+        }
+    }
+}
+
+#[test]
+fn loads_never_release_and_stores_never_acquire() {
+    let s = rich();
+    let st = slot_of(&s, 0, SlotKind::Semantics);
+    assert!(labels(&st).contains(&"release"));
+    assert!(!labels(&st).contains(&"acquire"), "{:?}", labels(&st));
+    let mut q = s.clone();
+    q.threads.swap(0, 1);
+    let ld = slot_of(&q, 0, SlotKind::Semantics);
+    assert!(labels(&ld).contains(&"acquire"));
+    assert!(!labels(&ld).contains(&"release"), "{:?}", labels(&ld));
+}
+
+#[test]
+fn defaults_are_marked_and_strong_picks_get_a_scope() {
+    let s = rich();
+    let st = slot_of(&s, 0, SlotKind::Semantics);
+    let weak = st.choices.iter().find(|c| c.selected).map(|c| c.label.as_str());
+    assert_eq!(weak, Some("weak (default)"));
+    let release = st.choices.iter().find(|c| c.label == "release").map(|c| instr_text(&c.instr));
+    assert_eq!(release.as_deref(), Some("st.release.gpu [x], 1"));
+}
+
+#[test]
+fn mbarrier_waits_acquire_or_relax_and_arrives_release_or_relax() {
+    let entries = catalog(&rich(), 0).into_iter().find(|(f, _)| *f == Family::Mbarrier).map(|e| e.1).unwrap_or_default();
+    let pick = |label: &str| entries.iter().find(|e| e.label == label).map(|e| e.instr.clone()).unwrap();
+    let s = with_instr(&pick("wait try_wait.parity"));
+    assert_eq!(labels(&slot_of(&s, 1, SlotKind::Semantics)), ["acquire (default)", "acquire", "relaxed"]);
+    assert_eq!(labels(&slot_of(&s, 1, SlotKind::Parity)), ["0", "1"]);
+    let s = with_instr(&pick("mbarrier.arrive"));
+    assert_eq!(labels(&slot_of(&s, 1, SlotKind::Semantics)), ["release (default)", "release", "relaxed"]);
+}
+
+#[test]
+fn sync_restrict_brings_release_at_cluster() {
+    let fence = Instr::Fence(crate::model::Fence::Thread {
+        sem: None,
+        scope: crate::model::Scope::Gpu,
+        restrict: None,
+        sugar: None,
+    });
+    let s = with_instr(&fence);
+    let restrict = slot_of(&s, 1, SlotKind::Restrict);
+    let texts: Vec<String> = restrict.choices.iter().map(|c| instr_text(&c.instr)).collect();
+    assert!(texts.contains(&"fence.release.sync_restrict::shared::cta.cluster".to_string()), "{texts:?}");
+}

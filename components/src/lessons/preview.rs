@@ -105,6 +105,7 @@ fn describe(mismatch: &Mismatch) -> (usize, String) {
         MismatchKind::Malformed => "malformed",
         MismatchKind::Claim => "the checker disagrees with a claim",
         MismatchKind::Exercise => "exercise check failed",
+        MismatchKind::Unverified => "the checker could not decide",
     };
     (mismatch.line, format!("{what}: declared {}, actual {}", mismatch.declared, mismatch.actual))
 }

@@ -27,16 +27,17 @@ pub fn SharedPage(
             Some(err.to_string())
         }
     };
-    let body = if is_embed() { view! { <EmbedView /> }.into_any() } else { view! { <ExplorePage /> }.into_any() };
+    let embed = is_embed();
+    let body = if embed { view! { <EmbedView /> }.into_any() } else { view! { <ExplorePage /> }.into_any() };
     view! {
-        <div class="shared-page" data-page="shared">
-            {problem.is_none().then(|| view! {
+        <div class="shared-page" data-page=problem.is_none().then_some("shared")>
+            {(problem.is_none() && !embed).then(|| view! {
                 <p class="shared-banner" role="status">
                     "Opened a shared scenario. Edits stay in this tab; share again to send them."
                 </p>
             })}
             {problem.clone().map(|message| view! {
-                <div class="link-error" role="alert">
+                <div class="link-error" data-page="shared" role="alert">
                     <h1>"This link cannot be opened"</h1>
                     <p class="link-error-message">{message}</p>
                     <p>"The explorer below starts empty. Ask for the link again, or write a scenario."</p>

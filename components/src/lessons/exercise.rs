@@ -129,12 +129,17 @@ fn GradeView(result: RwSignal<Option<Grade>>) -> impl IntoView {
     move || match result.get() {
         None => view! { <div class="grade grade-pending" data-grade="pending">"grading…"</div> }.into_any(),
         Some(grade) => {
-            let (class, label) = if grade.passed { ("grade grade-pass", "passed") } else { ("grade grade-fail", "not yet") };
+            let (class, label, title) = match (grade.passed, grade.complete) {
+                (true, _) => ("grade grade-pass", "passed", "✓ Passed"),
+                (false, true) => ("grade grade-fail", "not yet", "✗ Not yet"),
+                // The checker hit a cap: nothing was proven either way.
+                (false, false) => ("grade grade-undecided", "undecided", "? The checker could not decide"),
+            };
             // Reasons quote the learner's code in backticks; the safe renderer escapes the rest.
             let reasons = grade.reasons.into_iter().map(|r| view! { <li><Prose markdown=r class="inline" /></li> }).collect_view();
             view! {
                 <div class=class data-grade=label role="status">
-                    <strong>{if grade.passed { "✓ Passed" } else { "✗ Not yet" }}</strong>
+                    <strong>{title}</strong>
                     <ul class="grade-reasons">{reasons}</ul>
                 </div>
             }

@@ -29,8 +29,10 @@ pub fn restore(state: AppState, payload: SharePayload) {
     let Some(TraceRef::Schedule(schedule)) = payload.view.trace else { return };
     let step = payload.view.step.map_or(0, |s| s as usize);
     let scenario = payload.scenario;
-    // The app rebuilds the session in an effect after the edit; apply the steps to the
-    // first session built for this scenario, then stop watching.
+    // The app rebuilds the session after the edit and puts `pending_schedule` on it; then
+    // this moves to the link's step. When the text did not change there is no rebuild, so
+    // the schedule is loaded here instead.
+    state.pending_schedule.set(Some(schedule.clone()));
     let pending = StoredValue::new(Some((schedule, step)));
     Effect::new(move |_| {
         let ready = state.tape.with(|t| matches!(t, Some(Ok(tape)) if *tape.scenario() == scenario));
@@ -44,10 +46,13 @@ pub fn restore(state: AppState, payload: SharePayload) {
 }
 
 fn apply_steps(state: AppState, schedule: &Schedule, step: usize) {
-    // A schedule that no longer replays (a stale link) leaves the session at the start,
+    state.pending_schedule.set(None);
+    // A schedule that does not replay (a stale link) leaves the session at the start,
     // and the lanes show the reason through `step_error`.
     state.with_tape(|t| {
-        t.load(schedule)?;
+        if t.len() < schedule.steps.len() {
+            t.load(schedule)?;
+        }
         t.jump(step)
     });
 }

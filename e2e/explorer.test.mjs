@@ -153,8 +153,8 @@ describe("sharing", { skip: skip ?? false }, () => {
         await page.locator("body").click({ position: { x: 5, y: 5 } });
         await page.keyboard.press("ArrowRight");
         await page.keyboard.press("ArrowRight");
-        await page.getByRole("button", { name: "Share", exact: true }).click();
-        const link = await page.getByLabel("Link to this scenario").inputValue();
+        await page.getByRole("button", { name: "Copy link to this step" }).click();
+        const link = await page.getByLabel("Share link").inputValue();
         assert.match(link, /#\/s\/[A-Za-z0-9_-]+$/);
 
         const other = await browser.newPage();

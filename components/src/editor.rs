@@ -74,7 +74,6 @@ pub fn Editor() -> impl IntoView {
                             }).collect_view()}
                         </select>
                     </label>
-                    <crate::share_button::ShareButton />
                     <button type="button" on:click=move |_| state.undo()
                         disabled=move || !state.history.with(|h| h.can_undo())
                         title="Undo (Ctrl+Z)">"Undo"</button>

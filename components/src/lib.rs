@@ -18,7 +18,6 @@ mod machine_view;
 pub mod protocol;
 pub mod route;
 mod share;
-mod share_button;
 mod shared_page;
 mod state;
 mod step_controls;

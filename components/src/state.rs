@@ -1,6 +1,7 @@
 //! The app state every panel reads, provided once at the root.
 
 use fencelab::check::Mode;
+use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
@@ -51,6 +52,8 @@ pub struct AppState {
     /// Auto-stepping on/off and its delay per step.
     pub playing: RwSignal<bool>,
     pub speed_ms: RwSignal<u32>,
+    /// A schedule to put on the tape once the next session starts (from a shared link).
+    pub pending_schedule: RwSignal<Option<Schedule>>,
     /// The checker worker and its latest answer.
     pub check: CheckClient,
 }
@@ -123,12 +126,18 @@ pub fn provide_app_state() {
     let mode = RwSignal::new(Mode::default());
     let analysis = Memo::new(move |_| source.with(|s| Analysis::of(s)));
     let tape = RwSignal::new(None);
-    // A new text or mode starts a fresh session from the initial state.
+    let pending_schedule = RwSignal::new(None::<Schedule>);
+    // A new text or mode starts a fresh session from the initial state (or on the
+    // schedule a shared link carried).
     Effect::new(move |_| {
         let mode = mode.get();
-        let fresh = analysis.with(|a| {
+        let mut fresh = analysis.with(|a| {
             (!a.has_errors()).then(|| Tape::new(a.loaded.scenario.clone(), mode))
         });
+        if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
+            // A schedule that does not replay is dropped; the scenario still opens.
+            let _ = t.load(&schedule);
+        }
         tape.set(fresh);
     });
     provide_context(AppState {
@@ -141,6 +150,7 @@ pub fn provide_app_state() {
         step_error: RwSignal::new(None),
         playing: RwSignal::new(false),
         speed_ms: RwSignal::new(600),
+        pending_schedule,
         check: CheckClient::start(mode, analysis),
     });
 }

@@ -1,0 +1,60 @@
+//! Runs `.fence` files through the checker and compares with what they declare.
+//!
+//! Each file must load cleanly and declare an expectation. Comment directives:
+//! `# mode: strict` (default pragmatic), `# reason: X` pins a race's classification,
+//! `# message: text` requires a finding to mention `text`, and `# mode-note` requires the
+//! other mode to judge differently.
+
+use std::path::Path;
+
+use fencelab::check::{check, Mode, Options};
+
+/// Failures of every `.fence` file directly in `dir`, in file-name order.
+pub fn check_dir(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return vec![format!("{} is missing", dir.display())] };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    paths.sort();
+    paths.iter().filter(|p| p.extension().is_some_and(|e| e == "fence")).flat_map(|p| check_file(p)).collect()
+}
+
+fn check_file(path: &Path) -> Vec<String> {
+    let src = std::fs::read_to_string(path).unwrap_or_default();
+    let loaded = fencelab::load(&src);
+    if loaded.has_errors() {
+        let msgs: Vec<String> = loaded.diagnostics.iter().map(|d| d.message.clone()).collect();
+        return vec![format!("{}: does not load: {msgs:?}", path.display())];
+    }
+    let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
+    let mode = if directive("# mode: ") == Some("strict") { Mode::Strict } else { Mode::Pragmatic };
+    let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
+    let mut failures = Vec::new();
+    if report.expectations.is_empty() {
+        failures.push(format!("{} declares no expectation", path.display()));
+    }
+    if let Some(reason) = directive("# reason: ") {
+        let found: Vec<String> = report.findings.iter().filter_map(|f| f.reason).map(|r| format!("{r:?}")).collect();
+        if !found.iter().any(|r| r == reason) {
+            failures.push(format!("{}: expected a race classified {reason}, found {found:?}", path.display()));
+        }
+    }
+    if let Some(text) = directive("# message: ") {
+        if !report.findings.iter().any(|f| f.message.contains(text) || f.explanation.contains(text)) {
+            let found: Vec<_> = report.findings.iter().map(|f| (&f.message, &f.explanation)).collect();
+            failures.push(format!("{}: no finding mentions `{text}`: {found:?}", path.display()));
+        }
+    }
+    if src.lines().any(|l| l.trim() == "# mode-note") && report.mode_note.is_none() {
+        failures.push(format!("{}: the modes should differ, but there is no mode note", path.display()));
+    }
+    for e in report.expectations.iter().filter(|e| !e.ok) {
+        let findings: Vec<_> = report.findings.iter().map(|f| &f.message).collect();
+        failures.push(format!(
+            "{}: `{}` failed: {} (verdict {:?}; findings: {findings:?})",
+            path.display(),
+            e.declared,
+            e.actual,
+            report.verdict
+        ));
+    }
+    failures
+}

@@ -15,7 +15,7 @@ const USAGE: &str = "usage: fencelab <command> [args]
 
 commands:
   check FILE... [--mode strict|pragmatic] [--json]   check scenarios against their expectations
-  fmt FILE                                           rewrite a scenario file canonically
+  fmt FILE [--check]                                 rewrite a scenario file canonically (or only check)
   parse FILE --json                                  print the scenario model
   litmus DIR --expected CSV [--liveness CSV] [--json] | litmus --print TEST
   lessons check [DIR]                                verify every lesson

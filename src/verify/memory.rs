@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::context::{Ctx, Reach};
 use crate::diag::Diagnostic;
+use crate::syntax::sem_str;
 use crate::model::{AddrSpace, Instr, Location, Scope, Sem, Space};
 
 pub fn check(ctx: &mut Ctx) {
@@ -77,17 +78,6 @@ fn scope_name(scope: Option<Scope>) -> &'static str {
     }
 }
 
-fn sem_name(sem: Sem) -> &'static str {
-    match sem {
-        Sem::Weak => ".weak",
-        Sem::Relaxed => ".relaxed",
-        Sem::Acquire => ".acquire",
-        Sem::Release => ".release",
-        Sem::AcqRel => ".acq_rel",
-        Sem::Volatile => ".volatile",
-        Sem::Mmio => ".mmio",
-    }
-}
 
 fn check_sem_scope(ctx: &mut Ctx, t: usize, i: usize, op: &str, sem: Option<Sem>, scope: Option<Scope>) {
     let span = ctx.at(t, i);
@@ -111,7 +101,7 @@ fn check_sem_scope(ctx: &mut Ctx, t: usize, i: usize, op: &str, sem: Option<Sem>
             _ => "pick one of the atomic semantics",
         };
         ctx.push(
-            Diagnostic::error(code, format!("`{op}{}` is not a PTX instruction", sem_name(sem)))
+            Diagnostic::error(code, format!("`{op}{}` is not a PTX instruction", sem_str(sem)))
                 .with_primary(span, why)
                 .with_help(help),
         );
@@ -120,7 +110,7 @@ fn check_sem_scope(ctx: &mut Ctx, t: usize, i: usize, op: &str, sem: Option<Sem>
     match (sem, scope) {
         (Some(Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel), None) if op == "ld" || op == "st" => {
             ctx.push(
-                Diagnostic::error("F0312", format!("strong `{op}{}` needs a scope", sem.map_or("", sem_name)))
+                Diagnostic::error("F0312", format!("strong `{op}{}` needs a scope", sem.map_or("", sem_str)))
                     .with_primary(span, "no `.cta`, `.cluster`, `.gpu` or `.sys`")
                     .with_note("ref §1.1: every strong operation carries a scope; PTX has no default for `ld`/`st`")
                     .with_help("add the scope that covers both threads, e.g. `.gpu`"),

@@ -1,8 +1,8 @@
 //! Loads, stores and atomics, with Dat3M's rules on semantics and scopes.
 
-use super::{is_register, location, reg, value, Arg};
+use super::{is_register, location, negated, reg, value, Arg};
 use crate::litmus::error::LitmusError;
-use crate::model::{AtomOp, Instr, Operand, Proxy, Scope, Sem};
+use crate::model::{AtomOp, Instr, Proxy, Scope, Sem};
 
 /// Semantics and scope modifiers; anything else is an error.
 fn sem_scope(mods: &[&str]) -> (Option<Sem>, Option<Scope>, Vec<String>) {
@@ -209,19 +209,8 @@ pub(super) fn atomic(
     }
     let mut operands = Vec::new();
     for v in values {
-        operands.push(match (negate, value(v, line)?) {
-            (true, Operand::Imm(n)) => Operand::Imm(
-                n.checked_neg()
-                    .ok_or_else(|| LitmusError::syntax(line, "value out of range"))?,
-            ),
-            (true, Operand::Reg(r)) => {
-                return Err(LitmusError::unsupported(
-                    Some(line),
-                    format!("atomic `.sub` of register `{r}` (the model's `atom` has no `.sub`)"),
-                ))
-            }
-            (false, operand) => operand,
-        });
+        let operand = value(v, line)?;
+        operands.push(if negate { negated(operand, "atomic `.sub`", line)? } else { operand });
     }
     Ok(Instr::Atom {
         op,

@@ -164,6 +164,17 @@ fn reg(word: &str, line: usize) -> Result<String, LitmusError> {
     }
 }
 
+/// `x - v` as `x + (-v)`: the model has no subtraction. `what` names the instruction.
+fn negated(operand: Operand, what: &str, line: usize) -> Result<Operand, LitmusError> {
+    match operand {
+        Operand::Imm(n) => n
+            .checked_neg()
+            .map(Operand::Imm)
+            .ok_or_else(|| LitmusError::syntax(line, "value out of range")),
+        Operand::Reg(r) => Err(LitmusError::unsupported(Some(line), format!("{what} of register `{r}`"))),
+    }
+}
+
 fn value(arg: &Arg, line: usize) -> Result<Operand, LitmusError> {
     match arg {
         Arg::Num(n) => Ok(Operand::Imm(*n)),
@@ -182,19 +193,7 @@ fn local_add(is_sub: bool, args: &[Arg], line: usize) -> Result<Instr, LitmusErr
     let [Arg::Word(dst), a, b] = args else {
         return Err(LitmusError::syntax(line, "expected `add r, a, b`"));
     };
-    let b = match (is_sub, value(b, line)?) {
-        (true, Operand::Imm(n)) => Operand::Imm(
-            n.checked_neg()
-                .ok_or_else(|| LitmusError::syntax(line, "value out of range"))?,
-        ),
-        (true, Operand::Reg(r)) => {
-            return Err(LitmusError::unsupported(
-                Some(line),
-                format!("`sub` of register `{r}`"),
-            ))
-        }
-        (false, operand) => operand,
-    };
+    let b = if is_sub { negated(value(b, line)?, "`sub`", line)? } else { value(b, line)? };
     Ok(Instr::Add {
         dst: reg(dst, line)?,
         a: value(a, line)?,

@@ -39,6 +39,19 @@ pub enum Verdict {
     Partial,
 }
 
+impl Verdict {
+    /// The lowercase name the CLI, its JSON and `expect` lines use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Correct => "correct",
+            Verdict::Race => "race",
+            Verdict::Deadlock => "deadlock",
+            Verdict::Undefined => "undefined",
+            Verdict::Partial => "partial",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FindingKind {
     /// Conflicting accesses neither morally strong nor causality-ordered (a stale read is

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::engine::{load, run};
-use super::grade::{grade, partial_reason, verdict_name};
+use super::grade::{grade, partial_reason};
 use super::types::{Block, Exercise, Lesson, LessonError};
 use crate::check::{Mode, Options, Verdict};
 use crate::model::Scenario;
@@ -105,14 +105,14 @@ fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options,
         return;
     }
     if let Some(expect) = scenario.expect {
-        if expect_str(expect) != verdict_name(report.verdict) {
+        if expect_str(expect) != report.verdict.name() {
             let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
             out.push(Mismatch {
                 kind: MismatchKind::Claim,
                 line,
                 block,
                 declared: format!("expect {}", expect_str(expect)),
-                actual: format!("verdict {}{why}", verdict_name(report.verdict)),
+                actual: format!("verdict {}{why}", report.verdict.name()),
             });
         }
     }

@@ -105,7 +105,7 @@ fn checker_reasons(exercise: &Exercise, attempt: &Scenario, options: &Options) -
     if !verdict_matches(exercise.goal.verdict, report.verdict) {
         reasons.push(format!(
             "the checker's verdict is {}, the goal is `{}`",
-            verdict_name(report.verdict),
+            report.verdict.name(),
             expect_str(exercise.goal.verdict)
         ));
         reasons.extend(report.findings.iter().take(3).map(|f| f.message.clone()));
@@ -135,16 +135,6 @@ pub fn partial_reason(report: &Report, options: &Options) -> String {
     } else {
         let note = report.mode_note.as_deref().unwrap_or("the exploration did not finish");
         format!("nothing was proven: {note}")
-    }
-}
-
-pub fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Correct => "correct",
-        Verdict::Race => "race",
-        Verdict::Deadlock => "deadlock",
-        Verdict::Undefined => "undefined",
-        Verdict::Partial => "partial",
     }
 }
 

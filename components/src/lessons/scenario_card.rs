@@ -28,16 +28,6 @@ pub fn check_source(source: &str, mode: Mode) -> Checked {
     Checked::Ran(Box::new(check(&loaded.scenario, &Options { mode, ..Options::default() })))
 }
 
-pub fn verdict_name(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Correct => "correct",
-        Verdict::Race => "race",
-        Verdict::Deadlock => "deadlock",
-        Verdict::Undefined => "undefined",
-        Verdict::Partial => "partial (caps hit)",
-    }
-}
-
 /// Runs `work` after `delay`, so the page paints before the checker runs.
 pub fn later(delay_ms: u64, work: impl FnOnce() + 'static) {
     set_timeout(work, Duration::from_millis(delay_ms));
@@ -117,10 +107,11 @@ fn VerdictLine(checked: RwSignal<Option<Checked>>) -> impl IntoView {
                     view! { <li class:ok=e.ok class:bad=!e.ok>{text}</li> }
                 })
                 .collect_view();
-            let name = verdict_name(report.verdict);
+            let name = report.verdict.name();
+            let label = if report.verdict == Verdict::Partial { "partial (caps hit)" } else { name };
             view! {
-                <span class=format!("verdict-chip verdict-{}", name.split(' ').next().unwrap_or(name)) data-verdict=name>
-                    {name}
+                <span class=format!("verdict-chip verdict-{name}") data-verdict=label>
+                    {label}
                 </span>
                 <ul class="expectations" class:all-ok=all_ok>{expectations}</ul>
             }

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper, Verdict};
+use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper};
 use fencelab::diag::{render, Diagnostic, Span};
 use fencelab::model::Scenario;
 use fencelab::schedule::Schedule;
@@ -87,16 +87,6 @@ fn check_file(file: &str, mode: Mode, json: bool) -> (u8, Option<serde_json::Val
     }
     print_human(file, &src, &scenario, &loaded.source_map, &report, ms);
     (code, None)
-}
-
-fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Correct => "correct",
-        Verdict::Race => "race",
-        Verdict::Deadlock => "deadlock",
-        Verdict::Undefined => "undefined",
-        Verdict::Partial => "partial",
-    }
 }
 
 pub fn reason_name(r: RaceReason) -> &'static str {
@@ -192,7 +182,7 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
     }
     say!(
         "{file}: {} ({} states, {} transitions, {ms:.1} ms{})",
-        verdict_name(report.verdict),
+        report.verdict.name(),
         report.stats.states,
         report.stats.transitions,
         if report.stats.complete { "" } else { ", stopped at the state cap" }
@@ -217,7 +207,7 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
         .collect();
     serde_json::json!({
         "file": file,
-        "verdict": verdict_name(report.verdict),
+        "verdict": report.verdict.name(),
         "findings": findings,
         "outcomes": report.outcomes,
         "expectations": report.expectations,

@@ -105,6 +105,25 @@ pub struct MbarState {
     pub bare_completed: Vec<EventId>,
 }
 
+impl MbarState {
+    /// Phase 0 with `count` expected arrivals, or uninitialised when `count` is `None`.
+    pub fn fresh(count: Option<u32>, init_event: Option<EventId>) -> MbarState {
+        MbarState {
+            valid: count.is_some(),
+            init_event,
+            phase: 0,
+            pending: count.map_or(0, i64::from),
+            expected: count.map_or(0, i64::from),
+            tx: 0,
+            current: Vec::new(),
+            completed: Vec::new(),
+            unobserved: false,
+            bare: Vec::new(),
+            bare_completed: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BarState {
     /// Agents arrived in the current instance, with their kind (true = sync/red).
@@ -216,19 +235,7 @@ impl Machine {
             .collect();
         let mbars = preinit
             .iter()
-            .map(|count| MbarState {
-                valid: count.is_some(),
-                init_event: None,
-                phase: 0,
-                pending: count.map_or(0, i64::from),
-                expected: count.map_or(0, i64::from),
-                tx: 0,
-                current: Vec::new(),
-                completed: Vec::new(),
-                unobserved: false,
-                bare: Vec::new(),
-                bare_completed: Vec::new(),
-            })
+            .map(|count| MbarState::fresh(*count, None))
             .collect();
         Machine {
             agents,

@@ -103,19 +103,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             return Ok(());
         }
         let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
-        let b = MbarState {
-            valid: true,
-            init_event: Some(crate::check::machine::EventId { agent: ex.agent, epoch }),
-            phase: 0,
-            pending: i64::from(count),
-            expected: i64::from(count),
-            tx: 0,
-            current: Vec::new(),
-            completed: Vec::new(),
-            unobserved: false,
-            bare: Vec::new(),
-            bare_completed: Vec::new(),
-        };
+        let b = MbarState::fresh(Some(count), Some(crate::check::machine::EventId { agent: ex.agent, epoch }));
         *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
         ex.out.description = format!("initialized `{}` with count {count}", op.bar);
         return ex.next();

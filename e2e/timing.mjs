@@ -1,10 +1,16 @@
 // Edit → verdict latency per template, in the built app (not a test: it prints numbers).
-// Usage: node e2e/timing.mjs [edits per template, default 7]
-// Each edit appends a comment line; the clock runs from the edit until the verdict panel
-// shows the answer to it (debounce + worker round trip + check + render).
+// Usage: node e2e/timing.mjs [edits per template, default 9]
+//
+// Each edit appends a comment line to the text, a typist's pause (150 ms) after the
+// previous verdict. Every time comes from the page's own clock: the input event's
+// timeStamp, the stamps the verdict panel exposes (request posted, reply received, first
+// frame after the verdict rendered, the worker's own decode and check times) and the
+// User Timing measures the app records (fencelab:parse, :tape, :request, :decode-reply).
+// Node only waits; its polling delay is in none of the numbers.
 import { launch, skipReason } from "./harness.mjs";
 
-const edits = Number(process.argv[2] ?? 7);
+const edits = Number(process.argv[2] ?? 9);
+const PAUSE_MS = 150;
 const skip = await skipReason();
 if (skip) {
     console.error(`cannot time: ${skip}`);
@@ -14,47 +20,131 @@ if (skip) {
 const browser = await launch();
 const { page, problems } = await browser.newPage();
 await page.goto(`${browser.url}/#/explore`);
-await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
+await page.locator('[data-region="verdict"][data-shown-at]').waitFor({ timeout: 30000 });
 const ids = await page.$$eval('select[aria-label="New scenario from a template"] option', (os) =>
     os.map((o) => o.value).filter(Boolean),
 );
 const text = page.getByRole("textbox", { name: /Scenario source/ });
 
-async function settle(previous) {
+const timedRequest = async () =>
+    Number((await page.locator('[data-region="verdict"]').getAttribute("data-timed-request")) || 0);
+
+/** Waits (in the page, once per frame) for the verdict of a request newer than `previous` to be on screen. */
+async function shown(previous) {
     await page.waitForFunction(
         (prev) => {
             const el = document.querySelector('[data-region="verdict"]');
-            return el && el.dataset.state !== "running" && Number(el.dataset.request || 0) > prev;
+            return Number(el?.dataset.timedRequest || 0) > prev && el.dataset.shownAt !== undefined;
         },
         previous,
-        { timeout: 60000, polling: 5 },
+        { timeout: 60000, polling: "raf" },
     );
 }
 
-const request = async () => Number((await page.locator('[data-region="verdict"]').getAttribute("data-request")) || 0);
+/** One timed edit: returns the stages in ms. */
+async function timedEdit(i) {
+    const previous = await timedRequest();
+    await page.evaluate(() => {
+        window.__editAt = undefined;
+        const area = document.querySelector("textarea.editor-text");
+        area.addEventListener("input", (ev) => (window.__editAt = ev.timeStamp), { capture: true, once: true });
+    });
+    const source = await text.inputValue();
+    await text.fill(`${source}\n# timing edit ${i}`);
+    await shown(previous);
+    return page.evaluate(() => {
+        const d = document.querySelector('[data-region="verdict"]').dataset;
+        const editAt = window.__editAt;
+        const measure = (name) => {
+            const m = performance.getEntriesByName(name, "measure").at(-1);
+            return m && m.startTime >= editAt ? m.duration : 0;
+        };
+        const [posted, reply, shownAt] = [d.postedAt, d.replyAt, d.shownAt].map(Number);
+        return {
+            total: shownAt - editAt,
+            editToPost: posted - editAt,
+            parse: measure("fencelab:parse"),
+            tape: measure("fencelab:tape"),
+            request: measure("fencelab:request"),
+            roundTrip: reply - posted,
+            workerDecode: Number(d.workerDecodeMs),
+            workerCheck: Number(d.workerCheckMs),
+            replyToShown: shownAt - reply,
+            decodeReply: measure("fencelab:decode-reply"),
+        };
+    });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 for (const id of ids) {
-    let before = await request();
+    const previous = await timedRequest();
     await page.getByLabel("New scenario from a template").selectOption(id);
-    await settle(before);
-    const state = await page.locator('[data-region="verdict"]').getAttribute("data-state");
-    const times = [];
+    await shown(previous);
+    const samples = [];
     for (let i = 0; i < edits; i++) {
-        before = await request();
-        const source = await text.inputValue();
-        const start = performance.now();
-        await text.fill(`${source}\n# timing edit ${i}`);
-        await settle(before);
-        times.push(performance.now() - start);
+        await page.waitForTimeout(PAUSE_MS);
+        samples.push(await timedEdit(i));
     }
-    times.sort((a, b) => a - b);
-    const verdict = await page.locator("[data-verdict]").getAttribute("data-verdict").catch(() => null);
-    rows.push({ id, result: verdict ?? state, median: times[Math.floor(times.length / 2)], worst: times.at(-1) });
+    const result = await page.locator("[data-verdict]").getAttribute("data-verdict").catch(() => "?");
+    const pick = (key) => samples.map((s) => s[key]);
+    rows.push({
+        id,
+        result,
+        median: median(pick("total")),
+        worst: Math.max(...pick("total")),
+        ...Object.fromEntries(
+            ["editToPost", "parse", "tape", "request", "roundTrip", "workerDecode", "workerCheck", "replyToShown", "decodeReply"].map(
+                (k) => [k, median(pick(k))],
+            ),
+        ),
+    });
 }
-console.log(`edit → verdict latency, ${edits} edits per template (includes the 250 ms debounce)`);
-console.log("template".padEnd(22), "result".padEnd(10), "median ms".padStart(10), "worst ms".padStart(10));
+
+const f = (x, w = 7) => x.toFixed(1).padStart(w);
+console.log(`edit → verdict on screen, ${edits} edits per template, ms (breakdown columns are medians)`);
+console.log(
+    "template".padEnd(20),
+    "result".padEnd(9),
+    "median".padStart(7),
+    "worst".padStart(7),
+    "│",
+    "→post".padStart(7),
+    "parse".padStart(7),
+    "tape".padStart(7),
+    "request".padStart(7),
+    "│",
+    "worker".padStart(7),
+    "decode".padStart(7),
+    "check".padStart(7),
+    "│",
+    "→shown".padStart(7),
+    "decode".padStart(7),
+);
 for (const r of rows) {
-    console.log(r.id.padEnd(22), String(r.result).padEnd(10), r.median.toFixed(0).padStart(10), r.worst.toFixed(0).padStart(10));
+    console.log(
+        r.id.padEnd(20),
+        String(r.result).padEnd(9),
+        f(r.median),
+        f(r.worst),
+        "│",
+        f(r.editToPost),
+        f(r.parse),
+        f(r.tape),
+        f(r.request),
+        "│",
+        f(r.roundTrip),
+        f(r.workerDecode),
+        f(r.workerCheck),
+        "│",
+        f(r.replyToShown),
+        f(r.decodeReply),
+    );
 }
+console.log(
+    "→post: input event to request posted (parse, request = clone + JSON + postMessage; tape runs after posting).\n" +
+        "worker: posted to reply received (decode + check by the worker's clock, the rest is encoding and messaging).\n" +
+        "→shown: reply received to the first animation frame after the verdict rendered (decode = reply JSON).",
+);
 if (problems.length) console.log("page problems:", problems);
 await browser.close();

@@ -1,36 +1,55 @@
-//! Talks to the checker worker: debounced requests, stale replies dropped, cancel by
-//! terminating the worker and starting a fresh one.
+//! Talks to the checker worker: each new text goes out as soon as the worker can take it
+//! (the policy is `coalesce`), progress and answers to stale requests are dropped, and
+//! cancel terminates the worker and starts a fresh one.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Duration;
 
-use fencelab::check::{Options, Report};
+use fencelab::check::{Mode, Options, Progress, Report};
+use fencelab::model::Scenario;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-use fencelab::check::Mode;
-
 use crate::analysis::Analysis;
-use crate::protocol::{CheckReply, CheckRequest};
+use crate::coalesce::{Coalescer, Next};
+use crate::perf::{measured, now_ms};
+use crate::protocol::{CheckReply, CheckRequest, WorkerTiming};
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CheckState {
     /// The text has errors; nothing to check.
     Blocked,
-    /// An edit is waiting out the debounce; the last verdict is outdated.
+    /// An edit waits for the checker (a burst of typing, or a check of an older text is
+    /// still running); the last verdict is outdated.
     Queued,
     Running { request: u64 },
-    Done { request: u64, report: Report, elapsed_ms: f64 },
+    Done { request: u64, report: Report },
     Cancelled,
     Failed(String),
 }
 
-/// Edits this close together make one check.
-const DEBOUNCE_MS: u64 = 250;
+/// When each stage of one request happened, on the page clock (ms), for the timing
+/// script and the browser's profiler.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timing {
+    pub request: u64,
+    pub posted_at: f64,
+    pub reply_at: f64,
+    /// The first animation frame after the verdict was rendered: when it reaches the screen.
+    pub shown_at: Option<f64>,
+    pub worker: WorkerTiming,
+}
+
 /// Our loader (assets/check-worker-loader.js) for the Cargo bin `check-worker`.
 const WORKER_URL: &str = "./check-worker-loader.js";
+
+struct Job {
+    scenario: Scenario,
+    options: Options,
+}
 
 struct Live {
     worker: Worker,
@@ -44,59 +63,92 @@ struct Live {
 #[derive(Clone, Copy)]
 pub struct CheckClient {
     pub state: RwSignal<CheckState>,
+    /// The running check's latest progress; `None` until the worker reports some.
+    pub progress: RwSignal<Option<Progress>>,
+    /// Stage times of the last verdict shown.
+    pub timing: RwSignal<Option<Timing>>,
     live: StoredValue<Option<Live>, LocalStorage>,
+    dispatch: StoredValue<Coalescer<Job>, LocalStorage>,
+    timer: StoredValue<Option<TimeoutHandle>>,
+    /// The request whose answer the panel waits for; every other reply is stale.
+    wanted: StoredValue<Option<u64>>,
     next_id: StoredValue<u64>,
-    started_ms: StoredValue<f64>,
+    posted_at: StoredValue<f64>,
 }
 
 impl CheckClient {
-    /// Starts the worker and re-checks on every edit or mode change. Call it from the
-    /// root, so replies never arrive after their signals are gone.
-    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>) -> CheckClient {
+    /// Starts the worker and re-checks on every edit or mode change; `typing` says whether
+    /// the latest edit was a keystroke. Call it from the root, so replies never arrive
+    /// after their signals are gone.
+    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + 'static) -> CheckClient {
         let client = CheckClient {
             state: RwSignal::new(CheckState::Blocked),
+            progress: RwSignal::new(None),
+            timing: RwSignal::new(None),
             live: StoredValue::new_local(None),
+            dispatch: StoredValue::new_local(Coalescer::default()),
+            timer: StoredValue::new(None),
+            wanted: StoredValue::new(None),
             next_id: StoredValue::new(0),
-            started_ms: StoredValue::new(0.0),
+            posted_at: StoredValue::new(0.0),
         };
         client.respawn();
-        let timer = StoredValue::new(None::<TimeoutHandle>);
+        let last_mode = StoredValue::new(None::<Mode>);
         Effect::new(move |_| {
             let mode = mode.get();
             let scenario = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
-            if let Some(t) = timer.get_value() {
-                t.clear();
-            }
+            let typing = last_mode.get_value() == Some(mode) && typing();
+            last_mode.set_value(Some(mode));
             let Some(scenario) = scenario else {
+                client.dispatch.update_value(Coalescer::drop_waiting);
+                client.wanted.set_value(None);
                 client.state.set(CheckState::Blocked);
                 return;
             };
-            if !matches!(client.state.get_untracked(), CheckState::Running { .. }) {
-                client.state.set(CheckState::Queued);
-            }
-            let send = move || {
-                let options = Options { mode, ..Options::default() };
-                client.send(scenario.clone(), options);
-            };
-            timer.set_value(set_timeout_with_handle(send, std::time::Duration::from_millis(DEBOUNCE_MS)).ok());
+            let job = Job { scenario, options: Options { mode, ..Options::default() } };
+            client.act(|d, now| d.edit(job, typing, now));
         });
         on_cleanup(move || client.live.update_value(|l| if let Some(l) = l.take() { l.worker.terminate() }));
         client
     }
 
-    fn send(self, scenario: fencelab::model::Scenario, options: Options) {
-        if matches!(self.state.get_untracked(), CheckState::Running { .. }) {
-            // The old run is for an outdated text: stop it rather than wait.
-            self.respawn();
+    /// Asks the dispatch policy what to do and does it.
+    fn act(self, decide: impl FnOnce(&mut Coalescer<Job>, f64) -> Next<Job>) {
+        let now = now_ms();
+        match self.dispatch.try_update_value(|d| decide(d, now)) {
+            Some(Next::Send(job)) => self.send(job),
+            Some(Next::Restart(job)) => {
+                self.respawn();
+                self.send(job);
+            }
+            Some(Next::WakeAt(at)) => {
+                // Whatever runs now is for an older text: its answer is not wanted.
+                self.wanted.set_value(None);
+                self.state.set(CheckState::Queued);
+                self.wake_in(at - now);
+            }
+            Some(Next::Idle) | None => {}
         }
+    }
+
+    fn wake_in(self, delay_ms: f64) {
+        if let Some(timer) = self.timer.get_value() {
+            timer.clear();
+        }
+        let delay = Duration::from_secs_f64(delay_ms.max(0.0) / 1000.0);
+        self.timer.set_value(set_timeout_with_handle(move || self.act(|d, now| d.wake(now)), delay).ok());
+    }
+
+    fn send(self, job: Job) {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
-        let Ok(text) = serde_json::to_string(&CheckRequest { id, scenario, options }) else {
+        self.wanted.set_value(Some(id));
+        let Job { scenario, options } = job;
+        let text = measured("fencelab:request", || serde_json::to_string(&CheckRequest { id, scenario, options }));
+        let Ok(text) = text else {
             self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
             return;
         };
-        self.started_ms.set_value(now_ms());
-        self.state.set(CheckState::Running { request: id });
         self.live.with_value(|live| {
             if let Some(live) = live {
                 if live.ready.get() {
@@ -106,12 +158,17 @@ impl CheckClient {
                 }
             }
         });
+        self.posted_at.set_value(now_ms());
+        self.progress.set(None);
+        self.state.set(CheckState::Running { request: id });
     }
 
     /// Stops the running check.
     pub fn cancel(self) {
-        if matches!(self.state.get_untracked(), CheckState::Running { .. }) {
+        if matches!(self.state.get_untracked(), CheckState::Running { .. } | CheckState::Queued) {
             self.respawn();
+            self.dispatch.update_value(Coalescer::cancelled);
+            self.wanted.set_value(None);
             self.state.set(CheckState::Cancelled);
         }
     }
@@ -134,16 +191,28 @@ impl CheckClient {
         let on_message = {
             let (ready, queued, worker) = (ready.clone(), queued.clone(), worker.clone());
             Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
+                let reply_at = now_ms();
                 let text = ev.data().as_string().unwrap_or_default();
-                match serde_json::from_str::<CheckReply>(&text) {
+                match measured("fencelab:decode-reply", || serde_json::from_str::<CheckReply>(&text)) {
                     Ok(CheckReply::Ready) => {
                         ready.set(true);
                         if let Some(request) = queued.borrow_mut().take() {
                             let _ = worker.post_message(&JsValue::from_str(&request));
                         }
                     }
-                    Ok(CheckReply::Done { id, report }) => self.finish(id, report),
-                    Ok(CheckReply::Invalid { message }) => self.state.set(CheckState::Failed(message)),
+                    Ok(CheckReply::Progress { id, progress }) => {
+                        if self.wanted.get_value() == Some(id) {
+                            self.progress.set(Some(progress));
+                        }
+                    }
+                    Ok(CheckReply::Done { id, report, timing }) => {
+                        self.finish(id, report, timing, reply_at);
+                        self.act(|d, now| d.finished(now));
+                    }
+                    Ok(CheckReply::Invalid { message }) => {
+                        self.state.set(CheckState::Failed(message));
+                        self.act(|d, now| d.finished(now));
+                    }
                     Err(err) => self.state.set(CheckState::Failed(format!("unreadable checker reply: {err}"))),
                 }
             })
@@ -151,22 +220,29 @@ impl CheckClient {
         let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |ev: ErrorEvent| {
             ev.prevent_default();
             self.state.set(CheckState::Failed(format!("the checker stopped: {}", ev.message())));
+            self.act(|d, now| d.finished(now));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         self.live.set_value(Some(Live { worker, ready, queued, _on_message: on_message, _on_error: on_error }));
     }
 
-    fn finish(self, id: u64, report: Report) {
+    fn finish(self, id: u64, report: Report, worker: WorkerTiming, reply_at: f64) {
         // Only the newest request's answer counts.
-        if id != self.next_id.get_value() {
+        if self.wanted.get_value() != Some(id) {
             return;
         }
-        let elapsed_ms = now_ms() - self.started_ms.get_value();
-        self.state.set(CheckState::Done { request: id, report, elapsed_ms });
+        self.wanted.set_value(None);
+        let posted_at = self.posted_at.get_value();
+        self.state.set(CheckState::Done { request: id, report });
+        self.timing.set(Some(Timing { request: id, posted_at, reply_at, shown_at: None, worker }));
+        // Signals render in microtasks; the next frame is the first to paint the verdict.
+        request_animation_frame(move || {
+            self.timing.update(|t| {
+                if let Some(t) = t.as_mut().filter(|t| t.request == id) {
+                    t.shown_at = Some(now_ms());
+                }
+            });
+        });
     }
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

@@ -4,6 +4,7 @@
 mod analysis;
 mod blocks;
 mod check_client;
+mod coalesce;
 mod editor;
 mod explore;
 mod header;
@@ -15,6 +16,7 @@ mod layout;
 mod lessons;
 mod machine_parts;
 mod machine_view;
+mod perf;
 pub mod protocol;
 pub mod route;
 mod share;

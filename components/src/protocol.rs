@@ -1,36 +1,79 @@
 //! Messages between the page and the checker worker: JSON strings both ways, so the
 //! worker needs no shared memory and a malformed message is just an error reply.
 
-use fencelab::check::{check, Options, Report};
+use fencelab::check::{check_with_progress, Options, Progress, Report};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
+
+/// The worker posts progress at most this often (ms), and not at all for shorter runs.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
 /// Page → worker: check this scenario.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckRequest {
-    /// Echoed in the reply, so the page can drop answers to stale requests.
+    /// Echoed in the replies, so the page can drop answers to stale requests.
     pub id: u64,
     pub scenario: Scenario,
     pub options: Options,
 }
 
 /// Worker → page.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CheckReply {
     /// The worker has loaded and listens; requests sent before this would be lost.
     Ready,
-    Done { id: u64, report: Report },
+    /// How far the check of request `id` has got; zero or more come before its `Done`.
+    Progress { id: u64, progress: Progress },
+    Done { id: u64, report: Report, timing: WorkerTiming },
     /// The request could not be read (a bug in the page, never the user's fault).
     Invalid { message: String },
 }
 
-/// The worker's whole job: one request text in, one reply text out.
-pub fn answer(request: &str) -> String {
-    let reply = match serde_json::from_str::<CheckRequest>(request) {
-        Ok(req) => CheckReply::Done { id: req.id, report: check(&req.scenario, &req.options) },
-        Err(err) => CheckReply::Invalid { message: format!("unreadable check request: {err}") },
+/// Where the worker spent its time on one request, by its own clock (ms).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WorkerTiming {
+    /// Reading the request text.
+    pub decode_ms: f64,
+    /// The checker itself.
+    pub check_ms: f64,
+}
+
+/// The worker's whole job: one request text in, progress texts and one reply text out
+/// through `post`. `now` is the worker's clock (ms); the checker itself reads none.
+pub fn answer(request: &str, now: &dyn Fn() -> f64, post: &mut dyn FnMut(String)) {
+    let started = now();
+    let req = match serde_json::from_str::<CheckRequest>(request) {
+        Ok(req) => req,
+        Err(err) => {
+            post(encode(&CheckReply::Invalid { message: format!("unreadable check request: {err}") }));
+            return;
+        }
     };
-    encode(&reply)
+    let decoded = now();
+    let mut throttle = Throttle { every_ms: PROGRESS_EVERY_MS, last_ms: decoded };
+    let report = check_with_progress(&req.scenario, &req.options, &mut |progress| {
+        if throttle.due(now()) {
+            post(encode(&CheckReply::Progress { id: req.id, progress }));
+        }
+    });
+    let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded };
+    post(encode(&CheckReply::Done { id: req.id, report, timing }));
+}
+
+/// Lets one event through per `every_ms`, the first one `every_ms` after the start.
+struct Throttle {
+    every_ms: f64,
+    last_ms: f64,
+}
+
+impl Throttle {
+    fn due(&mut self, now_ms: f64) -> bool {
+        let due = now_ms - self.last_ms >= self.every_ms;
+        if due {
+            self.last_ms = now_ms;
+        }
+        due
+    }
 }
 
 pub fn encode(reply: &CheckReply) -> String {
@@ -42,17 +85,76 @@ pub fn encode(reply: &CheckReply) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+
     use super::*;
+
+    fn decode(text: &str) -> CheckReply {
+        serde_json::from_str(text).expect("reply is json")
+    }
+
+    /// Runs `answer` with a clock that advances `tick_ms` on every reading.
+    fn replies(request: &str, tick_ms: f64) -> Vec<CheckReply> {
+        let clock = Cell::new(0.0);
+        let now = || {
+            clock.set(clock.get() + tick_ms);
+            clock.get()
+        };
+        let mut out = Vec::new();
+        answer(request, &now, &mut |text| out.push(decode(&text)));
+        out
+    }
+
+    fn request(id: u64, max_states: u64) -> String {
+        let scenario = fencelab::load(crate::state::STARTER_SCENARIO).scenario;
+        serde_json::to_string(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
+            .expect("request serializes")
+    }
 
     #[test]
     fn garbage_request_gets_an_invalid_reply() {
-        let reply: CheckReply = serde_json::from_str(&answer("{not json")).expect("reply is json");
-        assert!(matches!(reply, CheckReply::Invalid { message } if message.contains("unreadable")));
+        let out = replies("{not json", 1.0);
+        assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
     }
 
     #[test]
     fn ready_round_trips() {
-        let reply: CheckReply = serde_json::from_str(&encode(&CheckReply::Ready)).expect("json");
-        assert!(matches!(reply, CheckReply::Ready));
+        assert_eq!(decode(&encode(&CheckReply::Ready)), CheckReply::Ready);
+    }
+
+    #[test]
+    fn progress_round_trips() {
+        let progress = Progress { states: 1024, transitions: 2000, max_states: 200_000, pass: 2, passes: 2 };
+        let reply = CheckReply::Progress { id: 7, progress };
+        assert_eq!(decode(&encode(&reply)), reply);
+    }
+
+    #[test]
+    fn a_fast_clock_run_answers_once_with_its_own_timing() {
+        let out = replies(&request(3, 200_000), 0.001);
+        let [CheckReply::Done { id, report, timing }] = out.as_slice() else { panic!("one Done: {out:?}") };
+        assert_eq!(*id, 3);
+        assert!(report.stats.complete && report.stats.states > 1, "{:?}", report.stats);
+        assert!(timing.decode_ms > 0.0 && timing.check_ms > 0.0, "{timing:?}");
+    }
+
+    #[test]
+    fn a_slow_clock_run_reports_progress_for_its_request_before_the_answer() {
+        // Each clock reading is 60 ms later, so every other progress call is let through.
+        let scenario = "cta A\nglobal x = 0\n\
+            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
+        let loaded = fencelab::load(scenario);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let text = serde_json::to_string(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
+            .expect("request serializes");
+        let out = replies(&text, 60.0);
+        let Some((CheckReply::Done { id: 9, report, .. }, progress)) = out.split_last() else { panic!("ends in Done: {out:?}") };
+        assert!(!progress.is_empty(), "a run of {} states reports progress", report.stats.states);
+        for reply in progress {
+            let CheckReply::Progress { id: 9, progress } = reply else { panic!("only progress before Done: {reply:?}") };
+            assert!(progress.states <= report.stats.states);
+        }
     }
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use crate::analysis::Analysis;
 use crate::check_client::CheckClient;
 use crate::history::EditHistory;
+use crate::perf::measured;
 use crate::tape::Tape;
 
 /// The scenario shown when the app opens: the intra-CTA handoff from `docs/syntax.md`.
@@ -124,7 +125,11 @@ impl AppState {
 pub fn provide_app_state() {
     let source = RwSignal::new(STARTER_SCENARIO.to_string());
     let mode = RwSignal::new(Mode::default());
-    let analysis = Memo::new(move |_| source.with(|s| Analysis::of(s)));
+    let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
+    let last_typing_ms = StoredValue::new(None);
+    // Started before the stepping session's effect, so the worker is already checking
+    // while the main thread builds the session.
+    let check = CheckClient::start(mode, analysis, move || last_typing_ms.get_value().is_some());
     let tape = RwSignal::new(None);
     let pending_schedule = RwSignal::new(None::<Schedule>);
     // A new text or mode starts a fresh session from the initial state (or on the
@@ -132,7 +137,7 @@ pub fn provide_app_state() {
     Effect::new(move |_| {
         let mode = mode.get();
         let mut fresh = analysis.with(|a| {
-            (!a.has_errors()).then(|| Tape::new(a.loaded.scenario.clone(), mode))
+            (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
         });
         if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
             // A schedule that does not replay is dropped; the scenario still opens.
@@ -143,7 +148,7 @@ pub fn provide_app_state() {
     provide_context(AppState {
         source,
         history: RwSignal::new(EditHistory::default()),
-        last_typing_ms: StoredValue::new(None),
+        last_typing_ms,
         mode,
         analysis,
         tape,
@@ -151,7 +156,7 @@ pub fn provide_app_state() {
         playing: RwSignal::new(false),
         speed_ms: RwSignal::new(600),
         pending_schedule,
-        check: CheckClient::start(mode, analysis),
+        check,
     });
 }
 

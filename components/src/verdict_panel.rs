@@ -1,10 +1,10 @@
 //! The checker's verdict: overall class, each finding with its explanation, accesses and
 //! witness, the outcome table, and the strict/pragmatic switch.
 
-use fencelab::check::{Finding, FindingKind, Mode, RaceReason, Report, Verdict};
+use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, Verdict};
 use leptos::prelude::*;
 
-use crate::check_client::{CheckClient, CheckState};
+use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::state::{use_app_state, AppState};
 
 /// Verdict, findings and outcomes, checked in a worker as the text changes.
@@ -12,21 +12,33 @@ use crate::state::{use_app_state, AppState};
 pub fn VerdictPanel() -> impl IntoView {
     let state = use_app_state();
     let client = state.check;
-    let data_state = move || match client.state.get() {
-        CheckState::Blocked => "blocked",
-        CheckState::Queued => "queued",
-        CheckState::Running { .. } => "running",
-        CheckState::Done { .. } => "done",
-        CheckState::Cancelled => "cancelled",
-        CheckState::Failed(_) => "failed",
+    let data_state = move || {
+        client.state.with(|s| match s {
+            CheckState::Blocked => "blocked",
+            CheckState::Queued => "queued",
+            CheckState::Running { .. } => "running",
+            CheckState::Done { .. } => "done",
+            CheckState::Cancelled => "cancelled",
+            CheckState::Failed(_) => "failed",
+        })
     };
-    let data_request = move || match client.state.get() {
-        CheckState::Running { request } | CheckState::Done { request, .. } => request.to_string(),
-        _ => String::new(),
+    let data_request = move || {
+        client.state.with(|s| match s {
+            CheckState::Running { request } | CheckState::Done { request, .. } => request.to_string(),
+            _ => String::new(),
+        })
+    };
+    // Stage times of the last verdict shown, for e2e/timing.mjs.
+    let timing = move |pick: fn(&Timing) -> Option<f64>| {
+        move || client.timing.with(|t| t.as_ref().and_then(pick).map(|ms| format!("{ms:.2}")))
     };
     view! {
         <section class="panel panel-verdict" data-region="verdict" aria-labelledby="verdict-title"
-            data-state=data_state data-request=data_request>
+            data-state=data_state data-request=data_request
+            data-timed-request=move || client.timing.with(|t| t.map(|t| t.request.to_string()))
+            data-posted-at=timing(|t| Some(t.posted_at)) data-reply-at=timing(|t| Some(t.reply_at))
+            data-shown-at=timing(|t| t.shown_at) data-worker-decode-ms=timing(|t| Some(t.worker.decode_ms))
+            data-worker-check-ms=timing(|t| Some(t.worker.check_ms))>
             <div class="panel-head">
                 <h2 id="verdict-title">"Verdict"</h2>
                 <div class="toolbar" role="group" aria-label="Checker mode">
@@ -37,7 +49,8 @@ pub fn VerdictPanel() -> impl IntoView {
                     }).collect_view()}
                 </div>
             </div>
-            <div aria-live="polite">{move || body(client, state)}</div>
+            {move || running_view(client)}
+            <div aria-live="polite" class="verdict-body" class:outdated=move || is_checking(client)>{body(client, state)}</div>
         </section>
     }
 }
@@ -49,25 +62,75 @@ fn mode_help(mode: Mode) -> &'static str {
     }
 }
 
-fn body(client: CheckClient, state: AppState) -> AnyView {
-    match client.state.get() {
-        CheckState::Blocked => view! { <p class="panel-empty">"Fix the errors in the program to check it."</p> }.into_any(),
-        CheckState::Queued => view! {
-            <p class="checking"><span class="spinner" aria-hidden="true"></span>"Checking the new text…"</p>
-        }
-        .into_any(),
-        CheckState::Running { .. } => view! {
+fn is_checking(client: CheckClient) -> bool {
+    client.state.with(|s| matches!(s, CheckState::Running { .. } | CheckState::Queued))
+}
+
+/// The running check, once it has run long enough to report progress (or when there is
+/// no earlier verdict to keep showing): how far it got, and a way to stop it.
+fn running_view(client: CheckClient) -> Option<impl IntoView> {
+    let has_progress = client.progress.with(Option::is_some);
+    let running = client.state.with(|s| matches!(s, CheckState::Running { .. }));
+    if !running || !has_progress {
+        return None;
+    }
+    let read = move |pick: fn(&Progress) -> u64| move || client.progress.with(|p| p.as_ref().map_or(0, pick));
+    let summary = move || {
+        client.progress.with(|p| {
+            p.as_ref().map_or_else(String::new, |p| {
+                let pass = match (p.pass, p.passes) {
+                    (_, 1) => String::new(),
+                    (1, n) => format!(", pass 1 of {n}"),
+                    (k, n) => format!(", pass {k} of {n} (the other mode, where the spec is silent)"),
+                };
+                format!("{} of at most {} states, {} transitions{pass}", p.states, p.max_states, p.transitions)
+            })
+        })
+    };
+    Some(view! {
+        <div class="check-progress">
             <p class="checking"><span class="spinner" aria-hidden="true"></span>"Exploring every interleaving… "
                 <button type="button" on:click=move |_| client.cancel()>"Cancel"</button></p>
+            <label class="check-progress-label" for="check-progress-bar">{summary}</label>
+            <progress id="check-progress-bar" max=read(|p| p.max_states) value=read(|p| p.states)></progress>
+        </div>
+    })
+}
+
+/// What the panel body shows. Equal answers (a comment edit) leave the page alone.
+#[derive(Clone, PartialEq)]
+enum Shown {
+    FirstCheck,
+    Blocked,
+    Cancelled,
+    Failed(String),
+    Report(Report),
+}
+
+/// The last settled answer. While a newer text is being checked it stays on screen,
+/// dimmed, rather than flashing away for a check that usually takes a few milliseconds.
+fn body(client: CheckClient, state: AppState) -> impl IntoView {
+    let shown = Memo::new(move |previous: Option<&Shown>| {
+        client.state.with(|s| match s {
+            CheckState::Running { .. } | CheckState::Queued => previous.cloned().unwrap_or(Shown::FirstCheck),
+            CheckState::Blocked => Shown::Blocked,
+            CheckState::Cancelled => Shown::Cancelled,
+            CheckState::Failed(why) => Shown::Failed(why.clone()),
+            CheckState::Done { report, .. } => Shown::Report(report.clone()),
+        })
+    });
+    move || match shown.get() {
+        Shown::FirstCheck => {
+            view! { <p class="checking"><span class="spinner" aria-hidden="true"></span>"Checking…"</p> }.into_any()
         }
-        .into_any(),
-        CheckState::Cancelled => view! { <p class="panel-empty">"Check cancelled. Edit the program to check again."</p> }.into_any(),
-        CheckState::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
-        CheckState::Done { report, elapsed_ms, .. } => report_view(report, elapsed_ms, state),
+        Shown::Blocked => view! { <p class="panel-empty">"Fix the errors in the program to check it."</p> }.into_any(),
+        Shown::Cancelled => view! { <p class="panel-empty">"Check cancelled. Edit the program to check again."</p> }.into_any(),
+        Shown::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
+        Shown::Report(report) => report_view(report, client, state),
     }
 }
 
-fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> AnyView {
+fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView {
     // The checker reports a scenario it cannot run as a partial run with no state explored
     // and the reason in `mode_note`.
     if report.verdict == Verdict::Partial && report.stats.states == 0 {
@@ -81,13 +144,13 @@ fn report_view(report: Report, elapsed_ms: f64, state: AppState) -> AnyView {
         .into_any();
     }
     let (class, word) = verdict_words(report.verdict);
-    let stats = format!(
-        "{} states, {} transitions, {:.0} ms{}",
-        report.stats.states,
-        report.stats.transitions,
-        elapsed_ms,
-        if report.stats.complete { "" } else { " (stopped at the state cap)" }
-    );
+    let (states, transitions, complete) = (report.stats.states, report.stats.transitions, report.stats.complete);
+    // The time changes with every check even when the answer does not: only it re-renders.
+    let stats = move || {
+        let check_ms = client.timing.with(|t| t.map_or(0.0, |t| t.worker.check_ms));
+        let cap = if complete { "" } else { " (stopped at the state cap)" };
+        format!("{states} states, {transitions} transitions, {check_ms:.0} ms{cap}")
+    };
     view! {
         <div class=format!("verdict {class}") data-verdict=word>
             <span class="verdict-word">{word}</span>

@@ -49,8 +49,13 @@ fn verdict_text(v: Verdict) -> &'static str {
     }
 }
 
+/// Whether `check` may run the scenario a second time, in the other mode.
+pub fn touches_silent_points(scenario: &Scenario) -> bool {
+    !points(scenario).is_empty()
+}
+
 /// Run the other mode when the scenario touches a §12 point, and note a different verdict.
-pub fn with_mode_note(scenario: &Scenario, options: &Options, mut report: Report, run: fn(&Scenario, &Options) -> Report) -> Report {
+pub fn with_mode_note(scenario: &Scenario, options: &Options, mut report: Report, run: impl FnOnce(&Options) -> Report) -> Report {
     let touched = points(scenario);
     if report.mode_note.is_some() || touched.is_empty() || report.verdict == Verdict::Partial {
         return report;
@@ -59,7 +64,7 @@ pub fn with_mode_note(scenario: &Scenario, options: &Options, mut report: Report
         Mode::Strict => Mode::Pragmatic,
         Mode::Pragmatic => Mode::Strict,
     };
-    let other = run(scenario, &Options { mode: other_mode, ..options.clone() });
+    let other = run(&Options { mode: other_mode, ..options.clone() });
     if other.verdict != report.verdict && other.verdict != Verdict::Partial {
         let name = |m: Mode| if m == Mode::Strict { "strict" } else { "pragmatic" };
         let why = other.findings.first().map_or(String::new(), |f| format!(" ({})", f.message));

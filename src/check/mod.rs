@@ -1,6 +1,6 @@
 //! The checker: explores every interleaving of a scenario and reports verdicts.
 //!
-//! Entry point: [`check`]. The report types in [`report`] are the API the CLI, the
+//! Entry point: [`check`] ([`check_with_progress`] also reports how far it has got). The report types in [`report`] are the API the CLI, the
 //! lessons, the conformance runner and the app consume; [`Stepper`] and [`view`] serve
 //! the stepping UI.
 //!
@@ -34,9 +34,9 @@ mod step;
 mod text;
 pub mod view;
 
-pub use explore::{check, condition_text};
+pub use explore::{check, check_with_progress, condition_text};
 pub use report::{
     Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
-    RaceReason, Report, Stats, Verdict,
+    Progress, RaceReason, Report, Stats, Verdict,
 };
 pub use step::Stepper;

@@ -137,6 +137,22 @@ pub struct Stats {
     pub complete: bool,
 }
 
+/// How far a running check has got, for callers that show progress. The checker runs
+/// the scenario once per pass: a second pass, in the other mode, only when the scenario
+/// touches a point where the spec is silent (and the first pass finished).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Distinct states found so far in this pass.
+    pub states: u64,
+    pub transitions: u64,
+    /// The pass stops (partial) at this many states.
+    pub max_states: u64,
+    /// 1-based pass number, at most `passes`.
+    pub pass: u8,
+    /// Passes planned; a second one is skipped when the first stops at the cap.
+    pub passes: u8,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub mode: Mode,

@@ -26,6 +26,10 @@ pub struct Deadlock {
     pub witness: Schedule,
 }
 
+/// New states between two progress calls: rare enough to cost nothing measurable, often
+/// enough (a few ms of work in the browser) for a live count.
+const PROGRESS_EVERY: u64 = 1024;
+
 pub struct Explored {
     pub states: u64,
     pub transitions: u64,
@@ -89,7 +93,15 @@ fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
     Schedule { steps }
 }
 
-pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Result<Explored, String> {
+/// `on_progress(states, transitions)` runs every `PROGRESS_EVERY` new states and once at
+/// the end, so callers can show a long run moving.
+pub fn explore(
+    layout: &Layout,
+    mode: Mode,
+    m0: Machine,
+    max_states: u64,
+    on_progress: &mut dyn FnMut(u64, u64),
+) -> Result<Explored, String> {
     let comps = por::components(layout);
     let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
@@ -175,6 +187,9 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
                         succs.push(Vec::new());
                         seen.insert(k, v);
                         out.states += 1;
+                        if out.states % PROGRESS_EVERY == 0 {
+                            on_progress(out.states, out.transitions);
+                        }
                         queue.push_back((v, next));
                         v
                     }
@@ -189,6 +204,7 @@ pub fn explore(layout: &Layout, mode: Mode, m0: Machine, max_states: u64) -> Res
             }
         }
     }
+    on_progress(out.states, out.transitions);
     if out.complete {
         for cycle in super::scc::closed_cycles(&succs) {
             if let Some(&entry) = cycle.first() {

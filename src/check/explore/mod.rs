@@ -8,10 +8,11 @@ mod scc;
 
 pub use crate::syntax::condition_text;
 
+use crate::check::ambiguity;
 use crate::check::machine::Layout;
 use crate::check::report::{
-    Access, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Report,
-    Stats, Verdict,
+    Access, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
+    Report, Stats, Verdict,
 };
 use crate::check::semantics::exec::agent_name;
 use crate::check::step::start;
@@ -21,11 +22,23 @@ use crate::model::{Expect, Quantifier, Scenario};
 /// Where the scenario touches a point the spec leaves open, the other mode runs too and
 /// `mode_note` says when it disagrees.
 pub fn check(scenario: &Scenario, options: &Options) -> Report {
-    let report = check_mode(scenario, options);
-    crate::check::ambiguity::with_mode_note(scenario, options, report, check_mode)
+    check_with_progress(scenario, options, &mut |_| {})
 }
 
-fn check_mode(scenario: &Scenario, options: &Options) -> Report {
+/// [`check`], calling `on_progress` every few thousand states and once at the end of each
+/// pass (with that pass's final counts). It reads no clock: throttling is the caller's.
+pub fn check_with_progress(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMut(Progress)) -> Report {
+    let passes = if ambiguity::touches_silent_points(scenario) { 2 } else { 1 };
+    let mut pass = |number: u8, options: &Options| {
+        check_mode(scenario, options, &mut |states, transitions| {
+            on_progress(Progress { states, transitions, max_states: options.max_states, pass: number, passes });
+        })
+    };
+    let report = pass(1, options);
+    ambiguity::with_mode_note(scenario, options, report, |other| pass(2, other))
+}
+
+fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMut(u64, u64)) -> Report {
     let mut report = Report {
         mode: options.mode,
         verdict: Verdict::Partial,
@@ -38,7 +51,7 @@ fn check_mode(scenario: &Scenario, options: &Options) -> Report {
         stats: Stats::default(),
     };
     let explored = start(scenario).and_then(|(layout, m0)| {
-        let ex = bfs::explore(&layout, options.mode, m0.clone(), options.max_states)?;
+        let ex = bfs::explore(&layout, options.mode, m0.clone(), options.max_states, on_progress)?;
         Ok((layout, m0, ex))
     });
     let (layout, m0, ex) = match explored {

@@ -1,0 +1,118 @@
+// The checker worker seen from the page: a long check shows its progress and can be
+// cancelled, and a burst of typing is checked for its final text only.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { launch, screenshot, skipReason } from "./harness.mjs";
+
+const skip = await skipReason();
+
+/** Four threads hammering one location with weak accesses: no reduction applies, so the
+ *  worker explores for seconds before it reaches the state cap. */
+function contended(threads, accesses) {
+    let s = "# Contended counter: long to check\ncta A\nglobal x = 0\n";
+    for (let t = 0; t < threads; t++) {
+        s += `thread t${t} @A:\n`;
+        for (let i = 0; i < accesses; i++) {
+            s += i % 2 === 0 ? `    st.relaxed.gpu.global [x], ${t * 10 + i + 1}\n` : `    ld.relaxed.gpu.global r${i}, [x]\n`;
+        }
+    }
+    return s;
+}
+
+const panel = (page) => page.locator('[data-region="verdict"]');
+
+async function open(browser) {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${browser.url}/#/explore`);
+    await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
+    return { page, problems };
+}
+
+async function request(page) {
+    return Number((await panel(page).getAttribute("data-request")) || 0);
+}
+
+describe("checker worker", { skip: skip ?? false }, () => {
+    let browser;
+    before(async () => {
+        browser = await launch();
+    });
+    after(async () => {
+        await browser?.close();
+    });
+
+    test("a long check shows its progress and can be cancelled", async () => {
+        const { page, problems } = await open(browser);
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        await text.fill(contended(4, 6));
+        const bar = page.getByRole("progressbar", { name: /states/ });
+        await bar.waitFor({ timeout: 10000 });
+        const first = Number(await bar.getAttribute("value"));
+        await page.waitForFunction(
+            (was) => Number(document.querySelector("#check-progress-bar")?.getAttribute("value")) > was,
+            first,
+            { timeout: 10000 },
+        );
+        const label = await page.locator(".check-progress-label").innerText();
+        assert.match(label, /^[\d]+ of at most 200000 states, \d+ transitions$/);
+        assert.equal(await panel(page).getAttribute("data-state"), "running");
+        assert.equal(await bar.getAttribute("max"), "200000");
+        await screenshot(page, "checker-progress");
+
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await page.locator('[data-region="verdict"][data-state="cancelled"]').waitFor();
+        assert.match(await panel(page).innerText(), /Check cancelled/);
+        assert.equal(await page.locator(".check-progress").count(), 0, "the progress is gone");
+        await screenshot(page, "checker-cancelled");
+
+        // A fresh worker answers the next edit.
+        const before = await request(page);
+        await page.getByLabel("New scenario from a template").selectOption("mp-relaxed");
+        await page.waitForFunction(
+            (prev) => {
+                const el = document.querySelector('[data-region="verdict"]');
+                return el.dataset.state === "done" && Number(el.dataset.request) > prev;
+            },
+            before,
+            { timeout: 20000 },
+        );
+        assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "race");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a burst of typing is checked for its final text", async () => {
+        const { page, problems } = await open(browser);
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        const source = await text.inputValue();
+        const at = source.indexOf("== 42)") + "== 42".length;
+        assert.ok(at > 10, "the starter has a forall on r0 == 42");
+        await text.evaluate((el, pos) => {
+            el.focus();
+            el.setSelectionRange(pos, pos);
+        }, at);
+        const before = await request(page);
+        const typed = "1234567890";
+        // Every prefix is a valid program: each keystroke is a real edit to check.
+        await page.keyboard.type(typed, { delay: 0 });
+        const final = `forall (consumer:r0 == 42${typed})`;
+        await page.waitForFunction(
+            (want) => {
+                const el = document.querySelector('[data-region="verdict"]');
+                return el.dataset.state === "done" && el.querySelector(".expectations")?.innerText.includes(want);
+            },
+            final,
+            { timeout: 20000 },
+        );
+        const checked = (await request(page)) - before;
+        assert.ok(checked >= 1 && checked < typed.length, `${typed.length} keystrokes, ${checked} checks`);
+        // No answer for an older text arrives late and replaces it.
+        await page.waitForTimeout(400);
+        assert.equal(await panel(page).getAttribute("data-state"), "done");
+        assert.equal((await request(page)) - before, checked);
+        assert.match(await panel(page).locator(".expectations").innerText(), new RegExp(`== 42${typed}\\)`));
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+});

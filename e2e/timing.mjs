@@ -1,8 +1,9 @@
 // Edit → verdict latency per template, in the built app (not a test: it prints numbers).
 // Usage: node e2e/timing.mjs [edits per template, default 9]
 //
-// Each edit appends a comment line to the text, a typist's pause (150 ms) after the
-// previous verdict. Every time comes from the page's own clock: the input event's
+// Each edit appends an (unused) location declaration, a typist's pause (150 ms) after the
+// previous verdict: a change to the scenario, so it is checked again (a comment edit
+// leaves the scenario as it was, and the page keeps the verdict it has). Every time comes from the page's own clock: the input event's
 // timeStamp, the stamps the verdict panel exposes (request posted, reply received, first
 // frame after the verdict rendered, the worker's own decode and check times) and the
 // User Timing measures the app records (fencelab:parse, :tape, :request, :decode-reply).
@@ -50,7 +51,7 @@ async function timedEdit(i) {
         area.addEventListener("input", (ev) => (window.__editAt = ev.timeStamp), { capture: true, once: true });
     });
     const source = await text.inputValue();
-    await text.fill(`${source}\n# timing edit ${i}`);
+    await text.fill(`${source}\nglobal timing_${i} = 0`);
     await shown(previous);
     return page.evaluate(() => {
         const d = document.querySelector('[data-region="verdict"]').dataset;

@@ -46,6 +46,7 @@ pub struct Timing {
 /// Our loader (assets/check-worker-loader.js) for the Cargo bin `check-worker`.
 const WORKER_URL: &str = "./check-worker-loader.js";
 
+#[derive(PartialEq)]
 struct Job {
     scenario: Scenario,
     options: Options,
@@ -69,6 +70,8 @@ pub struct CheckClient {
     pub timing: RwSignal<Option<Timing>>,
     live: StoredValue<Option<Live>, LocalStorage>,
     dispatch: StoredValue<Coalescer<Job>, LocalStorage>,
+    /// The last job sent, to skip edits that leave it unchanged.
+    last_sent: StoredValue<Option<Job>, LocalStorage>,
     timer: StoredValue<Option<TimeoutHandle>>,
     /// The request whose answer the panel waits for; every other reply is stale.
     wanted: StoredValue<Option<u64>>,
@@ -80,13 +83,14 @@ impl CheckClient {
     /// Starts the worker and re-checks on every edit or mode change; `typing` says whether
     /// the latest edit was a keystroke. Call it from the root, so replies never arrive
     /// after their signals are gone.
-    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + 'static) -> CheckClient {
+    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static) -> CheckClient {
         let client = CheckClient {
             state: RwSignal::new(CheckState::Blocked),
             progress: RwSignal::new(None),
             timing: RwSignal::new(None),
             live: StoredValue::new_local(None),
             dispatch: StoredValue::new_local(Coalescer::default()),
+            last_sent: StoredValue::new_local(None),
             timer: StoredValue::new(None),
             wanted: StoredValue::new(None),
             next_id: StoredValue::new(0),
@@ -94,7 +98,9 @@ impl CheckClient {
         };
         client.respawn();
         let last_mode = StoredValue::new(None::<Mode>);
-        Effect::new(move |_| {
+        // Immediate, not a deferred effect: the request is posted from the edit's own
+        // event, before the page re-renders, so the worker checks while the page paints.
+        ImmediateEffect::new_scoped(move || {
             let mode = mode.get();
             let scenario = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
             let typing = last_mode.get_value() == Some(mode) && typing();
@@ -106,10 +112,24 @@ impl CheckClient {
                 return;
             };
             let job = Job { scenario, options: Options { mode, ..Options::default() } };
+            if client.has_answer_for(&job) {
+                return;
+            }
             client.act(|d, now| d.edit(job, typing, now));
         });
         on_cleanup(move || client.live.update_value(|l| if let Some(l) = l.take() { l.worker.terminate() }));
         client
+    }
+
+    /// Whether `job` is what the checker last got, with its answer shown or coming: an edit
+    /// to a comment or to spacing leaves the scenario unchanged and needs no new check.
+    fn has_answer_for(self, job: &Job) -> bool {
+        let answered = self.state.with_untracked(|s| match s {
+            CheckState::Done { .. } => true,
+            CheckState::Running { request } => self.wanted.get_value() == Some(*request),
+            _ => false,
+        });
+        answered && self.last_sent.with_value(|sent| sent.as_ref() == Some(job))
     }
 
     /// Asks the dispatch policy what to do and does it.
@@ -143,8 +163,10 @@ impl CheckClient {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
         self.wanted.set_value(Some(id));
-        let Job { scenario, options } = job;
-        let text = measured("fencelab:request", || serde_json::to_string(&CheckRequest { id, scenario, options }));
+        let request = CheckRequest { id, scenario: job.scenario, options: job.options };
+        let text = measured("fencelab:request", || serde_json::to_string(&request));
+        let CheckRequest { scenario, options, .. } = request;
+        self.last_sent.set_value(Some(Job { scenario, options }));
         let Ok(text) = text else {
             self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
             return;

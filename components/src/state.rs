@@ -127,15 +127,23 @@ pub fn provide_app_state() {
     let mode = RwSignal::new(Mode::default());
     let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
     let last_typing_ms = StoredValue::new(None);
-    // Started before the stepping session's effect, so the worker is already checking
-    // while the main thread builds the session.
     let check = CheckClient::start(mode, analysis, move || last_typing_ms.get_value().is_some());
-    let tape = RwSignal::new(None);
+    let tape = RwSignal::new(None::<Result<Tape, String>>);
     let pending_schedule = RwSignal::new(None::<Schedule>);
     // A new text or mode starts a fresh session from the initial state (or on the
     // schedule a shared link carried).
     Effect::new(move |_| {
         let mode = mode.get();
+        // A comment or spacing edit leaves the scenario as it was: keep the session, and
+        // the learner's place in it, rather than rebuild every panel that shows it.
+        let unchanged = analysis.with(|a| {
+            !a.has_errors()
+                && pending_schedule.with_untracked(Option::is_none)
+                && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
+        });
+        if unchanged {
+            return;
+        }
         let mut fresh = analysis.with(|a| {
             (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
         });

@@ -29,6 +29,10 @@ impl Tape {
         &self.scenario
     }
 
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
     /// Steps taken so far.
     pub fn position(&self) -> usize {
         self.stepper.history().len()

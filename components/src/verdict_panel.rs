@@ -112,7 +112,10 @@ enum Shown {
 fn body(client: CheckClient, state: AppState) -> impl IntoView {
     let shown = Memo::new(move |previous: Option<&Shown>| {
         client.state.with(|s| match s {
-            CheckState::Running { .. } | CheckState::Queued => previous.cloned().unwrap_or(Shown::FirstCheck),
+            // Only a report is worth keeping on screen; "cancelled" or an error is not.
+            CheckState::Running { .. } | CheckState::Queued => {
+                previous.filter(|p| matches!(p, Shown::Report(_))).cloned().unwrap_or(Shown::FirstCheck)
+            }
             CheckState::Blocked => Shown::Blocked,
             CheckState::Cancelled => Shown::Cancelled,
             CheckState::Failed(why) => Shown::Failed(why.clone()),

@@ -187,7 +187,7 @@ pub fn explore(
                         succs.push(Vec::new());
                         seen.insert(k, v);
                         out.states += 1;
-                        if out.states % PROGRESS_EVERY == 0 {
+                        if out.states.is_multiple_of(PROGRESS_EVERY) {
                             on_progress(out.states, out.transitions);
                         }
                         queue.push_back((v, next));

@@ -82,6 +82,35 @@ describe("checker worker", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("a run stopped by the state cap says it is partial", async () => {
+        const { page, problems } = await open(browser);
+        await page.getByRole("textbox", { name: /Scenario source/ }).fill(contended(4, 6));
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 120000 });
+        assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "partial");
+        assert.match(await page.locator(".verdict-stats").innerText(), /^200000 states, .*stopped at the state cap/);
+        assert.match(await panel(page).innerText(), /Partial: exploration stopped at the state cap/);
+        await screenshot(page, "checker-partial");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a comment edit keeps the verdict and the stepping position without a new check", async () => {
+        const { page, problems } = await open(browser);
+        const before = await request(page);
+        await page.locator("body").click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press("ArrowRight");
+        assert.equal(await page.getByLabel("Jump to step").inputValue(), "1");
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        await text.fill(`${await text.inputValue()}\n# a note to self`);
+        await page.waitForTimeout(300);
+        assert.equal(await request(page), before, "no new check");
+        assert.equal(await panel(page).getAttribute("data-state"), "done");
+        assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "correct");
+        assert.equal(await page.getByLabel("Jump to step").inputValue(), "1", "still at step 1");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
     test("a burst of typing is checked for its final text", async () => {
         const { page, problems } = await open(browser);
         const text = page.getByRole("textbox", { name: /Scenario source/ });

@@ -1,9 +1,10 @@
 // Edit → verdict latency per template, in the built app (not a test: it prints numbers).
 // Usage: node e2e/timing.mjs [edits per template, default 9]
 //
-// Each edit appends an (unused) location declaration, a typist's pause (150 ms) after the
-// previous verdict: a change to the scenario, so it is checked again (a comment edit
-// leaves the scenario as it was, and the page keeps the verdict it has). Every time comes from the page's own clock: the input event's
+// Each edit is one keystroke, a typist's pause (150 ms) after the previous verdict: a digit
+// typed at the end of an unused location's initial value (`global timing_probe = 11…`), so
+// the scenario changes and is checked again (a comment edit leaves the scenario as it
+// was, and the page keeps the verdict it has, with no check at all). Every time comes from the page's own clock: the input event's
 // timeStamp, the stamps the verdict panel exposes (request posted, reply received, first
 // frame after the verdict rendered, the worker's own decode and check times) and the
 // User Timing measures the app records (fencelab:parse, :tape, :request, :decode-reply).
@@ -50,8 +51,10 @@ async function timedEdit(i) {
         const area = document.querySelector("textarea.editor-text");
         area.addEventListener("input", (ev) => (window.__editAt = ev.timeStamp), { capture: true, once: true });
     });
-    const source = await text.inputValue();
-    await text.fill(`${source}\nglobal timing_${i} = 0`);
+    // One keystroke at the end of the probe line: its value gets one more digit.
+    await text.focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("1");
     await shown(previous);
     return page.evaluate(() => {
         const d = document.querySelector('[data-region="verdict"]').dataset;
@@ -63,6 +66,8 @@ async function timedEdit(i) {
         const [posted, reply, shownAt] = [d.postedAt, d.replyAt, d.shownAt].map(Number);
         return {
             total: shownAt - editAt,
+            inputDelay: (performance.getEntriesByName("fencelab:edit", "measure").at(-1)?.startTime ?? editAt) - editAt,
+            handler: measure("fencelab:edit"),
             editToPost: posted - editAt,
             parse: measure("fencelab:parse"),
             tape: measure("fencelab:tape"),
@@ -82,6 +87,9 @@ for (const id of ids) {
     const previous = await timedRequest();
     await page.getByLabel("New scenario from a template").selectOption(id);
     await shown(previous);
+    const withProbe = await timedRequest();
+    await text.fill(`${await text.inputValue()}\nglobal timing_probe = 1`);
+    await shown(withProbe);
     const samples = [];
     for (let i = 0; i < edits; i++) {
         await page.waitForTimeout(PAUSE_MS);
@@ -95,7 +103,7 @@ for (const id of ids) {
         median: median(pick("total")),
         worst: Math.max(...pick("total")),
         ...Object.fromEntries(
-            ["editToPost", "parse", "tape", "request", "roundTrip", "workerDecode", "workerCheck", "replyToShown", "decodeReply"].map(
+            ["inputDelay", "handler", "editToPost", "parse", "tape", "request", "roundTrip", "workerDecode", "workerCheck", "replyToShown", "decodeReply"].map(
                 (k) => [k, median(pick(k))],
             ),
         ),
@@ -110,6 +118,8 @@ console.log(
     "median".padStart(7),
     "worst".padStart(7),
     "│",
+    "input".padStart(7),
+    "handler".padStart(7),
     "→post".padStart(7),
     "parse".padStart(7),
     "tape".padStart(7),
@@ -129,6 +139,8 @@ for (const r of rows) {
         f(r.median),
         f(r.worst),
         "│",
+        f(r.inputDelay),
+        f(r.handler),
         f(r.editToPost),
         f(r.parse),
         f(r.tape),
@@ -143,8 +155,9 @@ for (const r of rows) {
     );
 }
 console.log(
-    "→post: input event to request posted (parse, request = clone + JSON + postMessage; tape runs after posting).\n" +
-        "worker: posted to reply received (decode + check by the worker's clock, the rest is encoding and messaging).\n" +
+    "input: the input event's timeStamp to the app's handler; handler: the app's input handler (parse and post included).\n" +
+        "→post: input event to request posted (parse, request = clone + JSON + postMessage; tape runs after posting).\n" +
+        "worker: posted to reply received: decode + check by the worker's clock; the rest is encoding, messaging and the main thread finishing the edit's own rendering.\n" +
         "→shown: reply received to the first animation frame after the verdict rendered (decode = reply JSON).",
 );
 if (problems.length) console.log("page problems:", problems);

@@ -112,7 +112,7 @@ impl CheckClient {
                 return;
             };
             let job = Job { scenario, options: Options { mode, ..Options::default() } };
-            if client.has_answer_for(&job) {
+            if typing && client.has_answer_for(&job) {
                 return;
             }
             client.act(|d, now| d.edit(job, typing, now));
@@ -121,8 +121,8 @@ impl CheckClient {
         client
     }
 
-    /// Whether `job` is what the checker last got, with its answer shown or coming: an edit
-    /// to a comment or to spacing leaves the scenario unchanged and needs no new check.
+    /// Whether `job` is what the checker last got, with its answer shown or coming: typing
+    /// in a comment or spacing leaves the scenario unchanged and needs no new check.
     fn has_answer_for(self, job: &Job) -> bool {
         let answered = self.state.with_untracked(|s| match s {
             CheckState::Done { .. } => true,

@@ -71,7 +71,8 @@ impl AppState {
         let recent = self.last_typing_ms.get_value().is_some_and(|at| now - at < TYPING_PAUSE_MS);
         self.history.update(|h| h.record(&before, typing && recent));
         self.last_typing_ms.set_value(typing.then_some(now));
-        self.source.set(text);
+        // Includes what runs at once on a new text: parsing, and posting it to the checker.
+        measured("fencelab:edit", || self.source.set(text));
     }
 
     /// Runs a stepping action on the session, if there is one, and keeps its error.
@@ -134,10 +135,13 @@ pub fn provide_app_state() {
     // schedule a shared link carried).
     Effect::new(move |_| {
         let mode = mode.get();
-        // A comment or spacing edit leaves the scenario as it was: keep the session, and
-        // the learner's place in it, rather than rebuild every panel that shows it.
+        // Typing in a comment or spacing leaves the scenario as it was: keep the session,
+        // and the learner's place in it, rather than rebuild every panel that shows it.
+        // Any other edit (a template, undo) starts afresh.
+        let typing = last_typing_ms.get_value().is_some();
         let unchanged = analysis.with(|a| {
-            !a.has_errors()
+            typing
+                && !a.has_errors()
                 && pending_schedule.with_untracked(Option::is_none)
                 && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
         });

@@ -6,6 +6,7 @@ mod blocks;
 mod check_client;
 mod editor;
 mod explore;
+mod finding_marks;
 mod header;
 mod highlight;
 mod history;
@@ -24,6 +25,7 @@ mod step_controls;
 mod tape;
 mod templates;
 mod theme;
+mod timeline;
 mod trace;
 mod verdict_panel;
 

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::check_client::CheckClient;
+use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
 use crate::tape::Tape;
 
@@ -56,6 +57,8 @@ pub struct AppState {
     pub pending_schedule: RwSignal<Option<Schedule>>,
     /// The checker worker and its latest answer.
     pub check: CheckClient,
+    /// The finding whose accesses the lanes and the timeline mark.
+    pub marks: RwSignal<FindingMarks>,
 }
 
 impl AppState {
@@ -127,6 +130,7 @@ pub fn provide_app_state() {
     let analysis = Memo::new(move |_| source.with(|s| Analysis::of(s)));
     let tape = RwSignal::new(None);
     let pending_schedule = RwSignal::new(None::<Schedule>);
+    let marks = RwSignal::new(FindingMarks::default());
     // A new text or mode starts a fresh session from the initial state (or on the
     // schedule a shared link carried).
     Effect::new(move |_| {
@@ -139,6 +143,8 @@ pub fn provide_app_state() {
             let _ = t.load(&schedule);
         }
         tape.set(fresh);
+        // The findings belong to the old text or mode.
+        marks.set(FindingMarks::default());
     });
     provide_context(AppState {
         source,
@@ -152,6 +158,7 @@ pub fn provide_app_state() {
         speed_ms: RwSignal::new(600),
         pending_schedule,
         check: CheckClient::start(mode, analysis),
+        marks,
     });
 }
 

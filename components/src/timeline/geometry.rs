@@ -189,14 +189,15 @@ impl Timeline {
                 Some(x) => (x, row_y(f.from_step.map_or(0, |s| s + 1))),
                 None => (to.0 - 0.4 * COLUMN_WIDTH, to.1 - 0.8 * ROW_HEIGHT),
             };
-            let caption = format!(
-                "✗ no synchronization from {} ({}) to {} (step {}): {}",
-                f.from_agent,
-                step_words(f.from_step),
-                f.to_agent,
-                f.to_step + 1,
-                f.reason
-            );
+            // A failed attempt by a named agent without a step is one the checker keeps no
+            // step for (a relaxed arrive): it is drawn from the top of that agent's column.
+            let origin = match (x_named(&f.from_agent), f.from_step) {
+                (Some(_), Some(s)) => format!("from {} (step {}) ", f.from_agent, s + 1),
+                (Some(_), None) => format!("from {} (step not recorded) ", f.from_agent),
+                (None, _) => String::new(),
+            };
+            let caption =
+                format!("✗ no synchronization {origin}to {} (step {}): {}", f.to_agent, f.to_step + 1, f.reason);
             // The checker can record the same failed attempt more than once; one dashed
             // arrow says it.
             if arrows.iter().any(|a: &Arrow| a.caption == caption) {

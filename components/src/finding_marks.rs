@@ -55,7 +55,7 @@ impl Marked {
             .map(|a| {
                 let what = if a.is_write { "write" } else { "read" };
                 // An async agent's access sits on its issuer's line: say who made it.
-                let by = (a.agent != a.thread).then(|| format!(" by {}", a.agent)).unwrap_or_default();
+                let by = if a.agent == a.thread { String::new() } else { format!(" by {}", a.agent) };
                 format!("◀ {what} of `{}`{by}", a.location)
             })
             .collect()

@@ -78,8 +78,8 @@ describe("timeline", { skip: skip ?? false }, () => {
         assert.match(await arrows.first().getAttribute("aria-label"), /producer \(step 2\) ⇢ consumer \(step 3\): mbarrier \.cta/);
         // Hovering the arrow reads it out under the diagram.
         const start = await arrows.first().locator(".tl-line").evaluate((path) => {
-            // A point just after the arrow leaves the arrive's dot, clear of other arrows.
-            const p = path.getPointAtLength(8);
+            // Three quarters along: clear of the dot labels and of the crossing failed edge.
+            const p = path.getPointAtLength(path.getTotalLength() * 0.75);
             const m = path.getScreenCTM();
             return { x: m.a * p.x + m.c * p.y + m.e, y: m.b * p.x + m.d * p.y + m.f };
         });
@@ -156,7 +156,7 @@ describe("timeline", { skip: skip ?? false }, () => {
     test("a timeline dot jumps the tape, by mouse and by keyboard", async () => {
         const { page, problems } = await open();
         await stepToEnd(page);
-        await page.locator('.timeline-svg [data-key="dot-2"]').click();
+        await page.locator('.timeline-svg [data-key="dot-2"] .tl-dot-mark').click();
         assert.equal(await position(page), "2");
         assert.equal(await page.locator(".timeline-svg .tl-dot.tl-ahead").count(), 2, "steps 3 and 4 are ahead");
         const dot = page.locator('.timeline-svg [data-key="dot-1"]');

@@ -186,6 +186,7 @@ fn dot_view(dot: Dot, ui: Ui) -> impl IntoView {
             <title>{dot.caption.clone()}</title>
             {dot.ringed.then(|| view! { <circle class="tl-ring" cx=dot.x cy=dot.y r=DOT_RADIUS + 5.0></circle> })}
             <circle class="tl-dot-mark" cx=dot.x cy=dot.y r=DOT_RADIUS></circle>
+            <text class="tl-dot-label" x=dot.x + DOT_RADIUS + 5.0 y=dot.y + 3.5 aria-hidden="true">{dot.label.clone()}</text>
         </g>
     }
 }

@@ -12,8 +12,9 @@ pub const COLUMN_WIDTH: f64 = 124.0;
 pub const HEADER_HEIGHT: f64 = 52.0;
 pub const ROW_HEIGHT: f64 = 30.0;
 pub const DOT_RADIUS: f64 = 6.0;
-/// Room right of the last column for an edge that returns to its own column.
-const RIGHT_MARGIN: f64 = 40.0;
+/// Room right of the last column for its dots' labels and for an edge that returns to
+/// its own column.
+const RIGHT_MARGIN: f64 = 64.0;
 const BOTTOM_MARGIN: f64 = 14.0;
 /// How far an edge within one column bulges to the right.
 const LOOP_BULGE: f64 = 34.0;
@@ -21,6 +22,13 @@ const HEAD_LENGTH: f64 = 9.0;
 const HEAD_HALF_WIDTH: f64 = 4.5;
 /// Longest column name drawn in full; longer ones are shortened with an ellipsis.
 const NAME_CHARS: usize = 16;
+/// Longest label drawn beside a dot, so it ends before the next column.
+const LABEL_CHARS: usize = 17;
+/// Instruction modifiers left out of a dot's label: semantics, scopes, state spaces.
+const LABEL_DROPS: &[&str] = &[
+    "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "volatile", "mmio", "cta", "cluster", "gpu", "sys",
+    "parity", "expect_tx", "global", "shared", "const", "param", "local",
+];
 
 /// What the diagram is drawn from.
 pub struct TimelineInput<'a> {
@@ -109,6 +117,8 @@ pub struct Dot {
     pub ringed: bool,
     /// e.g. `step 2: producer mbarrier.arrive… (arrive on bar)`.
     pub caption: String,
+    /// The instruction without its modifiers, drawn beside the dot: `mbarrier.arrive`.
+    pub label: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -151,7 +161,8 @@ impl Timeline {
                     ahead: step > input.position,
                     current: step == input.position,
                     ringed: input.rings.contains(&e.step),
-                    caption: format!("step {step}: {} {} ({})", e.agent_name, e.instr_text, e.description),
+                    caption: dot_caption(step, e),
+                    label: dot_label(e),
                 })
             })
             .collect();
@@ -256,6 +267,40 @@ fn shorten(name: &str) -> String {
     }
     let kept: String = name.chars().take(NAME_CHARS - 1).collect();
     format!("{kept}…")
+}
+
+fn dot_caption(step: usize, e: &EventView) -> String {
+    if e.instr_text.is_empty() {
+        return format!("step {step}: {}: {}", e.agent_name, e.description);
+    }
+    format!("step {step}: {} {} ({})", e.agent_name, e.instr_text, e.description)
+}
+
+/// The instruction's operation; an async agent's step has no instruction of its own, so
+/// it is the first word of what the step did (`copied`, `complete_tx`).
+fn dot_label(e: &EventView) -> String {
+    if !e.instr_text.is_empty() {
+        return short_label(&e.instr_text);
+    }
+    let what = e.description.strip_prefix(&format!("{}: ", e.agent_name)).unwrap_or(&e.description);
+    short_label(what)
+}
+
+/// `wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0` → `mbarrier.try_wait`.
+fn short_label(instr: &str) -> String {
+    let opcode = instr.trim_start_matches("wait ").split_whitespace().next().unwrap_or_default();
+    let kept: Vec<&str> = opcode
+        .split('.')
+        .enumerate()
+        .take_while(|(i, part)| *i == 0 || !(LABEL_DROPS.contains(part) || part.contains("::")))
+        .map(|(_, part)| part)
+        .collect();
+    let label = kept.join(".");
+    if label.chars().count() <= LABEL_CHARS {
+        return label;
+    }
+    let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
+    format!("{cut}…")
 }
 
 fn step_words(step: Option<usize>) -> String {

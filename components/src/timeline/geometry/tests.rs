@@ -117,6 +117,9 @@ fn async_agents_get_a_column_with_their_state() {
     let tma = start.columns.iter().find(|c| c.name.starts_with("tma")).expect("the column stays");
     assert_eq!(tma.badge, ColumnBadge::NotIssued, "not issued at the start");
     assert!(start.width > GUTTER + 2.0 * COLUMN_WIDTH, "three columns");
+    let tma_labels: Vec<&str> =
+        end.dots.iter().filter(|d| (d.x - tma.x).abs() < 0.1).map(|d| d.label.as_str()).collect();
+    assert_eq!(tma_labels, ["copied", "complete_tx"], "an async step is labelled by what it did");
 }
 
 #[test]
@@ -157,4 +160,44 @@ fn a_relaxed_arrive_is_a_failed_edge_from_the_top_of_the_producer_column() {
     assert!(failed[0].caption.contains("relaxed"), "{}", failed[0].caption);
     assert!(failed[0].from.1 < row_y(1), "drawn from the start row");
     assert!(!tl.arrows.iter().any(|a| matches!(a.kind, ArrowKind::Formed { .. })), "nothing formed");
+}
+
+#[test]
+fn a_cluster_handoff_draws_a_cluster_arrow() {
+    let src = include_str!("../../../../tests/scenarios/templates/cluster-handoff.fence");
+    let mut t = tape(src);
+    run_to_end(&mut t);
+    let tl = timeline_of(&t, &[]);
+    assert!(
+        tl.arrows.iter().any(|a| matches!(&a.kind, ArrowKind::Formed { scope } if scope == "cluster")),
+        "{:?}",
+        tl.arrows
+    );
+}
+
+#[test]
+fn a_failed_edge_with_no_releasing_agent_comes_from_nowhere() {
+    // Waiting for parity 1 of a fresh barrier passes at once and observes no phase.
+    let src = STARTER_SCENARIO.replace("[bar], 0", "[bar], 1").replace("expect correct", "");
+    let mut t = tape(&src);
+    t.take(fencelab::schedule::Step { agent: 1, choice: 0 }).expect("the consumer waits first");
+    run_to_end(&mut t);
+    let tl = timeline_of(&t, &[]);
+    let orphan = tl
+        .arrows
+        .iter()
+        .find(|a| a.caption.starts_with("✗ no synchronization to consumer"))
+        .unwrap_or_else(|| panic!("an arrow from nowhere: {:?}", tl.arrows));
+    assert!(orphan.from.0 < orphan.to.0 && orphan.from.1 < orphan.to.1, "comes in from the upper left: {orphan:?}");
+}
+
+#[test]
+fn dot_labels_keep_the_operation_and_drop_the_modifiers() {
+    assert_eq!(short_label("wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0"), "mbarrier.try_wait");
+    assert_eq!(short_label("st.shared::cta [x], 42"), "st");
+    assert_eq!(short_label("mbarrier.arrive.expect_tx.release.cta.shared::cta _, [full], 64"), "mbarrier.arrive");
+    assert_eq!(short_label("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [src], 64, [full]"), "cp.async.bulk");
+    assert_eq!(short_label("fence.proxy.async.shared::cta"), "fence.proxy.async");
+    assert_eq!(short_label("cp.reduce.async.bulk.add [x], [y]"), "cp.reduce.async.…");
+    assert_eq!(short_label(""), "");
 }

@@ -146,6 +146,7 @@ describe("timeline", { skip: skip ?? false }, () => {
         assert.equal(await page.locator(".timeline-svg .tl-ring").count(), 2, "both access steps ringed");
         await screenshot(page, "timeline-finding-marked-light");
         await page.getByRole("button", { name: "Switch to dark theme" }).click();
+        await page.waitForTimeout(500); // let the lanes' colour transition finish
         await screenshot(page, "timeline-finding-marked-dark");
         await shootPanel(page, "timeline-finding-marked-panel-dark");
         await page.getByRole("button", { name: "Switch to light theme" }).click();

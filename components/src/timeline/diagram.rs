@@ -45,7 +45,7 @@ pub fn Timeline() -> impl IntoView {
                         {tl.dots.iter().map(|d| dot_view(d.clone(), ui)).collect_view()}
                     </svg>
                 </div>
-                <p class="timeline-caption" class:timeline-hint=move || caption.with(Option::is_none) aria-live="polite">
+                <p class="timeline-caption" class:timeline-hint=move || caption.with(Option::is_none)>
                     {move || caption.get().unwrap_or_else(|| HINT.to_string())}
                 </p>
                 <p id="timeline-summary" class="visually-hidden">{tl.summary()}" See the trace below."</p>

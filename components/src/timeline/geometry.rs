@@ -23,11 +23,11 @@ const HEAD_HALF_WIDTH: f64 = 4.5;
 /// Longest column name drawn in full; longer ones are shortened with an ellipsis.
 const NAME_CHARS: usize = 16;
 /// Longest label drawn beside a dot, so it ends before the next column.
-const LABEL_CHARS: usize = 17;
+const LABEL_CHARS: usize = 18;
 /// Instruction modifiers left out of a dot's label: semantics, scopes, state spaces.
 const LABEL_DROPS: &[&str] = &[
     "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "volatile", "mmio", "cta", "cluster", "gpu", "sys",
-    "parity", "expect_tx", "global", "shared", "const", "param", "local",
+    "parity", "expect_tx", "global", "shared", "const", "param", "local", "sync", "aligned",
 ];
 
 /// What the diagram is drawn from.

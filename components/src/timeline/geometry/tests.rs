@@ -198,6 +198,7 @@ fn dot_labels_keep_the_operation_and_drop_the_modifiers() {
     assert_eq!(short_label("mbarrier.arrive.expect_tx.release.cta.shared::cta _, [full], 64"), "mbarrier.arrive");
     assert_eq!(short_label("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [src], 64, [full]"), "cp.async.bulk");
     assert_eq!(short_label("fence.proxy.async.shared::cta"), "fence.proxy.async");
-    assert_eq!(short_label("cp.reduce.async.bulk.add [x], [y]"), "cp.reduce.async.…");
+    assert_eq!(short_label("cp.reduce.async.bulk.add [x], [y]"), "cp.reduce.async.b…");
+    assert_eq!(short_label("wgmma.commit_group.sync.aligned"), "wgmma.commit_group");
     assert_eq!(short_label(""), "");
 }

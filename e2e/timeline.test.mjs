@@ -160,6 +160,7 @@ describe("timeline", { skip: skip ?? false }, () => {
         await page.locator('.timeline-svg [data-key="dot-2"] .tl-dot-mark').click();
         assert.equal(await position(page), "2");
         assert.equal(await page.locator(".timeline-svg .tl-dot.tl-ahead").count(), 2, "steps 3 and 4 are ahead");
+        await shootPanel(page, "timeline-jumped-back");
         const dot = page.locator('.timeline-svg [data-key="dot-1"]');
         await dot.focus();
         assert.match(await page.locator(".timeline-caption").innerText(), /^step 1: producer st\.shared/);

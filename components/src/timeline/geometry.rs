@@ -5,6 +5,8 @@
 
 use fencelab::check::view::{AgentKindView, AgentView, AsyncOpState, AsyncOpView, EdgeView, EventView, FailedEdgeView};
 
+use super::labels::{dot_caption, dot_label, shorten, step_words};
+
 /// Left margin holding the row numbers.
 pub const GUTTER: f64 = 58.0;
 pub const COLUMN_WIDTH: f64 = 124.0;
@@ -20,15 +22,6 @@ const BOTTOM_MARGIN: f64 = 14.0;
 const LOOP_BULGE: f64 = 34.0;
 const HEAD_LENGTH: f64 = 9.0;
 const HEAD_HALF_WIDTH: f64 = 4.5;
-/// Longest column name drawn in full; longer ones are shortened with an ellipsis.
-const NAME_CHARS: usize = 16;
-/// Longest label drawn beside a dot, so it ends before the next column.
-const LABEL_CHARS: usize = 18;
-/// Instruction modifiers left out of a dot's label: semantics, scopes, state spaces.
-const LABEL_DROPS: &[&str] = &[
-    "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "volatile", "mmio", "cta", "cluster", "gpu", "sys",
-    "parity", "expect_tx", "global", "shared", "const", "param", "local", "sync", "aligned",
-];
 
 /// What the diagram is drawn from.
 pub struct TimelineInput<'a> {
@@ -261,51 +254,7 @@ fn column(input: &TimelineInput, index: usize, agent: &AgentView) -> Column {
     Column { agent: agent.id, name: agent.name.clone(), short_name: shorten(&agent.name), x, badge, life_from }
 }
 
-fn shorten(name: &str) -> String {
-    if name.chars().count() <= NAME_CHARS {
-        return name.to_string();
-    }
-    let kept: String = name.chars().take(NAME_CHARS - 1).collect();
-    format!("{kept}…")
-}
 
-fn dot_caption(step: usize, e: &EventView) -> String {
-    if e.instr_text.is_empty() {
-        return format!("step {step}: {}: {}", e.agent_name, e.description);
-    }
-    format!("step {step}: {} {} ({})", e.agent_name, e.instr_text, e.description)
-}
-
-/// The instruction's operation; an async agent's step has no instruction of its own, so
-/// it is the first word of what the step did (`copied`, `complete_tx`).
-fn dot_label(e: &EventView) -> String {
-    if !e.instr_text.is_empty() {
-        return short_label(&e.instr_text);
-    }
-    let what = e.description.strip_prefix(&format!("{}: ", e.agent_name)).unwrap_or(&e.description);
-    short_label(what)
-}
-
-/// `wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0` → `mbarrier.try_wait`.
-fn short_label(instr: &str) -> String {
-    let opcode = instr.trim_start_matches("wait ").split_whitespace().next().unwrap_or_default();
-    let kept: Vec<&str> = opcode
-        .split('.')
-        .enumerate()
-        .take_while(|(i, part)| *i == 0 || !(LABEL_DROPS.contains(part) || part.contains("::")))
-        .map(|(_, part)| part)
-        .collect();
-    let label = kept.join(".");
-    if label.chars().count() <= LABEL_CHARS {
-        return label;
-    }
-    let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
-    format!("{cut}…")
-}
-
-fn step_words(step: Option<usize>) -> String {
-    step.map_or("start".to_string(), |s| format!("step {}", s + 1))
-}
 
 /// The arrow between two dots, stopping at their rims; `None` when they coincide.
 fn arrow(from: (f64, f64), to: (f64, f64), kind: ArrowKind, ahead: bool, caption: String) -> Option<Arrow> {

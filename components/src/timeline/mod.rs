@@ -2,6 +2,7 @@
 
 mod diagram;
 mod geometry;
+mod labels;
 
 pub use diagram::Timeline;
 pub use geometry::async_state_word;

@@ -141,14 +141,6 @@ fn an_edge_within_one_column_loops_to_the_right() {
 }
 
 #[test]
-fn long_names_are_shortened() {
-    assert_eq!(shorten("producer"), "producer");
-    let short = shorten("cp.async.bulk#12 (producer)");
-    assert_eq!(short.chars().count(), NAME_CHARS);
-    assert!(short.ends_with('…'));
-}
-
-#[test]
 fn a_relaxed_arrive_is_a_failed_edge_from_the_top_of_the_producer_column() {
     let src = STARTER_SCENARIO.replace("mbarrier.arrive.release.cta", "mbarrier.arrive.relaxed.cta");
     let mut t = tape(&src);
@@ -189,16 +181,4 @@ fn a_failed_edge_with_no_releasing_agent_comes_from_nowhere() {
         .find(|a| a.caption.starts_with("✗ no synchronization to consumer"))
         .unwrap_or_else(|| panic!("an arrow from nowhere: {:?}", tl.arrows));
     assert!(orphan.from.0 < orphan.to.0 && orphan.from.1 < orphan.to.1, "comes in from the upper left: {orphan:?}");
-}
-
-#[test]
-fn dot_labels_keep_the_operation_and_drop_the_modifiers() {
-    assert_eq!(short_label("wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0"), "mbarrier.try_wait");
-    assert_eq!(short_label("st.shared::cta [x], 42"), "st");
-    assert_eq!(short_label("mbarrier.arrive.expect_tx.release.cta.shared::cta _, [full], 64"), "mbarrier.arrive");
-    assert_eq!(short_label("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [buf], [src], 64, [full]"), "cp.async.bulk");
-    assert_eq!(short_label("fence.proxy.async.shared::cta"), "fence.proxy.async");
-    assert_eq!(short_label("cp.reduce.async.bulk.add [x], [y]"), "cp.reduce.async.b…");
-    assert_eq!(short_label("wgmma.commit_group.sync.aligned"), "wgmma.commit_group");
-    assert_eq!(short_label(""), "");
 }

@@ -88,6 +88,10 @@ describe("timeline", { skip: skip ?? false }, () => {
         assert.match(await page.locator("#timeline-summary").innerText(), /1 synchronizes-with edge/);
         await screenshot(page, "timeline-starter-light");
         await shootPanel(page, "timeline-starter-panel-light");
+        await page.getByRole("button", { name: "Switch to dark theme" }).click();
+        await page.waitForTimeout(500); // let the lanes' colour transition finish
+        await shootPanel(page, "timeline-starter-panel-dark");
+        await page.getByRole("button", { name: "Switch to light theme" }).click();
         assert.deepEqual(problems, []);
         await page.close();
     });

@@ -1,0 +1,298 @@
+//! Machine edits: add, place and remove clusters, CTAs, threads, locations and mbarriers.
+//! Items are named as in the text; new ones get fresh readable names. A removal refuses
+//! while something still uses the item and says who. Placements that make instructions
+//! illegal (a `.shared::cta` access across CTAs) are allowed: the verifier flags them.
+
+use std::cmp::Ordering;
+
+use super::machine_refs::{
+    cluster_content, cta_content, fresh, fresh_cta, fresh_memory, instr_user, memory_user, numbered, stem,
+    thread_user, Lines,
+};
+use crate::model::{Cluster, Cta, Location, Mbarrier, Scenario, Space, Thread};
+use crate::syntax::{Anchor, SourceMap};
+
+/// Where a location lives: global memory or the shared memory of the named CTA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Memory {
+    Global,
+    Shared(String),
+}
+
+/// A declaration of the machine, by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    Cluster(String),
+    Cta(String),
+    Thread(String),
+    Location(String),
+    Mbarrier(String),
+}
+
+/// One change the machine panel makes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MachineEdit {
+    /// An empty cluster on GPU 0.
+    AddCluster,
+    /// A CTA in the named cluster, or in a cluster of its own when `None`.
+    AddCta { cluster: Option<String> },
+    /// A thread with an empty program.
+    AddThread { cta: String },
+    /// A location of 4 bytes, initially 0.
+    AddLocation { memory: Memory },
+    /// An mbarrier already initialised with `count` expected arrivals.
+    AddMbarrier { cta: String, count: u32 },
+    MoveThread { thread: String, cta: String },
+    /// Moves a CTA into the named cluster, or into a cluster of its own when `None`.
+    MoveCta { cta: String, cluster: Option<String> },
+    /// Moves a location between global and shared memory or to another CTA (tensor
+    /// memory moves to the named CTA's tensor memory).
+    MoveLocation { location: String, memory: Memory },
+    MoveMbarrier { mbarrier: String, cta: String },
+    /// Removes an item nothing uses (a CTA or cluster must be empty).
+    Remove(Item),
+}
+
+/// Applies `edit` to the model; `src` is the text `map` came from (for line numbers).
+pub(super) fn apply(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), String> {
+    match edit {
+        MachineEdit::AddCluster => {
+            let last = s.clusters.iter().rev().find(|c| s.cta(&c.name).is_none()).map(|c| c.name.as_str());
+            let name = fresh(stem(last, "C"), |n| s.clusters.iter().any(|c| c.name == n) || s.cta(n).is_some());
+            s.clusters.push(Cluster { name, gpu: 0 });
+        }
+        MachineEdit::AddCta { cluster } => {
+            let name = fresh_cta(s);
+            let cluster = match cluster {
+                Some(c) => cluster_index(s, c)?,
+                None => {
+                    s.clusters.push(Cluster { name: name.clone(), gpu: 0 });
+                    s.clusters.len() - 1
+                }
+            };
+            s.ctas.push(Cta { name, cluster });
+        }
+        MachineEdit::AddThread { cta } => {
+            let cta = cta_index(s, cta)?;
+            let last = s.threads.last().map(|t| t.name.as_str()).filter(|n| n.ends_with(|c: char| c.is_ascii_digit()));
+            let name = numbered(stem(last, "t"), s.threads.len(), |n| s.thread(n).is_some());
+            s.threads.push(Thread { name, cta, lanes: 32, program: Vec::new() });
+        }
+        MachineEdit::AddLocation { memory } => {
+            let space = match memory {
+                Memory::Global => Space::Global,
+                Memory::Shared(cta) => Space::Shared(cta_index(s, cta)?),
+            };
+            let last = s.locations.iter().rev().find(|l| l.alias.is_none()).map(|l| l.name.as_str());
+            let name = fresh_memory(s, stem(last, "x"));
+            s.locations.push(Location { name, space, size: 4, init: 0, alias: None });
+        }
+        MachineEdit::AddMbarrier { cta, count } => {
+            if *count == 0 {
+                return Err("an mbarrier needs an arrival count of at least 1".into());
+            }
+            let cta = cta_index(s, cta)?;
+            let name = fresh_memory(s, stem(s.mbarriers.last().map(|m| m.name.as_str()), "bar"));
+            s.mbarriers.push(Mbarrier { name, cta, count: Some(*count) });
+        }
+        MachineEdit::MoveThread { thread, cta } => {
+            let to = cta_index(s, cta)?;
+            let t = s.thread(thread).and_then(|t| s.threads.get_mut(t)).ok_or_else(|| unknown("thread", thread))?;
+            if t.cta == to {
+                return Err(format!("`{thread}` is already in `{cta}`"));
+            }
+            t.cta = to;
+        }
+        MachineEdit::MoveCta { cta, cluster } => move_cta(s, map, cta, cluster.as_deref())?,
+        MachineEdit::MoveLocation { location, memory } => move_location(s, location, memory)?,
+        MachineEdit::MoveMbarrier { mbarrier, cta } => {
+            let to = cta_index(s, cta)?;
+            let m = s.mbarrier(mbarrier).and_then(|m| s.mbarriers.get_mut(m)).ok_or_else(|| unknown("mbarrier", mbarrier))?;
+            if m.cta == to {
+                return Err(format!("`{mbarrier}` is already in `{cta}`"));
+            }
+            m.cta = to;
+        }
+        MachineEdit::Remove(item) => remove(s, map, src, item)?,
+    }
+    Ok(())
+}
+
+fn move_cta(s: &mut Scenario, map: &mut SourceMap, name: &str, cluster: Option<&str>) -> Result<(), String> {
+    let cta = cta_index(s, name)?;
+    let from = s.cluster_of(cta).ok_or_else(|| unknown("CTA", name))?;
+    let to = match cluster {
+        Some(c) => cluster_index(s, c)?,
+        None if is_own_cluster(s, cta, from) => return Err(format!("`{name}` is already in a cluster of its own")),
+        None if s.clusters.iter().any(|c| c.name == name) => {
+            return Err(format!("a cluster is already named `{name}`, so `{name}` cannot get a cluster of its own"))
+        }
+        None => {
+            s.clusters.push(Cluster { name: name.to_string(), gpu: 0 });
+            s.clusters.len() - 1
+        }
+    };
+    if to == from {
+        return Err(format!("`{name}` is already in `{}`", cluster.unwrap_or(name)));
+    }
+    if let Some(c) = s.ctas.get_mut(cta) {
+        c.cluster = to;
+    }
+    drop_implicit_cluster(s, map, from, name);
+    Ok(())
+}
+
+/// Whether CTA `cta` sits alone in cluster `cluster` named after it (printed `cta A`).
+fn is_own_cluster(s: &Scenario, cta: usize, cluster: usize) -> bool {
+    let alone = s.ctas.iter().enumerate().all(|(i, c)| c.cluster != cluster || i == cta);
+    alone && s.clusters.get(cluster).is_some_and(|c| s.ctas.get(cta).is_some_and(|t| t.name == c.name))
+}
+
+/// Removes `cluster` once it is empty and was the implicit cluster of CTA `cta_name`.
+fn drop_implicit_cluster(s: &mut Scenario, map: &mut SourceMap, cluster: usize, cta_name: &str) {
+    let empty = s.ctas.iter().all(|c| c.cluster != cluster);
+    if empty && s.clusters.get(cluster).is_some_and(|c| c.name == cta_name) {
+        remove_cluster(s, map, cluster);
+    }
+}
+
+fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), String> {
+    let at = s.location(name).ok_or_else(|| unknown("location", name))?;
+    let location = s.locations.get(at).ok_or_else(|| unknown("location", name))?;
+    if let Some(alias) = &location.alias {
+        return Err(format!("`{name}` is an alias of `{}`: move `{}` instead", alias.target, alias.target));
+    }
+    let space = match (memory, location.space) {
+        (Memory::Global, Space::Tmem(_)) => {
+            return Err(format!("`{name}` is tensor memory: it can only move to another CTA"))
+        }
+        (Memory::Global, _) => Space::Global,
+        (Memory::Shared(cta), Space::Tmem(_)) => Space::Tmem(cta_index(s, cta)?),
+        (Memory::Shared(cta), _) => Space::Shared(cta_index(s, cta)?),
+    };
+    if space == location.space {
+        return Err(format!("`{name}` is already there"));
+    }
+    // An alias names the same memory, so it moves along.
+    for l in &mut s.locations {
+        if l.name == name || l.alias.as_ref().is_some_and(|a| a.target == name) {
+            l.space = space;
+        }
+    }
+    Ok(())
+}
+
+fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &Item) -> Result<(), String> {
+    let lines = Lines { src, map };
+    match item {
+        Item::Thread(name) => {
+            let at = s.thread(name).ok_or_else(|| unknown("thread", name))?;
+            refuse(name, "is used by", thread_user(s, &lines, name))?;
+            s.threads.remove(at);
+            fix_comments(map, |a| match a {
+                Anchor::Thread(t) => shift(t, at).map(Anchor::Thread),
+                Anchor::Instr(t, i) => shift(t, at).map(|t| Anchor::Instr(t, i)),
+                other => Some(other),
+            });
+        }
+        Item::Location(name) => {
+            let at = s.location(name).ok_or_else(|| unknown("location", name))?;
+            refuse(name, "is used by", memory_user(s, &lines, name))?;
+            s.locations.remove(at);
+            fix_comments(map, |a| match a {
+                Anchor::Location(l) => shift(l, at).map(Anchor::Location),
+                other => Some(other),
+            });
+        }
+        Item::Mbarrier(name) => {
+            let at = s.mbarrier(name).ok_or_else(|| unknown("mbarrier", name))?;
+            refuse(name, "is used by", instr_user(s, &lines, name))?;
+            s.mbarriers.remove(at);
+            fix_comments(map, |a| match a {
+                Anchor::Mbarrier(m) => shift(m, at).map(Anchor::Mbarrier),
+                other => Some(other),
+            });
+        }
+        Item::Cta(name) => {
+            let at = cta_index(s, name)?;
+            refuse(name, "still holds", cta_content(s, &lines, at))?;
+            let cluster = s.cluster_of(at);
+            s.ctas.remove(at);
+            let fix = |c: &mut usize| *c = shift(*c, at).unwrap_or(*c);
+            s.threads.iter_mut().for_each(|t| fix(&mut t.cta));
+            s.mbarriers.iter_mut().for_each(|m| fix(&mut m.cta));
+            for l in &mut s.locations {
+                if let Space::Shared(c) | Space::Tmem(c) = &mut l.space {
+                    fix(c);
+                }
+            }
+            fix_comments(map, |a| match a {
+                Anchor::Cta(c) => shift(c, at).map(Anchor::Cta),
+                other => Some(other),
+            });
+            if let Some(cluster) = cluster {
+                drop_implicit_cluster(s, map, cluster, name);
+            }
+        }
+        Item::Cluster(name) => {
+            let at = cluster_index(s, name)?;
+            refuse(name, "still holds", cluster_content(s, &lines, at))?;
+            remove_cluster(s, map, at);
+        }
+    }
+    Ok(())
+}
+
+/// Removes cluster `at` (nothing may be in it) and renumbers the CTAs' cluster indices.
+fn remove_cluster(s: &mut Scenario, map: &mut SourceMap, at: usize) {
+    if at >= s.clusters.len() {
+        return;
+    }
+    s.clusters.remove(at);
+    for c in &mut s.ctas {
+        c.cluster = shift(c.cluster, at).unwrap_or(c.cluster);
+    }
+    fix_comments(map, |a| match a {
+        Anchor::Cluster(c) => shift(c, at).map(Anchor::Cluster),
+        other => Some(other),
+    });
+}
+
+fn refuse(name: &str, verb: &str, user: Option<String>) -> Result<(), String> {
+    match user {
+        Some(user) => Err(format!("`{name}` {verb} {user}")),
+        None => Ok(()),
+    }
+}
+
+/// Index `i` after removing index `removed`; `None` for the removed one.
+fn shift(i: usize, removed: usize) -> Option<usize> {
+    match i.cmp(&removed) {
+        Ordering::Less => Some(i),
+        Ordering::Equal => None,
+        Ordering::Greater => Some(i - 1),
+    }
+}
+
+/// Re-anchors every comment by `fix`; comments it maps to `None` go with their item.
+fn fix_comments(map: &mut SourceMap, fix: impl Fn(Anchor) -> Option<Anchor>) {
+    map.comments.retain_mut(|c| match fix(c.anchor) {
+        Some(anchor) => {
+            c.anchor = anchor;
+            true
+        }
+        None => false,
+    });
+}
+
+fn cta_index(s: &Scenario, name: &str) -> Result<usize, String> {
+    s.cta(name).ok_or_else(|| unknown("CTA", name))
+}
+
+fn cluster_index(s: &Scenario, name: &str) -> Result<usize, String> {
+    s.clusters.iter().position(|c| c.name == name).ok_or_else(|| unknown("cluster", name))
+}
+
+fn unknown(kind: &str, name: &str) -> String {
+    format!("there is no {kind} `{name}`")
+}

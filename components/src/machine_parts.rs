@@ -14,6 +14,9 @@ pub fn MemoryCell(
     /// Machine state at the current step.
     #[prop(into)]
     snapshot: Signal<Snapshot>,
+    /// Edit-mode controls shown next to the name.
+    #[prop(default = None)]
+    controls: Option<AnyView>,
 ) -> impl IntoView {
     let label = name.clone();
     let body = move || {
@@ -68,7 +71,7 @@ pub fn MemoryCell(
     };
     view! {
         <div class="cell" role="group" aria-label=format!("location {label}")>
-            <div class="cell-name">{label.clone()}</div>
+            <div class="cell-head"><span class="cell-name">{label.clone()}</span>{controls}</div>
             {body}
         </div>
     }
@@ -83,6 +86,9 @@ pub fn MbarrierWidget(
     /// Machine state at the current step.
     #[prop(into)]
     snapshot: Signal<Snapshot>,
+    /// Edit-mode controls shown next to the name.
+    #[prop(default = None)]
+    controls: Option<AnyView>,
 ) -> impl IntoView {
     let label = name.clone();
     let bar = Memo::new(move |_| snapshot.with(|s| s.mbarriers.iter().find(|m| m.name == name).cloned()));
@@ -93,6 +99,7 @@ pub fn MbarrierWidget(
         <div class="mbar" role="group" aria-label=format!("mbarrier {label}") data-mbarrier=label.clone()>
             <div class="mbar-head">
                 <strong>{format!("mbarrier {label}")}</strong>
+                {controls}
                 {move || bar.with(|b| match b {
                     Some(b) if b.initialized => view! {
                         <span class="badge">{format!("phase {}", b.phase)}</span>

@@ -99,15 +99,18 @@ pub fn MbarrierWidget(
         <div class="mbar" role="group" aria-label=format!("mbarrier {label}") data-mbarrier=label.clone()>
             <div class="mbar-head">
                 <strong>{format!("mbarrier {label}")}</strong>
-                {controls}
                 {move || bar.with(|b| match b {
                     Some(b) if b.initialized => view! {
                         <span class="badge">{format!("phase {}", b.phase)}</span>
                         <span class="badge parity" class:parity-odd=b.parity % 2 == 1>{format!("parity {}", b.parity)}</span>
                     }.into_any(),
-                    _ => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
+                    Some(_) => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
+                    // No stepping session (the layout editor shows a text the verifier rejects).
+                    None => view! { <span class="muted">"not tracked"</span> }.into_any(),
                 })}
+                {controls}
             </div>
+            <div class="mbar-state" hidden=move || bar.with(Option::is_none)>
             <div class="gauge" role="meter" aria-label="arrivals"
                 aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
                 <div class="gauge-fill" style=move || format!("width: {}%", gauge_percent(arrived(), expected()))></div>
@@ -141,6 +144,7 @@ pub fn MbarrierWidget(
                     <p class="mbar-next">{b.next_arrive.clone()}</p>
                 }
             }))}
+            </div>
         </div>
     }
 }

@@ -97,9 +97,11 @@ fn cluster_controls(e: Editing, cluster: &ClusterBox) -> impl IntoView {
     view! {
         <div class="medit-bar" role="toolbar" aria-label=format!("Edit cluster {name}")>
             {medit::add_button(e.ctx, "+ CTA", format!("Add a CTA to cluster {name}"), add)}
-            // A cluster of one goes away with its CTA; only a declared cluster is removed on its own.
-            {(!cluster.implicit).then(|| medit::item_controls(e.ctx, format!("cluster {name}"), Vec::new(), Item::Cluster(name.clone())))}
         </div>
+        // A cluster of one goes away with its CTA; only a declared cluster is removed on its own.
+        {(!cluster.implicit).then(|| view! {
+            <div class="medit-corner">{medit::item_controls(e.ctx, format!("cluster {name}"), Vec::new(), Item::Cluster(name.clone()))}</div>
+        })}
     }
 }
 
@@ -113,8 +115,8 @@ fn cta_controls(e: Editing, cta: &str) -> impl IntoView {
                 MachineEdit::AddLocation { memory: Memory::Shared(cta.to_string()) })}
             {medit::add_button(ctx, "+ mbarrier", format!("Add an mbarrier (count 1) to CTA {cta}"),
                 MachineEdit::AddMbarrier { cta: cta.to_string(), count: 1 })}
-            {medit::item_controls(ctx, format!("CTA {cta}"), targets, Item::Cta(cta.to_string()))}
         </div>
+        <div class="medit-corner">{medit::item_controls(ctx, format!("CTA {cta}"), targets, Item::Cta(cta.to_string()))}</div>
     }
 }
 
@@ -167,7 +169,12 @@ fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoVie
                         let targets = medit::thread_targets(&e.scenario, t);
                         medit::item_controls(e.ctx, format!("thread {t}"), targets, Item::Thread(t.clone()))
                     });
-                    view! { <span class="chip-slot" data-thread=t.clone()>{chip}{controls}</span> }
+                    let drag = chip_edit.as_ref().map(|e| medit::drag_thread(e.ctx, t.clone()));
+                    let draggable = drag.is_some().then_some("true");
+                    view! {
+                        <span class="chip-slot" data-thread=t.clone() draggable=draggable
+                            on:dragstart=move |ev| if let Some(start) = &drag { start(ev) }>{chip}{controls}</span>
+                    }
                 })
                 .collect_view()
         })
@@ -207,8 +214,17 @@ fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoVie
     };
     let mbarriers = cta.mbarriers.clone();
     let mbar_edit = editing.clone();
+    let (over, drop) = match &editing {
+        Some(e) => {
+            let (over, drop) = medit::drop_on_cta(e.ctx, e.scenario.clone(), cta.name.clone());
+            (Some(over), Some(drop))
+        }
+        None => (None, None),
+    };
     view! {
-        <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name) data-cta=cta.name.clone()>
+        <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name) data-cta=cta.name.clone()
+            on:dragover=move |ev| if let Some(over) = &over { over(ev) }
+            on:drop=move |ev| if let Some(drop) = &drop { drop(ev) }>
             <div class="box-label">{format!("CTA {}", cta.name)}</div>
             {editing.clone().map(|e| cta_controls(e, &cta.name))}
             <div class="cta-agents">

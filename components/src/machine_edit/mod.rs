@@ -11,6 +11,7 @@ use fencelab::diag::Severity;
 use fencelab::model::Scenario;
 use fencelab::palette::{apply, Edit, Item, MachineEdit};
 use leptos::prelude::*;
+use web_sys::DragEvent;
 
 use crate::analysis::Analysis;
 use crate::state::AppState;
@@ -28,6 +29,8 @@ pub struct EditCtx {
     /// The last action's outcome worth a word: a refusal, or a warning that the edit
     /// left the text with errors. Cleared by the next action that needs no word.
     pub status: RwSignal<Option<Status>>,
+    /// The thread chip being dragged onto another CTA box.
+    dragged: StoredValue<Option<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +42,7 @@ pub struct Status {
 
 impl EditCtx {
     pub fn new(state: AppState) -> EditCtx {
-        EditCtx { state, on: RwSignal::new(stored()), status: RwSignal::new(None) }
+        EditCtx { state, on: RwSignal::new(stored()), status: RwSignal::new(None), dragged: StoredValue::new(None) }
     }
 
     pub fn toggle(self) {
@@ -59,9 +62,48 @@ impl EditCtx {
                 self.status.set(new_error(&source, &text));
                 self.state.edit(text, false);
             }
-            Err(text) => self.status.set(Some(Status { text, refused: true })),
+            Err(why) => self.status.set(Some(Status { text: format!("Not changed: {why}"), refused: true })),
         }
     }
+}
+
+/// Makes a thread chip draggable onto CTA boxes (the pointer path; "Move to…" is the
+/// keyboard one).
+pub fn drag_thread(ctx: EditCtx, thread: String) -> impl Fn(DragEvent) {
+    move |ev: DragEvent| {
+        if let Some(data) = ev.data_transfer() {
+            // Some browsers start a drag only with data set.
+            let _ = data.set_data("text/plain", &thread);
+            data.set_effect_allowed("move");
+        }
+        ctx.dragged.set_value(Some(thread.clone()));
+    }
+}
+
+/// Drop handlers of a CTA box: accept a dragged thread chip from another CTA.
+pub fn drop_on_cta(ctx: EditCtx, scenario: Arc<Scenario>, cta: String) -> (impl Fn(DragEvent), impl Fn(DragEvent)) {
+    let elsewhere = move |thread: &str| {
+        let here = scenario.cta(&cta);
+        let from = scenario.thread(thread).and_then(|t| scenario.threads.get(t)).map(|t| t.cta);
+        (from != here).then(|| cta.clone())
+    };
+    let elsewhere = Arc::new(elsewhere);
+    let over = {
+        let elsewhere = elsewhere.clone();
+        move |ev: DragEvent| {
+            if ctx.dragged.with_value(|d| d.as_deref().is_some_and(|t| elsewhere(t).is_some())) {
+                ev.prevent_default();
+            }
+        }
+    };
+    let drop = move |ev: DragEvent| {
+        let Some(thread) = ctx.dragged.try_update_value(Option::take).flatten() else { return };
+        ev.prevent_default();
+        if let Some(cta) = elsewhere(&thread) {
+            ctx.run(MachineEdit::MoveThread { thread, cta });
+        }
+    };
+    (over, drop)
 }
 
 fn stored() -> bool {
@@ -134,7 +176,7 @@ pub fn item_controls(ctx: EditCtx, what: String, targets: Vec<Target>, item: Ite
             .map(|(i, t)| view! { <option value=i.to_string()>{t.label.clone()}</option> })
             .collect_view();
         view! {
-            <select class="medit-move" aria-label=format!("Move {what} to")
+            <select class="medit-move" aria-label=format!("Move {what} to") title=format!("Move {what} to…")
                 on:change=move |ev| {
                     let picked = event_target_value(&ev).parse::<usize>().ok().and_then(|i| targets.get(i));
                     if let Some(target) = picked {

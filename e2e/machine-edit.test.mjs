@@ -91,6 +91,17 @@ describe("machine edit", { skip: skip ?? false }, () => {
         await machine.locator('[data-cta="B"]').getByRole("group", { name: "location x", exact: true }).waitFor();
         await screenshot(page, "machine-edit-broken-placement");
 
+        // Typing makes the last word stale.
+        await text.press("Control+End");
+        await text.type(" ");
+        await page.waitForFunction(() => document.querySelector(".medit-status")?.hidden);
+
+        // Keyboard: from the toggle, Tab reaches the first "+" button, with a visible ring.
+        await toggle.focus();
+        await page.keyboard.press("Tab");
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Add a cluster");
+        await machine.screenshot({ path: "e2e/screenshots/machine-edit-focus.png" });
+
         // The choice lasts for the session; a phone shows no controls.
         await page.reload();
         await text.waitFor();
@@ -98,6 +109,7 @@ describe("machine edit", { skip: skip ?? false }, () => {
         await page.setViewportSize({ width: 390, height: 844 });
         assert.equal(await machine.locator(".medit-bar").first().isVisible(), false, "hidden on a phone");
         assert.equal(await toggle.isVisible(), false);
+        await screenshot(page, "machine-edit-phone");
         await page.setViewportSize({ width: 1280, height: 900 });
         assert.deepEqual(problems, []);
         await page.close();

@@ -22,7 +22,8 @@ pub fn MachineView() -> impl IntoView {
     // rejects the text (a placement may do that), so the layout stays editable.
     let scenario = Memo::new(move |_| {
         state.read_tape(|t| t.scenario().clone()).or_else(|| {
-            edit.on.get().then(|| state.source.with(|src| fencelab::syntax::parse(src))).filter(|p| !p.has_errors()).map(|p| p.scenario)
+            let parsed = edit.on.get().then(|| state.source.with(|src| fencelab::syntax::parse(src)));
+            parsed.filter(|p| !p.has_errors()).map(|p| p.scenario)
         })
     });
     let layout_only = move || state.read_tape(|_| ()).is_none();

@@ -29,6 +29,8 @@ pub struct EditCtx {
     /// The last action's outcome worth a word: a refusal, or a warning that the edit
     /// left the text with errors. Cleared by the next action that needs no word.
     pub status: RwSignal<Option<Status>>,
+    /// The text `status` speaks about; any other text makes it stale.
+    status_text: StoredValue<Option<String>>,
     /// The thread chip being dragged onto another CTA box.
     dragged: StoredValue<Option<String>>,
 }
@@ -42,7 +44,21 @@ pub struct Status {
 
 impl EditCtx {
     pub fn new(state: AppState) -> EditCtx {
-        EditCtx { state, on: RwSignal::new(stored()), status: RwSignal::new(None), dragged: StoredValue::new(None) }
+        let ctx = EditCtx {
+            state,
+            on: RwSignal::new(stored()),
+            status: RwSignal::new(None),
+            status_text: StoredValue::new(None),
+            dragged: StoredValue::new(None),
+        };
+        // Typing, undo or a template replaces the text: the last word no longer applies.
+        Effect::new(move |_| {
+            let stale = state.source.with(|s| ctx.status_text.with_value(|t| t.as_deref() != Some(s.as_str())));
+            if stale {
+                ctx.status.set(None);
+            }
+        });
+        ctx
     }
 
     pub fn toggle(self) {
@@ -59,10 +75,14 @@ impl EditCtx {
         let source = self.state.source.get_untracked();
         match apply(&source, &Edit::Machine(edit)) {
             Ok(text) => {
+                self.status_text.set_value(Some(text.clone()));
                 self.status.set(new_error(&source, &text));
                 self.state.edit(text, false);
             }
-            Err(why) => self.status.set(Some(Status { text: format!("Not changed: {why}"), refused: true })),
+            Err(why) => {
+                self.status_text.set_value(Some(source));
+                self.status.set(Some(Status { text: format!("Not changed: {why}"), refused: true }));
+            }
         }
     }
 }

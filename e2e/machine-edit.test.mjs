@@ -58,6 +58,7 @@ describe("machine edit", { skip: skip ?? false }, () => {
         await machine.locator('[data-cta="A"] [data-thread="t2"]').waitFor();
         await screenshot(page, "machine-edit-light");
         await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+        await page.waitForTimeout(500); // colour transitions settle
         await screenshot(page, "machine-edit-dark");
         await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
 

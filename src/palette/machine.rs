@@ -10,7 +10,7 @@ use super::machine_refs::{
     thread_user, Lines,
 };
 use crate::model::{Cluster, Cta, Location, Mbarrier, Scenario, Space, Thread};
-use crate::syntax::{Anchor, SourceMap};
+use crate::syntax::{is_implicit_cluster, Anchor, Comment, SourceMap};
 
 /// Where a location lives: global memory or the shared memory of the named CTA.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +54,39 @@ pub enum MachineEdit {
 }
 
 /// Applies `edit` to the model; `src` is the text `map` came from (for line numbers).
+/// The comments above the first declaration describe the file, so they stay on top
+/// when a new or removed cluster changes which declaration prints first.
 pub(super) fn apply(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), String> {
+    let header: Vec<Comment> = match first_printed(s) {
+        Some(first) => map.comments.iter().filter(|c| c.anchor == first && !c.trailing).cloned().collect(),
+        None => Vec::new(),
+    };
+    map.comments.retain(|c| !header.contains(c));
+    let applied = apply_inner(s, map, src, edit);
+    let top = first_printed(s).unwrap_or(Anchor::End);
+    let header = header.into_iter().map(|c| Comment { anchor: top, ..c });
+    // Leading comments print in map order: the header goes before any the item had.
+    map.comments.splice(0..0, header);
+    applied
+}
+
+/// The declaration the printer writes first (a declared cluster, else the first CTA, …).
+fn first_printed(s: &Scenario) -> Option<Anchor> {
+    let declared = (0..s.clusters.len()).find(|&i| !is_implicit_cluster(s, i));
+    declared.map(Anchor::Cluster).or_else(|| {
+        [
+            (!s.ctas.is_empty()).then_some(Anchor::Cta(0)),
+            (!s.locations.is_empty()).then_some(Anchor::Location(0)),
+            (!s.mbarriers.is_empty()).then_some(Anchor::Mbarrier(0)),
+            (!s.threads.is_empty()).then_some(Anchor::Thread(0)),
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+    })
+}
+
+fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), String> {
     match edit {
         MachineEdit::AddCluster => {
             let last = s.clusters.iter().rev().find(|c| s.cta(&c.name).is_none()).map(|c| c.name.as_str());

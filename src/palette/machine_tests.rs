@@ -100,6 +100,15 @@ fn numbered_threads_continue_their_numbering() {
 }
 
 #[test]
+fn the_comments_opening_the_file_stay_on_top() {
+    let src = "# Title\n# what this file shows\ncta A  # the only CTA\nthread t @A:\n";
+    let out = ok(src, MachineEdit::AddCluster);
+    assert!(out.starts_with("# Title\n\n# what this file shows\ncluster C\ncta A  # the only CTA\n"), "{out}");
+    let back = ok(&out, MachineEdit::Remove(Item::Cluster(s("C"))));
+    assert!(back.starts_with("# Title\n\n# what this file shows\ncta A  # the only CTA\n"), "{back}");
+}
+
+#[test]
 fn an_mbarrier_needs_a_count() {
     let err = run(STARTER, MachineEdit::AddMbarrier { cta: s("A"), count: 0 }).unwrap_err();
     assert!(err.contains("at least 1"), "{err}");

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use std::sync::Arc;
 
-use fencelab::palette::{Item, MachineEdit, Memory};
+use fencelab::palette::Item;
 
 use crate::layout::{ClusterBox, CtaBox, MachineLayout};
 use crate::machine_edit::{self as medit, EditCtx, Editing};
@@ -53,7 +53,7 @@ pub fn MachineView() -> impl IntoView {
                             {layout.gpus.into_iter().enumerate().map(|(n, gpu)| view! {
                                 <div class="box box-gpu" role="group" aria-label=format!("GPU {}", gpu.index)>
                                     <div class="box-label">{format!("GPU {}", gpu.index)}</div>
-                                    {editing.clone().filter(|_| n == 0).map(gpu_controls)}
+                                    {editing.clone().filter(|_| n == 0).map(medit::gpu_controls)}
                                     {(!gpu.globals.is_empty()).then(|| view! {
                                         <div class="mem-row" aria-label="global memory">
                                             <span class="row-label">"global memory"</span>
@@ -81,46 +81,6 @@ struct Parts {
     agents: Signal<Vec<AgentView>>,
 }
 
-fn gpu_controls(e: Editing) -> impl IntoView {
-    let ctx = e.ctx;
-    view! {
-        <div class="medit-bar" role="toolbar" aria-label="Add to the GPU">
-            {medit::add_button(ctx, "+ cluster", "Add a cluster".into(), MachineEdit::AddCluster)}
-            {medit::add_button(ctx, "+ CTA", "Add a CTA in a cluster of its own".into(), MachineEdit::AddCta { cluster: None })}
-            {medit::add_button(ctx, "+ global location", "Add a global location".into(), MachineEdit::AddLocation { memory: Memory::Global })}
-        </div>
-    }
-}
-
-fn cluster_controls(e: Editing, cluster: &ClusterBox) -> impl IntoView {
-    let name = cluster.name.clone();
-    let add = MachineEdit::AddCta { cluster: Some(name.clone()) };
-    view! {
-        <div class="medit-bar" role="toolbar" aria-label=format!("Edit cluster {name}")>
-            {medit::add_button(e.ctx, "+ CTA", format!("Add a CTA to cluster {name}"), add)}
-        </div>
-        // A cluster of one goes away with its CTA; only a declared cluster is removed on its own.
-        {(!cluster.implicit).then(|| view! {
-            <div class="medit-corner">{medit::item_controls(e.ctx, format!("cluster {name}"), Vec::new(), Item::Cluster(name.clone()))}</div>
-        })}
-    }
-}
-
-fn cta_controls(e: Editing, cta: &str) -> impl IntoView {
-    let ctx = e.ctx;
-    let targets = medit::cta_targets(&e.scenario, cta);
-    view! {
-        <div class="medit-bar" role="toolbar" aria-label=format!("Edit CTA {cta}")>
-            {medit::add_button(ctx, "+ thread", format!("Add a thread to CTA {cta}"), MachineEdit::AddThread { cta: cta.to_string() })}
-            {medit::add_button(ctx, "+ shared location", format!("Add a shared location to CTA {cta}"),
-                MachineEdit::AddLocation { memory: Memory::Shared(cta.to_string()) })}
-            {medit::add_button(ctx, "+ mbarrier", format!("Add an mbarrier (count 1) to CTA {cta}"),
-                MachineEdit::AddMbarrier { cta: cta.to_string(), count: 1 })}
-        </div>
-        <div class="medit-corner">{medit::item_controls(ctx, format!("CTA {cta}"), targets, Item::Cta(cta.to_string()))}</div>
-    }
-}
-
 fn cluster_view(cluster: ClusterBox, parts: Parts, editing: Option<Editing>) -> impl IntoView {
     let label = if cluster.implicit {
         format!("cluster of one ({})", cluster.name)
@@ -145,7 +105,7 @@ fn cluster_view(cluster: ClusterBox, parts: Parts, editing: Option<Editing>) -> 
     view! {
         <div class="box box-cluster" class:implicit=cluster.implicit role="group" aria-label=aria>
             <div class="box-label">{label}</div>
-            {editing.clone().map(|e| cluster_controls(e, &cluster))}
+            {editing.clone().map(|e| medit::cluster_controls(e, &cluster))}
             {move || barrier().map(|t| view! { <p class="barrier-line">{t}</p> })}
             <div class="box-children">
                 {cluster.ctas.into_iter().map(|c| cta_view(c, parts, editing.clone())).collect_view()}
@@ -227,7 +187,7 @@ fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoVie
             on:dragover=move |ev| if let Some(over) = &over { over(ev) }
             on:drop=move |ev| if let Some(drop) = &drop { drop(ev) }>
             <div class="box-label">{format!("CTA {}", cta.name)}</div>
-            {editing.clone().map(|e| cta_controls(e, &cta.name))}
+            {editing.clone().map(|e| medit::cta_controls(e, &cta.name))}
             <div class="cta-agents">
                 <div class="chips" aria-label="threads">{thread_chips}</div>
                 <div class="engines">{engines}</div>

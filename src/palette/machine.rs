@@ -3,12 +3,8 @@
 //! while something still uses the item and says who. Placements that make instructions
 //! illegal (a `.shared::cta` access across CTAs) are allowed: the verifier flags them.
 
-use std::cmp::Ordering;
-
-use super::machine_refs::{
-    cluster_content, cta_content, fresh, fresh_cta, fresh_memory, instr_user, memory_user, numbered, stem,
-    thread_user, Lines,
-};
+use super::machine_refs::{fresh, fresh_cta, fresh_memory, numbered, stem};
+use super::machine_remove::{drop_implicit_cluster, remove};
 use crate::model::{Cluster, Cta, Location, Mbarrier, Scenario, Space, Thread};
 use crate::syntax::{is_implicit_cluster, Anchor, Comment, SourceMap};
 
@@ -180,14 +176,6 @@ fn is_own_cluster(s: &Scenario, cta: usize, cluster: usize) -> bool {
     alone && s.clusters.get(cluster).is_some_and(|c| s.ctas.get(cta).is_some_and(|t| t.name == c.name))
 }
 
-/// Removes `cluster` once it is empty and was the implicit cluster of CTA `cta_name`.
-fn drop_implicit_cluster(s: &mut Scenario, map: &mut SourceMap, cluster: usize, cta_name: &str) {
-    let empty = s.ctas.iter().all(|c| c.cluster != cluster);
-    if empty && s.clusters.get(cluster).is_some_and(|c| c.name == cta_name) {
-        remove_cluster(s, map, cluster);
-    }
-}
-
 fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), String> {
     let at = s.location(name).ok_or_else(|| unknown("location", name))?;
     let location = s.locations.get(at).ok_or_else(|| unknown("location", name))?;
@@ -214,117 +202,14 @@ fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), St
     Ok(())
 }
 
-fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &Item) -> Result<(), String> {
-    let lines = Lines { src, map };
-    match item {
-        Item::Thread(name) => {
-            let at = s.thread(name).ok_or_else(|| unknown("thread", name))?;
-            refuse(name, "is used by", thread_user(s, &lines, name))?;
-            s.threads.remove(at);
-            fix_comments(map, |a| match a {
-                Anchor::Thread(t) => shift(t, at).map(Anchor::Thread),
-                Anchor::Instr(t, i) => shift(t, at).map(|t| Anchor::Instr(t, i)),
-                other => Some(other),
-            });
-        }
-        Item::Location(name) => {
-            let at = s.location(name).ok_or_else(|| unknown("location", name))?;
-            refuse(name, "is used by", memory_user(s, &lines, name))?;
-            s.locations.remove(at);
-            fix_comments(map, |a| match a {
-                Anchor::Location(l) => shift(l, at).map(Anchor::Location),
-                other => Some(other),
-            });
-        }
-        Item::Mbarrier(name) => {
-            let at = s.mbarrier(name).ok_or_else(|| unknown("mbarrier", name))?;
-            refuse(name, "is used by", instr_user(s, &lines, name))?;
-            s.mbarriers.remove(at);
-            fix_comments(map, |a| match a {
-                Anchor::Mbarrier(m) => shift(m, at).map(Anchor::Mbarrier),
-                other => Some(other),
-            });
-        }
-        Item::Cta(name) => {
-            let at = cta_index(s, name)?;
-            refuse(name, "still holds", cta_content(s, &lines, at))?;
-            let cluster = s.cluster_of(at);
-            s.ctas.remove(at);
-            let fix = |c: &mut usize| *c = shift(*c, at).unwrap_or(*c);
-            s.threads.iter_mut().for_each(|t| fix(&mut t.cta));
-            s.mbarriers.iter_mut().for_each(|m| fix(&mut m.cta));
-            for l in &mut s.locations {
-                if let Space::Shared(c) | Space::Tmem(c) = &mut l.space {
-                    fix(c);
-                }
-            }
-            fix_comments(map, |a| match a {
-                Anchor::Cta(c) => shift(c, at).map(Anchor::Cta),
-                other => Some(other),
-            });
-            if let Some(cluster) = cluster {
-                drop_implicit_cluster(s, map, cluster, name);
-            }
-        }
-        Item::Cluster(name) => {
-            let at = cluster_index(s, name)?;
-            refuse(name, "still holds", cluster_content(s, &lines, at))?;
-            remove_cluster(s, map, at);
-        }
-    }
-    Ok(())
-}
-
-/// Removes cluster `at` (nothing may be in it) and renumbers the CTAs' cluster indices.
-fn remove_cluster(s: &mut Scenario, map: &mut SourceMap, at: usize) {
-    if at >= s.clusters.len() {
-        return;
-    }
-    s.clusters.remove(at);
-    for c in &mut s.ctas {
-        c.cluster = shift(c.cluster, at).unwrap_or(c.cluster);
-    }
-    fix_comments(map, |a| match a {
-        Anchor::Cluster(c) => shift(c, at).map(Anchor::Cluster),
-        other => Some(other),
-    });
-}
-
-fn refuse(name: &str, verb: &str, user: Option<String>) -> Result<(), String> {
-    match user {
-        Some(user) => Err(format!("`{name}` {verb} {user}")),
-        None => Ok(()),
-    }
-}
-
-/// Index `i` after removing index `removed`; `None` for the removed one.
-fn shift(i: usize, removed: usize) -> Option<usize> {
-    match i.cmp(&removed) {
-        Ordering::Less => Some(i),
-        Ordering::Equal => None,
-        Ordering::Greater => Some(i - 1),
-    }
-}
-
-/// Re-anchors every comment by `fix`; comments it maps to `None` go with their item.
-fn fix_comments(map: &mut SourceMap, fix: impl Fn(Anchor) -> Option<Anchor>) {
-    map.comments.retain_mut(|c| match fix(c.anchor) {
-        Some(anchor) => {
-            c.anchor = anchor;
-            true
-        }
-        None => false,
-    });
-}
-
-fn cta_index(s: &Scenario, name: &str) -> Result<usize, String> {
+pub(super) fn cta_index(s: &Scenario, name: &str) -> Result<usize, String> {
     s.cta(name).ok_or_else(|| unknown("CTA", name))
 }
 
-fn cluster_index(s: &Scenario, name: &str) -> Result<usize, String> {
+pub(super) fn cluster_index(s: &Scenario, name: &str) -> Result<usize, String> {
     s.clusters.iter().position(|c| c.name == name).ok_or_else(|| unknown("cluster", name))
 }
 
-fn unknown(kind: &str, name: &str) -> String {
+pub(super) fn unknown(kind: &str, name: &str) -> String {
     format!("there is no {kind} `{name}`")
 }

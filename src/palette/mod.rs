@@ -6,6 +6,7 @@ mod edit;
 mod families;
 mod machine;
 mod machine_refs;
+mod machine_remove;
 mod options;
 
 pub use edit::{apply, Edit};

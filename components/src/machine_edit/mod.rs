@@ -3,6 +3,7 @@
 //! is a core [`MachineEdit`] on the text that goes through [`AppState::edit`], so
 //! undo/redo and the text editor stay in step.
 
+mod boxes;
 mod targets;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use web_sys::DragEvent;
 use crate::analysis::Analysis;
 use crate::state::AppState;
 
+pub use boxes::{cluster_controls, cta_controls, gpu_controls};
 pub use targets::{cta_targets, location_targets, mbarrier_targets, thread_targets, Target};
 
 /// sessionStorage key: the mode stays on for the browser tab, not across visits.

@@ -104,7 +104,7 @@ fn cluster_view(cluster: ClusterBox, parts: Parts, editing: Option<Editing>) -> 
     };
     view! {
         <div class="box box-cluster" class:implicit=cluster.implicit role="group" aria-label=aria>
-            <div class="box-label">{label}</div>
+            <div class="box-label" title=label.clone()>{label.clone()}</div>
             {editing.clone().map(|e| medit::cluster_controls(e, &cluster))}
             {move || barrier().map(|t| view! { <p class="barrier-line">{t}</p> })}
             <div class="box-children">
@@ -186,7 +186,7 @@ fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoVie
         <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name) data-cta=cta.name.clone()
             on:dragover=move |ev| if let Some(over) = &over { over(ev) }
             on:drop=move |ev| if let Some(drop) = &drop { drop(ev) }>
-            <div class="box-label">{format!("CTA {}", cta.name)}</div>
+            <div class="box-label" title=format!("CTA {}", cta.name)>{format!("CTA {}", cta.name)}</div>
             {editing.clone().map(|e| medit::cta_controls(e, &cta.name))}
             <div class="cta-agents">
                 <div class="chips" aria-label="threads">{thread_chips}</div>

@@ -14,6 +14,7 @@ mod lanes;
 mod lesson_page;
 mod layout;
 mod lessons;
+mod machine_edit;
 mod machine_parts;
 mod machine_view;
 pub mod protocol;

@@ -33,6 +33,18 @@ describe("lessons", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("a link to another lesson's file opens that lesson", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/lessons/relay-warp-case-study`);
+        const link = page.locator(".prose a", { hasText: "lesson 2" });
+        assert.equal(await link.getAttribute("href"), "#/lessons/scopes");
+        await link.click();
+        await page.waitForURL(/#\/lessons\/scopes$/);
+        await page.locator("h1", { hasText: "Scopes" }).first().waitFor();
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
     test("a lesson's scenarios are checked live and agree with their claims", async () => {
         const { page, problems } = await browser.newPage();
         await page.goto(`${browser.url}/#/lessons/${LESSON}`);

@@ -137,6 +137,30 @@ thread consumer @B:\n    ld.acquire.gpu.global r0, [flag]\n";
 }
 
 #[test]
+fn reading_data_already_ordered_is_not_a_failed_edge() {
+    let handoff = |arrive_sem: &str| {
+        format!(
+            "cta A\nshared x @A = 0\nmbarrier bar @A count 1\n\
+thread producer @A:\n    st.shared [x], 42\n    mbarrier.arrive{arrive_sem}.shared::cta [bar]\n\
+thread consumer @A:\n    wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0\n    ld.shared r0, [x]\n"
+        )
+    };
+    let run_to_end = |src: &str| {
+        let mut st = Stepper::new(&scenario(src), Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+        for agent in [0, 0, 1, 1] {
+            st.step(Step { agent, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+        }
+        st.snapshot()
+    };
+    let correct = run_to_end(&handoff(".release.cta"));
+    assert_eq!(correct.edges.len(), 1, "the arrive synchronizes with the wait");
+    assert_eq!(correct.failed_edges, vec![], "the load reads data the wait already ordered");
+    let relaxed = run_to_end(&handoff(".relaxed.cta"));
+    assert!(relaxed.edges.is_empty());
+    assert!(!relaxed.failed_edges.is_empty(), "the weak load of unordered data explains the race");
+}
+
+#[test]
 fn mbarrier_view_tracks_phase_and_tx() {
     let src = "cta A\nmbarrier full @A count 1\n\
 thread p @A:\n    mbarrier.expect_tx.shared::cta [full], 64\n    mbarrier.arrive.shared::cta [full]\n\

@@ -74,10 +74,47 @@ fn a_scenario_with_errors_is_not_shared() {
 #[test]
 fn usage_mistakes_exit_2() {
     for args in
-        [&["share"][..], &["share", TEMPLATE, "--base"], &["unshare"], &["unshare", "a", "b"]]
+        [
+        &["share"][..],
+        &["share", TEMPLATE, "--base"],
+        &["share", TEMPLATE, "--witness", "0"],
+        &["share", TEMPLATE, "--mode", "strict"],
+        &["share", TEMPLATE, TEMPLATE],
+        &["unshare"],
+        &["unshare", "a", "b"],
+    ]
     {
         let output = fencelab(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&output).starts_with("usage: fencelab"), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains("usage: fencelab"), "{args:?}: {}", stderr(&output));
     }
+}
+
+const RACY: &str = "tests/scenarios/checker/bug1_relay_default_release_cta.fence";
+
+#[test]
+fn a_witness_link_opens_on_the_last_step_of_the_finding() {
+    let shared = fencelab(&["share", RACY, "--witness", "1", "--mode", "strict"]);
+    assert!(shared.status.success(), "{}", stderr(&shared));
+    let payload = fencelab::link::decode(stdout(&shared).trim()).expect("the link decodes");
+    let src = std::fs::read_to_string(RACY).expect("scenario exists");
+    let scenario = fencelab::load(&src).scenario;
+    let options = fencelab::check::Options { mode: fencelab::check::Mode::Strict, ..Default::default() };
+    let report = fencelab::check::check(&scenario, &options);
+    let witness = report.findings.first().map(|f| f.witness.clone()).expect("the scenario has a finding");
+    assert_eq!(payload.scenario, scenario);
+    assert_eq!(payload.view.mode, fencelab::check::Mode::Strict);
+    assert_eq!(payload.view.trace, Some(fencelab::link::TraceRef::Schedule(witness.clone())));
+    assert_eq!(payload.view.step, u32::try_from(witness.steps.len()).ok());
+}
+
+#[test]
+fn a_witness_that_does_not_exist_is_refused_with_the_count() {
+    let none = fencelab(&["share", TEMPLATE, "--witness", "1"]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).contains("finds nothing to witness in pragmatic mode"), "{}", stderr(&none));
+    let too_far = fencelab(&["share", RACY, "--witness", "99"]);
+    assert_eq!(too_far.status.code(), Some(2));
+    assert!(stderr(&too_far).contains("not 99"), "{}", stderr(&too_far));
+    assert_eq!(stdout(&too_far), "");
 }

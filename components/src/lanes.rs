@@ -1,12 +1,13 @@
 //! One lane per agent (thread, TMA engine, tensor core) with its program, its current
 //! instruction and the moves it can make now.
 
-use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView};
+use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, AsyncOpState};
 use fencelab::schedule::Step;
 use leptos::prelude::*;
 
 use crate::state::{use_app_state, AppState};
 use crate::step_controls::StepControls;
+use crate::timeline::{async_state_word, Timeline};
 use crate::trace::Trace;
 
 /// Agent lanes of the current execution, with the step controls and the trace.
@@ -14,6 +15,7 @@ use crate::trace::Trace;
 pub fn Lanes() -> impl IntoView {
     let state = use_app_state();
     let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
+    let async_ops = Memo::new(move |_| state.read_tape(|t| t.stepper().snapshot().async_ops).unwrap_or_default());
     let programs = Memo::new(move |_| {
         state
             .read_tape(|t| {
@@ -36,9 +38,14 @@ pub fn Lanes() -> impl IntoView {
             <div class="lanes">
                 // Every lane changes with each step, so they are simply redrawn.
                 {move || {
-                    agents.get().into_iter().map(|agent| view! { <Lane agent=agent programs=programs /> }).collect_view()
+                    let ops = async_ops.get();
+                    agents.get().into_iter().map(|agent| {
+                        let async_state = ops.iter().find(|op| op.agent == agent.id).map(|op| op.state);
+                        view! { <Lane agent=agent async_state=async_state programs=programs /> }
+                    }).collect_view()
                 }}
             </div>
+            <Timeline />
             <Trace />
         </section>
     }
@@ -63,6 +70,8 @@ fn session_message(state: AppState) -> Option<AnyView> {
 fn Lane(
     /// The agent as the stepper sees it now.
     agent: AgentView,
+    /// Where an async agent's operation stands: issued, accessing, completed.
+    async_state: Option<AsyncOpState>,
     /// Printed programs of the scenario's threads, by thread index.
     #[prop(into)]
     programs: Signal<Vec<Vec<String>>>,
@@ -81,7 +90,10 @@ fn Lane(
     let key_hint = (id < 9).then(|| (id + 1).to_string());
     let program = is_thread.then(|| {
         let pc = agent.instr_index;
+        let thread = agent.name.clone();
         move || {
+            let marks = state.marks.get();
+            let shown = marks.shown();
             programs.with(|p| {
                 p.get(id as usize)
                     .map(|lines| {
@@ -90,9 +102,13 @@ fn Lane(
                             .enumerate()
                             .map(|(i, text)| {
                                 let current = pc == Some(i);
+                                let marked = shown.map(|m| m.line_marks(&thread, i)).unwrap_or_default();
+                                let is_marked = !marked.is_empty();
                                 view! {
-                                    <li class:current=current aria-current=current.then_some("step")>
+                                    <li class:current=current class:access-marked=is_marked
+                                        aria-current=current.then_some("step")>
                                         <code>{text.clone()}</code>
+                                        {marked.into_iter().map(|m| view! { <span class="access-mark">{m}</span> }).collect_view()}
                                     </li>
                                 }
                             })
@@ -103,6 +119,14 @@ fn Lane(
         }
     });
     let current_async = (!is_thread).then(|| agent.instr_text.clone()).flatten();
+    let async_name = agent.name.clone();
+    let async_marks = move || {
+        let marks = state.marks.get();
+        let lines = if is_thread { Vec::new() } else { marks.shown().map(|m| m.agent_marks(&async_name)).unwrap_or_default() };
+        (!lines.is_empty()).then(|| view! {
+            <p class="lane-async access-marked">{lines.into_iter().map(|m| view! { <span class="access-mark">{m}</span> }).collect_view()}</p>
+        })
+    };
     let actions = match &agent.status {
         AgentStatusView::Enabled { choices } => {
             let several = choices.len() > 1;
@@ -146,10 +170,15 @@ fn Lane(
                 {key_hint.map(|k| view! { <kbd title="press this key to step it">{k}</kbd> })}
                 <strong class="lane-name">{agent.name.clone()}</strong>
                 <span class="badge">{kind_label.clone()}</span>
+                {async_state.map(|s| {
+                    let word = async_state_word(s);
+                    view! { <span class=format!("badge async-state async-{word}") title="state of the asynchronous operation">{word}</span> }
+                })}
                 <span class="lane-status">{status_text}</span>
             </header>
             {program.map(|p| view! { <ol class="lane-program" start="0">{p}</ol> })}
             {current_async.map(|t| view! { <p class="lane-async"><code>{t}</code></p> })}
+            {async_marks}
             {actions}
             {registers}
         </article>

@@ -14,6 +14,9 @@ pub fn MemoryCell(
     /// Machine state at the current step.
     #[prop(into)]
     snapshot: Signal<Snapshot>,
+    /// Edit-mode controls shown next to the name.
+    #[prop(default = None)]
+    controls: Option<AnyView>,
 ) -> impl IntoView {
     let label = name.clone();
     let body = move || {
@@ -68,7 +71,7 @@ pub fn MemoryCell(
     };
     view! {
         <div class="cell" role="group" aria-label=format!("location {label}")>
-            <div class="cell-name">{label.clone()}</div>
+            <div class="cell-head"><span class="cell-name">{label.clone()}</span>{controls}</div>
             {body}
         </div>
     }
@@ -83,6 +86,9 @@ pub fn MbarrierWidget(
     /// Machine state at the current step.
     #[prop(into)]
     snapshot: Signal<Snapshot>,
+    /// Edit-mode controls shown next to the name.
+    #[prop(default = None)]
+    controls: Option<AnyView>,
 ) -> impl IntoView {
     let label = name.clone();
     let bar = Memo::new(move |_| snapshot.with(|s| s.mbarriers.iter().find(|m| m.name == name).cloned()));
@@ -98,9 +104,13 @@ pub fn MbarrierWidget(
                         <span class="badge">{format!("phase {}", b.phase)}</span>
                         <span class="badge parity" class:parity-odd=b.parity % 2 == 1>{format!("parity {}", b.parity)}</span>
                     }.into_any(),
-                    _ => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
+                    Some(_) => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
+                    // No stepping session (the layout editor shows a text the verifier rejects).
+                    None => view! { <span class="muted">"not tracked"</span> }.into_any(),
                 })}
+                {controls}
             </div>
+            <div class="mbar-state" hidden=move || bar.with(Option::is_none)>
             <div class="gauge" role="meter" aria-label="arrivals"
                 aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
                 <div class="gauge-fill" style=move || format!("width: {}%", gauge_percent(arrived(), expected()))></div>
@@ -134,6 +144,7 @@ pub fn MbarrierWidget(
                     <p class="mbar-next">{b.next_arrive.clone()}</p>
                 }
             }))}
+            </div>
         </div>
     }
 }

@@ -4,7 +4,12 @@
 use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, MachineView as Snapshot};
 use leptos::prelude::*;
 
+use std::sync::Arc;
+
+use fencelab::palette::Item;
+
 use crate::layout::{ClusterBox, CtaBox, MachineLayout};
+use crate::machine_edit::{self as medit, EditCtx, Editing};
 use crate::machine_parts::{MbarrierWidget, MemoryCell, SyncEdges};
 use crate::state::use_app_state;
 
@@ -12,34 +17,58 @@ use crate::state::use_app_state;
 #[component]
 pub fn MachineView() -> impl IntoView {
     let state = use_app_state();
-    let layout = Memo::new(move |_| state.read_tape(|t| MachineLayout::of(t.scenario())));
+    let edit = EditCtx::new(state);
+    // The stepping session's scenario; in edit mode, the parse alone when the verifier
+    // rejects the text (a placement may do that), so the layout stays editable.
+    let scenario = Memo::new(move |_| {
+        state.read_tape(|t| t.scenario().clone()).or_else(|| {
+            let parsed = edit.on.get().then(|| state.source.with(|src| fencelab::syntax::parse(src)));
+            parsed.filter(|p| !p.has_errors()).map(|p| p.scenario)
+        })
+    });
+    let layout_only = move || state.read_tape(|_| ()).is_none();
+    let layout = Memo::new(move |_| scenario.with(|s| s.as_ref().map(MachineLayout::of)));
     let snapshot = Memo::new(move |_| state.read_tape(|t| t.stepper().snapshot()).unwrap_or_default());
     let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
     let parts = Parts { snapshot: snapshot.into(), agents: agents.into() };
     view! {
         <section class="panel panel-machine" data-region="machine" aria-labelledby="machine-title">
-            <h2 id="machine-title">"Machine"</h2>
+            <div class="panel-head">
+                <h2 id="machine-title">"Machine"</h2>
+                <div class="toolbar medit-toolbar">{medit::toggle_button(edit)}</div>
+            </div>
+            {medit::status_line(edit)}
             {move || match layout.get() {
                 None => view! { <p class="panel-empty">"The machine appears once the scenario parses."</p> }.into_any(),
-                Some(layout) => view! {
-                    <div class="machine">
-                        {layout.gpus.into_iter().map(|gpu| view! {
-                            <div class="box box-gpu" role="group" aria-label=format!("GPU {}", gpu.index)>
-                                <div class="box-label">{format!("GPU {}", gpu.index)}</div>
-                                {(!gpu.globals.is_empty()).then(|| view! {
-                                    <div class="mem-row" aria-label="global memory">
-                                        <span class="row-label">"global memory"</span>
-                                        {cells(gpu.globals, parts)}
+                Some(layout) => {
+                    let editing = edit.on.get().then(|| Editing {
+                        ctx: edit,
+                        scenario: Arc::new(scenario.get_untracked().unwrap_or_default()),
+                    });
+                    view! {
+                        {(editing.is_some() && layout_only()).then(|| view! {
+                            <p class="medit-note">"The text has errors (see the editor): this is the layout only, without machine state."</p>
+                        })}
+                        <div class="machine" class:editing=editing.is_some()>
+                            {layout.gpus.into_iter().enumerate().map(|(n, gpu)| view! {
+                                <div class="box box-gpu" role="group" aria-label=format!("GPU {}", gpu.index)>
+                                    <div class="box-label">{format!("GPU {}", gpu.index)}</div>
+                                    {editing.clone().filter(|_| n == 0).map(medit::gpu_controls)}
+                                    {(!gpu.globals.is_empty()).then(|| view! {
+                                        <div class="mem-row" aria-label="global memory">
+                                            <span class="row-label">"global memory"</span>
+                                            {cells(gpu.globals, parts, editing.clone())}
+                                        </div>
+                                    })}
+                                    <div class="box-children">
+                                        {gpu.clusters.into_iter().map(|c| cluster_view(c, parts, editing.clone())).collect_view()}
                                     </div>
-                                })}
-                                <div class="box-children">
-                                    {gpu.clusters.into_iter().map(|c| cluster_view(c, parts)).collect_view()}
                                 </div>
-                            </div>
-                        }).collect_view()}
-                    </div>
-                    <SyncEdges snapshot=snapshot />
-                }.into_any(),
+                            }).collect_view()}
+                        </div>
+                        <SyncEdges snapshot=snapshot />
+                    }.into_any()
+                }
             }}
         </section>
     }
@@ -52,7 +81,7 @@ struct Parts {
     agents: Signal<Vec<AgentView>>,
 }
 
-fn cluster_view(cluster: ClusterBox, parts: Parts) -> impl IntoView {
+fn cluster_view(cluster: ClusterBox, parts: Parts, editing: Option<Editing>) -> impl IntoView {
     let label = if cluster.implicit {
         format!("cluster of one ({})", cluster.name)
     } else {
@@ -75,18 +104,20 @@ fn cluster_view(cluster: ClusterBox, parts: Parts) -> impl IntoView {
     };
     view! {
         <div class="box box-cluster" class:implicit=cluster.implicit role="group" aria-label=aria>
-            <div class="box-label">{label}</div>
+            <div class="box-label" title=label.clone()>{label.clone()}</div>
+            {editing.clone().map(|e| medit::cluster_controls(e, &cluster))}
             {move || barrier().map(|t| view! { <p class="barrier-line">{t}</p> })}
             <div class="box-children">
-                {cluster.ctas.into_iter().map(|c| cta_view(c, parts)).collect_view()}
+                {cluster.ctas.into_iter().map(|c| cta_view(c, parts, editing.clone())).collect_view()}
             </div>
         </div>
     }
 }
 
-fn cta_view(cta: CtaBox, parts: Parts) -> impl IntoView {
+fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoView {
     let threads = cta.threads.clone();
     let cta_name = cta.name.clone();
+    let chip_edit = editing.clone();
     let thread_chips = move || {
         parts.agents.with(|agents| {
             threads
@@ -94,7 +125,17 @@ fn cta_view(cta: CtaBox, parts: Parts) -> impl IntoView {
                 .map(|t| {
                     let status = agents.iter().find(|a| &a.name == t).map(|a| status_word(&a.status));
                     let class = format!("chip chip-thread status-{}", status.unwrap_or("unknown"));
-                    view! { <span class=class title=format!("thread {t}: {}", status.unwrap_or("unknown"))>{t.clone()}</span> }
+                    let chip = view! { <span class=class title=format!("thread {t}: {}", status.unwrap_or("unknown"))>{t.clone()}</span> };
+                    let controls = chip_edit.as_ref().map(|e| {
+                        let targets = medit::thread_targets(&e.scenario, t);
+                        medit::item_controls(e.ctx, format!("thread {t}"), targets, Item::Thread(t.clone()))
+                    });
+                    let drag = chip_edit.as_ref().map(|e| medit::drag_thread(e.ctx, t.clone()));
+                    let draggable = drag.is_some().then_some("true");
+                    view! {
+                        <span class="chip-slot" data-thread=t.clone() draggable=draggable
+                            on:dragstart=move |ev| if let Some(start) = &drag { start(ev) }>{chip}{controls}</span>
+                    }
                 })
                 .collect_view()
         })
@@ -133,9 +174,20 @@ fn cta_view(cta: CtaBox, parts: Parts) -> impl IntoView {
         })
     };
     let mbarriers = cta.mbarriers.clone();
+    let mbar_edit = editing.clone();
+    let (over, drop) = match &editing {
+        Some(e) => {
+            let (over, drop) = medit::drop_on_cta(e.ctx, e.scenario.clone(), cta.name.clone());
+            (Some(over), Some(drop))
+        }
+        None => (None, None),
+    };
     view! {
-        <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name)>
-            <div class="box-label">{format!("CTA {}", cta.name)}</div>
+        <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name) data-cta=cta.name.clone()
+            on:dragover=move |ev| if let Some(over) = &over { over(ev) }
+            on:drop=move |ev| if let Some(drop) = &drop { drop(ev) }>
+            <div class="box-label" title=format!("CTA {}", cta.name)>{format!("CTA {}", cta.name)}</div>
+            {editing.clone().map(|e| medit::cta_controls(e, &cta.name))}
             <div class="cta-agents">
                 <div class="chips" aria-label="threads">{thread_chips}</div>
                 <div class="engines">{engines}</div>
@@ -144,30 +196,39 @@ fn cta_view(cta: CtaBox, parts: Parts) -> impl IntoView {
             {(!cta.shared.is_empty()).then(|| view! {
                 <div class="mem-row" aria-label=format!("shared memory of {}", cta.name)>
                     <span class="row-label">"shared memory"</span>
-                    {cells(cta.shared.clone(), parts)}
+                    {cells(cta.shared.clone(), parts, editing.clone())}
                 </div>
             })}
             {(!cta.tmem.is_empty()).then(|| view! {
                 <div class="mem-row" aria-label=format!("tensor memory of {}", cta.name)>
                     <span class="row-label">"tensor memory"</span>
-                    {cells(cta.tmem.clone(), parts)}
+                    {cells(cta.tmem.clone(), parts, editing.clone())}
                 </div>
             })}
             {(!mbarriers.is_empty()).then(|| view! {
                 <div class="mbar-row">
-                    {mbarriers.into_iter().map(|name| view! { <MbarrierWidget name=name snapshot=parts.snapshot /> }).collect_view()}
+                    {mbarriers.into_iter().map(|name| {
+                        let controls = mbar_edit.as_ref().map(|e| {
+                            let targets = medit::mbarrier_targets(&e.scenario, &name);
+                            medit::item_controls(e.ctx, format!("mbarrier {name}"), targets, Item::Mbarrier(name.clone()))
+                        });
+                        view! { <MbarrierWidget name=name snapshot=parts.snapshot controls=controls.map(IntoAny::into_any) /> }
+                    }).collect_view()}
                 </div>
             })}
         </div>
     }
 }
 
-fn cells(names: Vec<String>, parts: Parts) -> impl IntoView {
-    view! {
-        <div class="cells">
-            {names.into_iter().map(|name| view! { <MemoryCell name=name snapshot=parts.snapshot /> }).collect_view()}
-        </div>
-    }
+fn cells(names: Vec<String>, parts: Parts, editing: Option<Editing>) -> impl IntoView {
+    let cell = move |name: String| {
+        let controls = editing.as_ref().map(|e| {
+            let targets = medit::location_targets(&e.scenario, &name);
+            medit::item_controls(e.ctx, format!("location {name}"), targets, Item::Location(name.clone())).into_any()
+        });
+        view! { <MemoryCell name=name snapshot=parts.snapshot controls=controls /> }
+    };
+    view! { <div class="cells">{names.into_iter().map(cell).collect_view()}</div> }
 }
 
 fn engine_ops(ops: &[&AgentView]) -> AnyView {

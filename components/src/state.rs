@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::check_client::CheckClient;
+use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
 use crate::perf::measured;
 use crate::tape::Tape;
@@ -57,6 +58,8 @@ pub struct AppState {
     pub pending_schedule: RwSignal<Option<Schedule>>,
     /// The checker worker and its latest answer.
     pub check: CheckClient,
+    /// The finding whose accesses the lanes and the timeline mark.
+    pub marks: RwSignal<FindingMarks>,
 }
 
 impl AppState {
@@ -131,6 +134,7 @@ pub fn provide_app_state() {
     let check = CheckClient::start(mode, analysis, move || last_typing_ms.get_value().is_some());
     let tape = RwSignal::new(None::<Result<Tape, String>>);
     let pending_schedule = RwSignal::new(None::<Schedule>);
+    let marks = RwSignal::new(FindingMarks::default());
     // A new text or mode starts a fresh session from the initial state (or on the
     // schedule a shared link carried).
     Effect::new(move |_| {
@@ -156,6 +160,8 @@ pub fn provide_app_state() {
             let _ = t.load(&schedule);
         }
         tape.set(fresh);
+        // The findings belong to the old text or mode.
+        marks.set(FindingMarks::default());
     });
     provide_context(AppState {
         source,
@@ -169,6 +175,7 @@ pub fn provide_app_state() {
         speed_ms: RwSignal::new(600),
         pending_schedule,
         check,
+        marks,
     });
 }
 

@@ -137,6 +137,7 @@ pub fn install_shortcuts(state: AppState) {
 fn typing_in_a_field(ev: &KeyboardEvent) -> bool {
     let Some(target) = ev.target() else { return false };
     let Ok(element) = target.dyn_into::<web_sys::Element>() else { return false };
-    matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
-        || element.tag_name() == "BUTTON" && ev.key() == " "
+    // Space on a button (or an SVG element acting as one) presses it, not play.
+    let is_button = element.tag_name() == "BUTTON" || element.get_attribute("role").as_deref() == Some("button");
+    matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT") || is_button && ev.key() == " "
 }

@@ -91,6 +91,21 @@ impl Tape {
         Ok(())
     }
 
+    /// Every step on the tape, taken or ahead.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// A stepper that has taken every step on the tape, the ones ahead included, so a view
+    /// can show the whole line of play and fade what is still ahead.
+    pub fn whole_line(&self) -> Result<Stepper, String> {
+        let mut stepper = self.stepper.clone();
+        for step in self.steps.iter().skip(self.position()) {
+            stepper.step(*step)?;
+        }
+        Ok(stepper)
+    }
+
     /// Puts `schedule` on the tape and rewinds to the start, ready to follow it.
     pub fn load(&mut self, schedule: &Schedule) -> Result<(), String> {
         // Check the whole schedule replays before throwing away the current line of play.
@@ -155,6 +170,17 @@ mod tests {
         if other != first {
             assert_eq!(t.len(), 1, "a new line of play drops the old future");
         }
+    }
+
+    #[test]
+    fn the_whole_line_includes_the_steps_ahead() {
+        let mut t = tape(crate::state::STARTER_SCENARIO);
+        while t.forward().expect("step") {}
+        t.jump(1).expect("back");
+        let whole = t.whole_line().expect("replays");
+        assert_eq!(whole.history().len(), 4, "taken and ahead");
+        assert_eq!(t.position(), 1, "the tape itself stays put");
+        assert_eq!(t.steps().len(), 4);
     }
 
     #[test]

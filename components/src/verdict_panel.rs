@@ -5,6 +5,7 @@ use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, 
 use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
+use crate::finding_marks::Marked;
 use crate::state::{use_app_state, AppState};
 
 /// Verdict, findings and outcomes, checked in a worker as the text changes.
@@ -211,19 +212,30 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
     let witness = finding.witness.clone();
     let witness_again = finding.witness.clone();
     let steps = witness.steps.len();
+    // Hovering or focusing the card marks its accesses in the lanes; replaying pins them.
+    let marked = Marked { finding: index, accesses: finding.accesses.clone(), witness: finding.witness.clone() };
+    let (hovered, pinned, pinned_again) = (marked.clone(), marked.clone(), marked);
+    let hover = move || state.marks.update(|m| m.hover(hovered.clone()));
+    let hover_on_focus = hover.clone();
+    let unhover = move || state.marks.update(|m| m.unhover(index));
     let show = move |_| {
         state.playing.set(false);
+        state.marks.update(|m| m.pin(pinned.clone()));
         state.with_tape(|t| {
             t.load(&witness)?;
             t.jump(steps)
         });
     };
     let follow = move |_| {
+        state.marks.update(|m| m.pin(pinned_again.clone()));
         state.with_tape(|t| t.load(&witness_again));
         state.playing.set(true);
     };
     view! {
-        <article class="finding" aria-labelledby=format!("finding-{index}")>
+        <article class="finding" aria-labelledby=format!("finding-{index}")
+            class:finding-pinned=move || state.marks.with(|m| m.is_pinned(index))
+            on:mouseenter=move |_| hover() on:focusin=move |_| hover_on_focus()
+            on:mouseleave=move |_| unhover() on:focusout=move |_| unhover()>
             <h3 id=format!("finding-{index}")>
                 <span class="finding-kind">{kind}</span>
                 {finding.reason.map(|r| view! { <span class="badge">{reason_words(r)}</span> })}

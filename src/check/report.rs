@@ -22,6 +22,21 @@ pub struct Options {
     pub max_states: u64,
 }
 
+impl Mode {
+    /// The lowercase name the CLI, lessons and the app use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Strict => "strict",
+            Mode::Pragmatic => "pragmatic",
+        }
+    }
+
+    /// Reads `strict` / `pragmatic`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::Strict, Mode::Pragmatic].into_iter().find(|m| m.name() == name)
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options { mode: Mode::default(), max_states: 200_000 }

@@ -16,8 +16,8 @@
 //! cta A ...
 //! ```
 
+use crate::check::Mode;
 use super::front::is_valid_id;
-use super::parse::parse_mode;
 use super::types::{Exercise, Forbid, Goal, LessonError, Part};
 use crate::model::Expect;
 
@@ -90,7 +90,7 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
                 }
             }
             "lanes" => ex.goal.lanes = Some(split_names(value)),
-            "mode" => match parse_mode(value) {
+            "mode" => match Mode::from_name(value) {
                 Some(mode) => ex.goal.mode = mode,
                 None => errors.push(LessonError::new(line_no, format!("unknown mode `{value}` (expected `strict` or `pragmatic`)"))),
             },

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::types::{LessonError, LessonMeta};
+use super::markdown::lesson_file_links;
+use super::types::{Block, Lesson, LessonError, LessonMeta};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
@@ -75,6 +76,25 @@ pub fn check_course(lessons: &[(&str, &LessonMeta)]) -> Vec<(String, String)> {
     problems
 }
 
+/// Links in lesson prose to lesson files the course does not list: in the app they would
+/// lead nowhere. `lessons` is `(file, lesson)` for every listed lesson.
+pub fn check_lesson_links(lessons: &[(&str, &Lesson)]) -> Vec<(String, String)> {
+    let listed: Vec<&str> = lessons.iter().map(|(file, _)| *file).collect();
+    let mut problems = Vec::new();
+    for (file, lesson) in lessons {
+        let prose = lesson.blocks.iter().filter_map(|b| match b {
+            Block::Prose(markdown) => Some(markdown),
+            _ => None,
+        });
+        for target in prose.flat_map(|markdown| lesson_file_links(markdown)) {
+            if !listed.contains(&target.as_str()) {
+                problems.push((file.to_string(), format!("links to `{target}`, which is not a lesson listed in the index")));
+            }
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +127,15 @@ mod tests {
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].1.contains("order"));
         assert!(problems[1].1.contains("`d`"));
+    }
+
+    #[test]
+    fn links_to_unlisted_lessons_are_reported() {
+        let (linking, _) = crate::lesson::parse_lesson(
+            "---\nid: a\ntitle: A\norder: 1\n---\nSee [b](b.md) and [gone](gone.md).\n",
+        );
+        let (other, _) = crate::lesson::parse_lesson("---\nid: b\ntitle: B\norder: 2\n---\nBack to [a](./a.md#top).\n");
+        let problems = check_lesson_links(&[("a.md", &linking), ("b.md", &other)]);
+        assert_eq!(problems, vec![("a.md".to_string(), "links to `gone.md`, which is not a lesson listed in the index".to_string())]);
     }
 }

@@ -7,13 +7,49 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd}
 /// Renders `markdown` to HTML that contains no markup the author wrote as HTML and no link
 /// to a scheme other than `http`/`https`.
 pub fn render_markdown(markdown: &str) -> String {
-    let mut options = Options::empty();
-    options.insert(Options::ENABLE_TABLES);
-    options.insert(Options::ENABLE_STRIKETHROUGH);
-    let events = Parser::new_ext(markdown, options).map(neutralize);
+    render_markdown_linked(markdown, &|_| None)
+}
+
+/// Like [`render_markdown`], and a link to another lesson's file (`02-scopes.md`, see
+/// [`lesson_file_link`]) goes where `lesson_href` says; `None` keeps it as written.
+pub fn render_markdown_linked(markdown: &str, lesson_href: &dyn Fn(&str) -> Option<String>) -> String {
+    let events = Parser::new_ext(markdown, parser_options()).map(|event| match neutralize(event) {
+        Event::Start(Tag::Link { link_type, dest_url, title, id }) => {
+            let href = lesson_file_link(&dest_url).and_then(lesson_href);
+            let dest_url = href.map_or(dest_url, CowStr::from);
+            Event::Start(Tag::Link { link_type, dest_url, title, id })
+        }
+        other => other,
+    });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, events);
     html
+}
+
+/// The lesson file a relative link names (`02-scopes.md`, `./02-scopes.md#top`), as
+/// authors link lessons to each other; `None` for any other target.
+pub fn lesson_file_link(url: &str) -> Option<&str> {
+    let path = url.split(['#', '?']).next().unwrap_or_default();
+    let file = path.strip_prefix("./").unwrap_or(path);
+    let plain = !file.is_empty() && !file.contains(['/', '\\', ':']);
+    (plain && file.ends_with(".md")).then_some(file)
+}
+
+/// Every lesson file the prose of `markdown` links to, in order.
+pub fn lesson_file_links(markdown: &str) -> Vec<String> {
+    Parser::new_ext(markdown, parser_options())
+        .filter_map(|event| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => lesson_file_link(&dest_url).map(str::to_string),
+            _ => None,
+        })
+        .collect()
+}
+
+fn parser_options() -> Options {
+    let mut options = Options::empty();
+    options.insert(Options::ENABLE_TABLES);
+    options.insert(Options::ENABLE_STRIKETHROUGH);
+    options
 }
 
 /// Whether a link or image target is safe to emit: `http(s)://…`, `//host/…`, a relative
@@ -58,6 +94,27 @@ fn safe(url: CowStr<'_>) -> CowStr<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn links_between_lessons_go_where_the_caller_says() {
+        let href = |file: &str| (file == "02-scopes.md").then(|| "#/lessons/scopes".to_string());
+        let html = render_markdown_linked("[a](02-scopes.md) [b](./02-scopes.md#x) [c](03-x.md) [d](https://e.org/02-scopes.md)", &href);
+        assert_eq!(html.matches("href=\"#/lessons/scopes\"").count(), 2, "{html}");
+        assert!(html.contains("href=\"03-x.md\""), "an unknown file stays as written: {html}");
+        assert!(html.contains("href=\"https://e.org/02-scopes.md\""), "{html}");
+        let unsafe_html = render_markdown_linked("[x](javascript:alert(1))", &|_| Some("#/evil".into()));
+        assert!(unsafe_html.contains("href=\"#\""), "{unsafe_html}");
+    }
+
+    #[test]
+    fn lesson_file_links_are_plain_relative_md_files() {
+        assert_eq!(lesson_file_link("02-scopes.md"), Some("02-scopes.md"));
+        assert_eq!(lesson_file_link("./02-scopes.md#top"), Some("02-scopes.md"));
+        assert_eq!(lesson_file_link("../other/02.md"), None);
+        assert_eq!(lesson_file_link("https://x.org/a.md"), None);
+        assert_eq!(lesson_file_link("#top"), None);
+        assert_eq!(lesson_file_links("see [one](a.md) and [two](b.md#x), [web](http://w.org)"), vec!["a.md", "b.md"]);
+    }
 
     #[test]
     fn script_tags_are_escaped_text() {

@@ -55,20 +55,12 @@ fn special_fence(line: &str) -> Option<(&'static str, Option<Mode>)> {
     let kind = [SCENARIO_FENCE, EXERCISE_FENCE].into_iter().find(|k| *k == first)?;
     let mode = match (words.next(), words.next()) {
         (None, _) => None,
-        (Some(word), None) => Some(parse_mode(word)?),
+        (Some(word), None) => Some(Mode::from_name(word)?),
         _ => return None,
     };
     Some((kind, mode))
 }
 
-/// `strict` / `pragmatic`, as written in lessons.
-pub fn parse_mode(word: &str) -> Option<Mode> {
-    match word {
-        "strict" => Some(Mode::Strict),
-        "pragmatic" => Some(Mode::Pragmatic),
-        _ => None,
-    }
-}
 
 /// Index of the line closing the block whose body starts at `from` (or `lines.len()`).
 fn closing_fence(lines: &[&str], from: usize) -> usize {

@@ -1,6 +1,7 @@
 //! Block edits: change one thread's program in the model, keep the source comments next
 //! to the instructions they belong to, and print the canonical text.
 
+use super::machine::{self, MachineEdit};
 use crate::model::{Instr, Scenario, Thread};
 use crate::syntax::{parse, print_with_comments, Anchor, SourceMap};
 
@@ -17,6 +18,8 @@ pub enum Edit {
     Move { thread: usize, at: usize, to_thread: usize, to: usize },
     /// Adds a thread in the same CTA as the last one, with an empty program.
     AddThread,
+    /// A change to the machine: clusters, CTAs, threads, locations, mbarriers.
+    Machine(MachineEdit),
 }
 
 /// Applies `edit` to the scenario written in `src` and returns the new text. Fails,
@@ -25,15 +28,15 @@ pub enum Edit {
 pub fn apply(src: &str, edit: &Edit) -> Result<String, String> {
     let parsed = parse(src);
     if parsed.has_errors() {
-        return Err("fix the errors in the text to edit blocks".into());
+        return Err("fix the errors in the text first: it does not parse".into());
     }
     let mut scenario = parsed.scenario;
     let mut map = parsed.source_map;
-    apply_to(&mut scenario, &mut map, edit)?;
+    apply_to(&mut scenario, &mut map, src, edit)?;
     Ok(print_with_comments(&scenario, &map))
 }
 
-fn apply_to(s: &mut Scenario, map: &mut SourceMap, edit: &Edit) -> Result<(), String> {
+fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Result<(), String> {
     match edit {
         Edit::Insert { thread, at, instr } => {
             let program = program(s, *thread)?;
@@ -92,6 +95,7 @@ fn apply_to(s: &mut Scenario, map: &mut SourceMap, edit: &Edit) -> Result<(), St
                 .unwrap_or_default();
             s.threads.push(Thread { name, cta, lanes: 32, program: Vec::new() });
         }
+        Edit::Machine(edit) => machine::apply(s, map, src, edit)?,
     }
     Ok(())
 }

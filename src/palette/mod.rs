@@ -4,11 +4,17 @@
 
 mod edit;
 mod families;
+mod machine;
+mod machine_refs;
+mod machine_remove;
 mod options;
 
 pub use edit::{apply, Edit};
+pub use machine::{Item, MachineEdit, Memory};
 pub use families::{catalog, Entry, Family};
 pub use options::{slots, Choice, Slot, SlotKind};
 
+#[cfg(test)]
+mod machine_tests;
 #[cfg(test)]
 mod tests;

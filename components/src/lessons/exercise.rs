@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::progress::{use_progress, Progress};
 use super::prose::Prose;
-use super::scenario_card::{later, mode_name};
+use super::scenario_card::later;
 
 /// Typing pause after which the attempt is graded.
 const GRADE_DELAY_MS: u64 = 400;
@@ -162,6 +162,6 @@ fn goal_summary(exercise: &Exercise) -> String {
     if let Some(max) = goal.max_instructions {
         parts.push(format!("at most {max} instructions"));
     }
-    parts.push(format!("{} mode", mode_name(goal.mode)));
+    parts.push(format!("{} mode", goal.mode.name()));
     parts.join("; ")
 }

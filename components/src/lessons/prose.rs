@@ -2,8 +2,12 @@
 
 use leptos::prelude::*;
 
-/// Markdown rendered by `fencelab::lesson::render_markdown`, which escapes any HTML the
-/// author wrote and neutralises unsafe link targets; that is what makes `inner_html` safe here.
+use super::course::Course;
+use crate::route::Route;
+
+/// Markdown rendered by `fencelab::lesson::render_markdown_linked`, which escapes any HTML
+/// the author wrote and neutralises unsafe link targets; that is what makes `inner_html`
+/// safe here. A link to another lesson's file opens that lesson's page.
 #[component]
 pub fn Prose(
     /// Markdown text (lesson prose, an exercise prompt or a hint).
@@ -13,6 +17,12 @@ pub fn Prose(
     #[prop(optional)]
     class: &'static str,
 ) -> impl IntoView {
-    let html = move || markdown.with(|m| fencelab::lesson::render_markdown(m));
+    let html = move || markdown.with(|m| fencelab::lesson::render_markdown_linked(m, &lesson_href));
     view! { <div class=format!("prose {class}") inner_html=html></div> }
+}
+
+/// `#/lessons/<id>` for a bundled lesson's file name.
+fn lesson_href(file: &str) -> Option<String> {
+    let lesson = Course::get().lessons().find(|l| l.file == file)?;
+    Some(Route::Lesson(Some(lesson.lesson.meta.id.clone())).href())
 }

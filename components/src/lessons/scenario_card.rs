@@ -60,7 +60,7 @@ pub fn ScenarioCard(
             <Source text=source />
             <figcaption class="scenario-foot">
                 <span class="scenario-line">{format!("line {line}")}</span>
-                <span class="scenario-mode">{mode_name(mode)}</span>
+                <span class="scenario-mode">{mode.name()}</span>
                 <VerdictLine checked=checked />
                 <button type="button" class="open-explorer" on:click=open>"Open in explorer"</button>
             </figcaption>
@@ -120,12 +120,6 @@ fn VerdictLine(checked: RwSignal<Option<Checked>>) -> impl IntoView {
     }
 }
 
-pub fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Strict => "strict",
-        Mode::Pragmatic => "pragmatic",
-    }
-}
 
 /// Puts `source` into the explorer (as an undoable edit) and goes there.
 pub fn open_in_explorer(state: AppState, source: &str, _mode: Mode) {

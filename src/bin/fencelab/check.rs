@@ -26,11 +26,10 @@ pub fn run(args: &[String]) -> u8 {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
-            "--mode" => match it.next().map(String::as_str) {
-                Some("strict") => mode = Mode::Strict,
-                Some("pragmatic") => mode = Mode::Pragmatic,
-                other => {
-                    eprintln!("error: `--mode` takes `strict` or `pragmatic`, not `{}`", other.unwrap_or(""));
+            "--mode" => match it.next().and_then(|name| Mode::from_name(name)) {
+                Some(chosen) => mode = chosen,
+                None => {
+                    eprintln!("error: `--mode` takes `strict` or `pragmatic`");
                     return 2;
                 }
             },

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use fencelab::check::Options;
 use fencelab::lesson::{
-    check_course, check_lesson, parse_index, parse_lesson, Block, Lesson, Mismatch, MismatchKind,
+    check_course, check_lesson, check_lesson_links, parse_index, parse_lesson, Block, Lesson, Mismatch, MismatchKind,
 };
 
 const INDEX: &str = "index.md";
@@ -61,7 +61,8 @@ fn check_dir(dir: &Path) -> u8 {
         lessons.push((file.to_string(), lesson));
     }
     let metas: Vec<(&str, _)> = lessons.iter().map(|(f, l)| (f.as_str(), &l.meta)).collect();
-    for (file, problem) in check_course(&metas) {
+    let linked: Vec<(&str, &Lesson)> = lessons.iter().map(|(f, l)| (f.as_str(), l)).collect();
+    for (file, problem) in check_course(&metas).into_iter().chain(check_lesson_links(&linked)) {
         eprintln!("{}: error: {problem}", dir.join(file).display());
         tally.malformed += 1;
     }

@@ -60,11 +60,8 @@ fn parse_args(args: &[String]) -> Result<Args, String> {
             "--liveness" => liveness = Some(value("--liveness")?),
             "--json" => json = true,
             "--mode" => {
-                mode = match value("--mode")?.as_str() {
-                    "strict" => Mode::Strict,
-                    "pragmatic" => Mode::Pragmatic,
-                    other => return Err(format!("unknown mode `{other}`")),
-                }
+                let name = value("--mode")?;
+                mode = Mode::from_name(&name).ok_or(format!("unknown mode `{name}`"))?;
             }
             flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
             path if dir.is_none() => dir = Some(path.to_string()),

@@ -19,7 +19,8 @@ commands:
   parse FILE --json                                  print the scenario model
   litmus DIR --expected CSV [--liveness CSV] [--json] | litmus --print TEST
   lessons check [DIR]                                verify every lesson
-  share FILE [--base URL] | unshare LINK             scenario links";
+  share FILE [--base URL] [--witness N [--mode M]]   a scenario link (opened on a witness)
+  unshare LINK                                       the scenario a link carries";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();

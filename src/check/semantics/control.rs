@@ -58,6 +58,9 @@ pub fn finish(ex: &mut Exec) -> Result<(), String> {
     }
     ex.set_status(Status::Done)?;
     let place = ex.place();
+    if matches!(ex.me()?.kind, AgentKind::Thread(_)) {
+        super::tmem_alloc::check_exit(ex, place.cta);
+    }
     super::bar::recheck_cta(ex, place.cta)?;
     super::cluster::recheck(ex, place.cluster)
 }

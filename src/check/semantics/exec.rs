@@ -155,7 +155,12 @@ impl Exec<'_> {
     }
 
     pub fn undefined(&mut self, message: String, explanation: String) {
-        let instr = self.instr_ref();
+        let key = self.instr_ref().into_iter().collect();
+        self.undefined_at(key, message, explanation);
+    }
+
+    /// Undefined behaviour reported once per `key` rather than per current instruction.
+    pub fn undefined_at(&mut self, key: Vec<InstrRef>, message: String, explanation: String) {
         self.m.undefined = true;
         self.out.findings.push(RawFinding {
             kind: FindingKind::Undefined,
@@ -163,7 +168,7 @@ impl Exec<'_> {
             message,
             explanation,
             accesses: Vec::new(),
-            key: instr.into_iter().collect(),
+            key,
         });
     }
 

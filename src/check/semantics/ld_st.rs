@@ -122,7 +122,13 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         m.vv.set(w.event.agent, w.event.epoch);
     }
     let just = Message { origin: w.event, from_agent: w.event.agent, scope: acc.strong.unwrap_or(crate::model::Scope::Cta), via: wtext.clone(), knowledge: just_write, step: w.step.clone() };
+    // A write already ordered before this read (the data read after a successful acquire)
+    // needed no synchronization here: recording a failed edge would only mislead.
+    let already_ordered = super::access::ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;
     if !morally_strong(me, them) {
+        if already_ordered {
+            return Ok(());
+        }
         let (reason, why) = if acc.strong.is_none() {
             (RaceReason::ExecutionOrderOnly, format!("`{text}` by `{reader}` is weak: a weak read never takes part in synchronization"))
         } else if w.strong.is_none() {
@@ -136,6 +142,9 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         return Ok(());
     }
     if w.msgs.is_empty() {
+        if already_ordered {
+            return Ok(());
+        }
         let why = format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)");
         sync::fail(ex, &just, RaceReason::ExecutionOrderOnly, why);
         return Ok(());

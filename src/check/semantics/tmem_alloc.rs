@@ -4,7 +4,7 @@
 
 use super::async_op;
 use super::exec::{Exec, Readiness};
-use crate::check::machine::{Machine, TMEM_COLUMNS};
+use crate::check::machine::{AgentKind, InstrRef, Machine, Status, TMEM_COLUMNS};
 
 /// An `alloc` blocks while the CTA lacks `cols` free columns.
 pub fn alloc_readiness(m: &Machine, cta: usize, cols: u32) -> Option<Readiness> {
@@ -45,6 +45,28 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
     }
     ex.out.description = format!("freed {cols} TMEM columns");
     true
+}
+
+/// When the last thread of `cta` finishes, the CTA exits: TMEM it still holds is undefined
+/// behaviour (§9.7.16.7.1; reference §8.5 and §10 #34).
+pub fn check_exit(ex: &mut Exec, cta: usize) {
+    let all_done = ex.m.agents.iter().all(|a| {
+        !matches!(a.kind, AgentKind::Thread(_)) || a.place.cta != cta || a.status == Status::Done
+    });
+    let held = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
+    if all_done && held > 0 {
+        let name = ex.layout.cta_names.get(cta).cloned().unwrap_or_default();
+        // One finding per CTA, whichever thread happens to finish last: keyed by the end
+        // of the CTA's first program, a position no instruction has.
+        let exit = ex.layout.threads.iter().position(|t| t.place.cta == cta).and_then(|thread| {
+            ex.layout.threads.get(thread).map(|t| InstrRef { thread, pc: t.program.len() })
+        });
+        ex.undefined_at(
+            exit.into_iter().collect(),
+            format!("CTA `{name}` exits with {held} TMEM columns still allocated"),
+            "every `tcgen05.alloc` needs a `tcgen05.dealloc` of the same columns before the CTA exits (§9.7.16.7.1)".into(),
+        );
+    }
 }
 
 pub fn relinquish(ex: &mut Exec) {

@@ -23,7 +23,7 @@ pub fn cmp_str(op: CmpOp) -> &'static str {
 }
 
 /// Whether cluster `i` is the implicit cluster of a lone CTA (printed as plain `cta A`).
-fn is_implicit_cluster(s: &Scenario, i: usize) -> bool {
+pub(crate) fn is_implicit_cluster(s: &Scenario, i: usize) -> bool {
     let mut members = s.ctas.iter().filter(|c| c.cluster == i);
     match (members.next(), members.next(), s.clusters.get(i)) {
         (Some(cta), None, Some(cluster)) => cluster.gpu == 0 && cluster.name == cta.name,

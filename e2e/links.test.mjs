@@ -1,6 +1,7 @@
 // Share links: copy a link from the explorer and open it elsewhere, a link to a step,
 // hostile and broken links, and the embed mode.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { deflateSync, inflateSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
 
@@ -90,6 +91,33 @@ describe("share links", { skip: skip ?? false }, () => {
         await screenshot(third, "share-step-opened");
         assert.deepEqual([...problems, ...secondProblems, ...thirdProblems], []);
         for (const p of [page, second, third]) await p.close();
+    });
+
+    test("a link naming a finding opens on its witness once the verdict arrives", async () => {
+        const code = readFileSync(new URL("../tests/links/v1/finding-witness.link", import.meta.url), "utf8").trim();
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/s/${code}`);
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
+        const stepInput = page.getByLabel("Jump to step");
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "4");
+        assert.equal(await stepInput.inputValue(), "4", "at the end of the 4-step witness");
+        assert.equal(await page.locator('[data-region="lanes"] .access-mark').count(), 2, "both accesses marked");
+        await screenshot(page, "share-finding-opened");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a link naming a finding the checker does not report says so", async () => {
+        const code = readFileSync(new URL("../tests/links/v1/handoff-with-view.link", import.meta.url), "utf8").trim();
+        const { page, problems } = await browser.newPage();
+        await page.goto(`${browser.url}/#/s/${code}`);
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
+        const error = page.locator('[data-region="lanes"] .step-error');
+        await error.waitFor();
+        assert.match(await error.innerText(), /finding 1 of this scenario, but the checker reports none/);
+        assert.equal(await page.getByLabel("Jump to step").inputValue(), "0");
+        assert.deepEqual(problems, []);
+        await page.close();
     });
 
     test("a link with markup in its names shows it as text and runs nothing", async () => {

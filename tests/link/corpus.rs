@@ -70,6 +70,16 @@ fn samples_to_freeze() -> Vec<(String, SharePayload)> {
         samples.push((format!("template-{stem}"), SharePayload::scenario_only(loaded.scenario)));
     }
 
+    // A racy scenario opened on its first finding's witness, at the witness's end.
+    let racy_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/checker/bug1_relay_default_release_cta.fence");
+    let racy = fencelab::load(&read(&racy_path)).scenario;
+    let report = fencelab::check::check(&racy, &fencelab::check::Options::default());
+    let witness_len = report.findings.first().map_or(0, |f| f.witness.steps.len());
+    let mut finding = SharePayload::scenario_only(racy);
+    finding.view.trace = Some(TraceRef::Finding(0));
+    finding.view.step = u32::try_from(witness_len).ok();
+    samples.push(("finding-witness".to_string(), finding));
+
     let mut runner = TestRunner::deterministic();
     for index in 1..=4 {
         let tree = payload().new_tree(&mut runner).expect("strategy yields a value");

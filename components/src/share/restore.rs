@@ -1,9 +1,12 @@
 //! App state ⇄ share payload: what a link captures and how opening it puts it back.
 
+use fencelab::check::Report;
 use fencelab::link::{SharePayload, TraceRef, ViewState};
 use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
+use crate::check_client::CheckState;
+use crate::finding_marks::Marked;
 use crate::state::AppState;
 
 /// The scenario on screen (and with `at_step`, the steps taken so far) as a payload.
@@ -26,8 +29,12 @@ pub fn restore(state: AppState, payload: SharePayload) {
     let text = fencelab::syntax::print(&payload.scenario);
     state.edit(text, false);
     state.mode.set(payload.view.mode);
-    let Some(TraceRef::Schedule(schedule)) = payload.view.trace else { return };
     let step = payload.view.step.map_or(0, |s| s as usize);
+    let schedule = match payload.view.trace {
+        Some(TraceRef::Schedule(schedule)) => schedule,
+        Some(TraceRef::Finding(index)) => return open_finding(state, payload.scenario, index as usize, step),
+        None => return,
+    };
     let scenario = payload.scenario;
     // The app rebuilds the session after the edit and puts `pending_schedule` on it; then
     // this moves to the link's step. When the text did not change there is no rebuild, so
@@ -55,4 +62,46 @@ fn apply_steps(state: AppState, schedule: &Schedule, step: usize) {
         }
         t.jump(step)
     });
+}
+
+/// A link naming a finding rather than its steps: the witness is known only once the
+/// checker has answered for the link's scenario, so wait for that verdict, then follow it.
+fn open_finding(state: AppState, scenario: fencelab::model::Scenario, index: usize, step: usize) {
+    let pending = StoredValue::new(true);
+    let mode = state.mode.get_untracked();
+    Effect::new(move |_| {
+        let on_scenario = state.tape.with(|t| matches!(t, Some(Ok(tape)) if *tape.scenario() == scenario));
+        let witness = state.check.state.with(|s| match s {
+            CheckState::Done { report, .. } if on_scenario && report.mode == mode => Some(finding_marks(report, index)),
+            _ => None,
+        });
+        let Some(witness) = witness else { return };
+        if !pending.get_value() {
+            return;
+        }
+        pending.set_value(false);
+        match witness {
+            Ok(marked) => {
+                apply_steps(state, &marked.witness, step);
+                state.marks.update(|m| m.pin(marked));
+            }
+            Err(why) => state.step_error.set(Some(why)),
+        }
+    });
+}
+
+/// Finding `index` (0-based) with its witness and accesses, or why the link cannot show it.
+fn finding_marks(report: &Report, index: usize) -> Result<Marked, String> {
+    let finding = report.findings.get(index);
+    let marked = finding.map(|f| Marked { finding: index, accesses: f.accesses.clone(), witness: f.witness.clone() });
+    marked.ok_or_else(|| {
+        format!(
+            "the link opens on finding {} of this scenario, but the checker reports {}; showing the start instead",
+            index + 1,
+            match report.findings.len() {
+                0 => "none".to_string(),
+                n => format!("only {n}"),
+            }
+        )
+    })
 }

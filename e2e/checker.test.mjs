@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, skipReason } from "./harness.mjs";
+import { launch, openExplorer, requestNumber, screenshot, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -22,17 +22,6 @@ function contended(threads, accesses) {
 
 const panel = (page) => page.locator('[data-region="verdict"]');
 
-async function open(browser) {
-    const { page, problems } = await browser.newPage();
-    await page.goto(`${browser.url}/#/explore`);
-    await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
-    return { page, problems };
-}
-
-async function request(page) {
-    return Number((await panel(page).getAttribute("data-request")) || 0);
-}
-
 describe("checker worker", { skip: skip ?? false }, () => {
     let browser;
     before(async () => {
@@ -43,7 +32,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
     });
 
     test("a long check shows its progress and can be cancelled", async () => {
-        const { page, problems } = await open(browser);
+        const { page, problems } = await openExplorer(browser);
         const text = page.getByRole("textbox", { name: /Scenario source/ });
         await text.fill(contended(4, 6));
         const bar = page.getByRole("progressbar", { name: /states/ });
@@ -67,7 +56,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
         await screenshot(page, "checker-cancelled");
 
         // A fresh worker answers the next edit.
-        const before = await request(page);
+        const before = await requestNumber(page);
         await page.getByLabel("New scenario from a template").selectOption("mp-relaxed");
         await page.waitForFunction(
             (prev) => {
@@ -83,7 +72,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
     });
 
     test("a run stopped by the state cap says it is partial", async () => {
-        const { page, problems } = await open(browser);
+        const { page, problems } = await openExplorer(browser);
         await page.getByRole("textbox", { name: /Scenario source/ }).fill(contended(4, 6));
         await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 120000 });
         assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "partial");
@@ -95,15 +84,15 @@ describe("checker worker", { skip: skip ?? false }, () => {
     });
 
     test("a comment edit keeps the verdict and the stepping position without a new check", async () => {
-        const { page, problems } = await open(browser);
-        const before = await request(page);
+        const { page, problems } = await openExplorer(browser);
+        const before = await requestNumber(page);
         await page.locator("body").click({ position: { x: 5, y: 5 } });
         await page.keyboard.press("ArrowRight");
         assert.equal(await page.getByLabel("Jump to step").inputValue(), "1");
         const text = page.getByRole("textbox", { name: /Scenario source/ });
         await text.fill(`${await text.inputValue()}\n# a note to self`);
         await page.waitForTimeout(300);
-        assert.equal(await request(page), before, "no new check");
+        assert.equal(await requestNumber(page), before, "no new check");
         assert.equal(await panel(page).getAttribute("data-state"), "done");
         assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "correct");
         assert.equal(await page.getByLabel("Jump to step").inputValue(), "1", "still at step 1");
@@ -112,7 +101,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
     });
 
     test("a burst of typing is checked for its final text", async () => {
-        const { page, problems } = await open(browser);
+        const { page, problems } = await openExplorer(browser);
         const text = page.getByRole("textbox", { name: /Scenario source/ });
         const source = await text.inputValue();
         const at = source.indexOf("== 42)") + "== 42".length;
@@ -121,7 +110,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
             el.focus();
             el.setSelectionRange(pos, pos);
         }, at);
-        const before = await request(page);
+        const before = await requestNumber(page);
         const typed = "1234567890";
         // Every prefix is a valid program: each keystroke is a real edit to check.
         await page.keyboard.type(typed, { delay: 0 });
@@ -134,12 +123,12 @@ describe("checker worker", { skip: skip ?? false }, () => {
             final,
             { timeout: 20000 },
         );
-        const checked = (await request(page)) - before;
+        const checked = (await requestNumber(page)) - before;
         assert.ok(checked >= 1 && checked < typed.length, `${typed.length} keystrokes, ${checked} checks`);
         // No answer for an older text arrives late and replaces it.
         await page.waitForTimeout(400);
         assert.equal(await panel(page).getAttribute("data-state"), "done");
-        assert.equal((await request(page)) - before, checked);
+        assert.equal((await requestNumber(page)) - before, checked);
         assert.match(await panel(page).locator(".expectations").innerText(), new RegExp(`== 42${typed}\\)`));
         assert.deepEqual(problems, []);
         await page.close();

@@ -3,33 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, skipReason } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, requestNumber, screenshot, skipReason, verdictAfter } from "./harness.mjs";
 
 const skip = await skipReason();
-
-/** Waits for the verdict of a request newer than `after` and returns its word. */
-async function verdictAfter(page, after) {
-    const panel = page.locator('[data-region="verdict"]');
-    await page.waitForFunction(
-        (prev) => {
-            const el = document.querySelector('[data-region="verdict"]');
-            return el?.dataset.state === "done" && Number(el.dataset.request) > prev;
-        },
-        after,
-        { timeout: 20000 },
-    );
-    return panel.locator("[data-verdict]").getAttribute("data-verdict");
-}
-
-async function requestNumber(page) {
-    return Number((await page.locator('[data-region="verdict"]').getAttribute("data-request")) || 0);
-}
-
-async function loadTemplate(page, id) {
-    const before = await requestNumber(page);
-    await page.getByLabel("New scenario from a template").selectOption(id);
-    return verdictAfter(page, before);
-}
 
 describe("explorer", { skip: skip ?? false }, () => {
     let browser;
@@ -40,12 +16,7 @@ describe("explorer", { skip: skip ?? false }, () => {
         await browser?.close();
     });
 
-    async function open() {
-        const { page, problems } = await browser.newPage();
-        await page.goto(`${browser.url}/#/explore`);
-        await verdictAfter(page, 0);
-        return { page, problems };
-    }
+    const open = () => openExplorer(browser);
 
     test("relaxed message passing races; typing release/acquire makes it correct", async () => {
         const { page, problems } = await open();

@@ -81,3 +81,36 @@ export async function launch() {
 export async function screenshot(page, name) {
     await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/** The number of the newest check request the verdict panel shows (0 before any). */
+export async function requestNumber(page) {
+    return Number((await page.locator('[data-region="verdict"]').getAttribute("data-request")) || 0);
+}
+
+/** Waits for the verdict of a request newer than `after` and returns its word. */
+export async function verdictAfter(page, after) {
+    await page.waitForFunction(
+        (prev) => {
+            const el = document.querySelector('[data-region="verdict"]');
+            return el?.dataset.state === "done" && Number(el.dataset.request) > prev;
+        },
+        after,
+        { timeout: 20000 },
+    );
+    return page.locator('[data-region="verdict"] [data-verdict]').getAttribute("data-verdict");
+}
+
+/** Chooses template `id` from the "new scenario" menu and returns its verdict word. */
+export async function loadTemplate(page, id) {
+    const before = await requestNumber(page);
+    await page.getByLabel("New scenario from a template").selectOption(id);
+    return verdictAfter(page, before);
+}
+
+/** A new page on the explorer, once its first verdict is in. */
+export async function openExplorer(browser) {
+    const { page, problems } = await browser.newPage();
+    await page.goto(`${browser.url}/#/explore`);
+    await verdictAfter(page, 0);
+    return { page, problems };
+}

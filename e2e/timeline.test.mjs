@@ -4,32 +4,18 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, screenshotDir, skipReason } from "./harness.mjs";
+import {
+    launch,
+    loadTemplate,
+    openExplorer,
+    requestNumber,
+    screenshot,
+    screenshotDir,
+    skipReason,
+    verdictAfter,
+} from "./harness.mjs";
 
 const skip = await skipReason();
-
-async function requestNumber(page) {
-    return Number((await page.locator('[data-region="verdict"]').getAttribute("data-request")) || 0);
-}
-
-/** Waits for the verdict of a request newer than `after` and returns its word. */
-async function verdictAfter(page, after) {
-    await page.waitForFunction(
-        (prev) => {
-            const el = document.querySelector('[data-region="verdict"]');
-            return el?.dataset.state === "done" && Number(el.dataset.request) > prev;
-        },
-        after,
-        { timeout: 20000 },
-    );
-    return page.locator('[data-region="verdict"] [data-verdict]').getAttribute("data-verdict");
-}
-
-async function loadTemplate(page, id) {
-    const before = await requestNumber(page);
-    await page.getByLabel("New scenario from a template").selectOption(id);
-    return verdictAfter(page, before);
-}
 
 async function setSource(page, edit) {
     const text = page.getByRole("textbox", { name: /Scenario source/ });
@@ -58,12 +44,7 @@ describe("timeline", { skip: skip ?? false }, () => {
         await browser?.close();
     });
 
-    async function open() {
-        const { page, problems } = await browser.newPage();
-        await page.goto(`${browser.url}/#/explore`);
-        await verdictAfter(page, 0);
-        return { page, problems };
-    }
+    const open = () => openExplorer(browser);
 
     test("the starter draws a .cta arrow from the producer's arrive to the consumer's wait", async () => {
         const { page, problems } = await open();

@@ -60,6 +60,16 @@ struct Live {
     _on_error: Closure<dyn Fn(ErrorEvent)>,
 }
 
+impl Live {
+    /// Stops the worker. Its handlers are detached first: an event already queued for
+    /// them would otherwise call a closure that is about to be dropped.
+    fn stop(self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
 /// Handle the verdict panel uses. Copy; the worker itself stays in a local store.
 #[derive(Clone, Copy)]
 pub struct CheckClient {
@@ -117,7 +127,7 @@ impl CheckClient {
             }
             client.act(|d, now| d.edit(job, typing, now));
         });
-        on_cleanup(move || client.live.update_value(|l| if let Some(l) = l.take() { l.worker.terminate() }));
+        on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(Live::stop)));
         client
     }
 
@@ -138,7 +148,12 @@ impl CheckClient {
         match self.dispatch.try_update_value(|d| decide(d, now)) {
             Some(Next::Send(job)) => self.send(job),
             Some(Next::Restart(job)) => {
-                self.respawn();
+                // A worker still loading has run nothing yet: the new request simply
+                // replaces the queued one, and the load is not paid twice.
+                let loading = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get()));
+                if !loading {
+                    self.respawn();
+                }
                 self.send(job);
             }
             Some(Next::WakeAt(at)) => {
@@ -196,11 +211,7 @@ impl CheckClient {
     }
 
     fn respawn(self) {
-        self.live.update_value(|l| {
-            if let Some(old) = l.take() {
-                old.worker.terminate();
-            }
-        });
+        self.live.update_value(|l| l.take().into_iter().for_each(Live::stop));
         let worker = match Worker::new(WORKER_URL) {
             Ok(w) => w,
             Err(err) => {

@@ -44,7 +44,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
             { timeout: 10000 },
         );
         const label = await page.locator(".check-progress-label").innerText();
-        assert.match(label, /^[\d]+ of at most 200000 states, \d+ transitions$/);
+        assert.match(label, /^[\d,]+ of at most 200,000 states, [\d,]+ transitions$/);
         assert.equal(await panel(page).getAttribute("data-state"), "running");
         assert.equal(await bar.getAttribute("max"), "200000");
         await screenshot(page, "checker-progress");
@@ -76,7 +76,7 @@ describe("checker worker", { skip: skip ?? false }, () => {
         await page.getByRole("textbox", { name: /Scenario source/ }).fill(contended(4, 6));
         await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 120000 });
         assert.equal(await page.locator("[data-verdict]").getAttribute("data-verdict"), "partial");
-        assert.match(await page.locator(".verdict-stats").innerText(), /^200000 states, .*stopped at the state cap/);
+        assert.match(await page.locator(".verdict-stats").innerText(), /^200,000 states, .*stopped at the state cap/);
         assert.match(await panel(page).innerText(), /Partial: exploration stopped at the state cap/);
         await screenshot(page, "checker-partial");
         assert.deepEqual(problems, []);

@@ -84,7 +84,12 @@ fn running_view(client: CheckClient) -> Option<impl IntoView> {
                     (1, n) => format!(", pass 1 of {n}"),
                     (k, n) => format!(", pass {k} of {n} (the other mode, where the spec is silent)"),
                 };
-                format!("{} of at most {} states, {} transitions{pass}", p.states, p.max_states, p.transitions)
+                format!(
+                    "{} of at most {} states, {} transitions{pass}",
+                    grouped(p.states),
+                    grouped(p.max_states),
+                    grouped(p.transitions)
+                )
             })
         })
     };
@@ -153,7 +158,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
     let stats = move || {
         let check_ms = client.timing.with(|t| t.map_or(0.0, |t| t.worker.check_ms));
         let cap = if complete { "" } else { " (stopped at the state cap)" };
-        format!("{states} states, {transitions} transitions, {check_ms:.0} ms{cap}")
+        format!("{} states, {} transitions, {check_ms:.0} ms{cap}", grouped(states), grouped(transitions))
     };
     view! {
         <div class=format!("verdict {class}") data-verdict=word>
@@ -277,4 +282,32 @@ fn outcome_table(report: &Report) -> Option<impl IntoView> {
             <tbody>{rows.collect_view()}</tbody>
         </table>
     })
+}
+
+/// A count with thousands separated, as people read large numbers: `200,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(13312), "13,312");
+        assert_eq!(grouped(200000), "200,000");
+        assert_eq!(grouped(1234567), "1,234,567");
+    }
 }

@@ -2,20 +2,14 @@
 //! them again leaves a text that loads with no new error, and every removal either
 //! refuses with a reason or leaves a text that parses.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use fencelab::palette::{apply, Edit, Item, MachineEdit, Memory};
 
-fn fence_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            fence_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "fence") {
-            out.push(path);
-        }
-    }
-}
+#[path = "support/fence_files.rs"]
+mod fence_files;
+
+use fence_files::fence_files;
 
 fn errors(src: &str) -> Vec<String> {
     let mut out: Vec<String> =

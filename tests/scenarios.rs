@@ -5,16 +5,10 @@ use std::path::{Path, PathBuf};
 
 use fencelab::syntax::print_with_comments;
 
-fn fence_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            fence_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "fence") {
-            out.push(path);
-        }
-    }
-}
+#[path = "support/fence_files.rs"]
+mod fence_files;
+
+use fence_files::fence_files;
 
 fn all_files() -> Vec<PathBuf> {
     let mut files = Vec::new();

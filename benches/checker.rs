@@ -8,6 +8,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use fencelab::check::{check, Options};
 use fencelab::model::Scenario;
 
+#[path = "../tests/support/mp_pairs.rs"]
+mod mp_pairs;
+
+use mp_pairs::mp_pairs;
+
 fn load_dir(dir: &Path) -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
     let Ok(entries) = std::fs::read_dir(dir) else { return out };
@@ -24,22 +29,6 @@ fn load_dir(dir: &Path) -> Vec<(String, Scenario)> {
     out
 }
 
-/// `k` independent (correct) message-passing pairs. Racy pairs would have 3^k distinct
-/// final outcomes, which any outcome table must enumerate; correct ones have one.
-fn mp_pairs(k: usize) -> Scenario {
-    let mut s = String::new();
-    for i in 0..k {
-        s += &format!("cta P{i}\ncta C{i}\nglobal d{i} = 0\nglobal f{i} = 0\n");
-    }
-    for i in 0..k {
-        s += &format!(
-            "thread p{i} @P{i}:\n    st.global [d{i}], 1\n    st.release.gpu.global [f{i}], 1\n\
-             thread c{i} @C{i}:\n    wait ld.acquire.gpu.global r0, [f{i}] == 1\n    ld.global r1, [d{i}]\n"
-        );
-    }
-    fencelab::load(&s).scenario
-}
-
 fn scenarios(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/checker");
     let mut group = c.benchmark_group("scenario");
@@ -52,7 +41,7 @@ fn scenarios(c: &mut Criterion) {
 fn scaling(c: &mut Criterion) {
     let mut group = c.benchmark_group("mp_pairs");
     for k in 1..=6 {
-        let scenario = mp_pairs(k);
+        let scenario = fencelab::load(&mp_pairs(k)).scenario;
         let report = check(&scenario, &Options::default());
         println!("mp_pairs k={k}: {} states, {} transitions, verdict {:?}", report.stats.states, report.stats.transitions, report.verdict);
         group.bench_function(format!("k{k}"), |b| b.iter(|| check(black_box(&scenario), &Options::default())));

@@ -7,6 +7,11 @@ use fencelab::check::view::AgentStatusView;
 use fencelab::check::{check, FindingKind, Mode, Options, Stepper, Verdict};
 use fencelab::schedule::Step;
 
+#[path = "support/mp_pairs.rs"]
+mod mp_pairs;
+
+use mp_pairs::mp_pairs;
+
 fn scenario(src: &str) -> fencelab::model::Scenario {
     let loaded = fencelab::load(src);
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
@@ -17,20 +22,6 @@ const MP_RELAXED: &str = "cta A\ncta B\nglobal data = 0\nglobal flag = 0\n\
 thread producer @A:\n    st.global [data], 42\n    st.relaxed.gpu.global [flag], 1\n\
 thread consumer @B:\n    ld.relaxed.gpu.global r0, [flag]\n    ld.global r1, [data]\n";
 
-/// `k` independent message-passing pairs, each in its own pair of CTAs.
-fn mp_pairs(k: usize) -> String {
-    let mut s = String::new();
-    for i in 0..k {
-        s += &format!("cta P{i}\ncta C{i}\nglobal d{i} = 0\nglobal f{i} = 0\n");
-    }
-    for i in 0..k {
-        s += &format!(
-            "thread p{i} @P{i}:\n    st.global [d{i}], 1\n    st.release.gpu.global [f{i}], 1\n\
-             thread c{i} @C{i}:\n    wait ld.acquire.gpu.global r0, [f{i}] == 1\n    ld.global r1, [d{i}]\n"
-        );
-    }
-    s + "expect correct\n"
-}
 
 #[test]
 fn independent_pairs_cost_the_sum_of_their_states() {

@@ -208,6 +208,36 @@ pub enum TcOp {
     FenceAfterThreadSync,
 }
 
+impl TcOp {
+    /// The `.cta_group::N` the op carries; `None` for ops written without one.
+    pub fn cta_group(&self) -> Option<u8> {
+        match self {
+            TcOp::Alloc { cta_group, .. }
+            | TcOp::Dealloc { cta_group, .. }
+            | TcOp::Relinquish { cta_group }
+            | TcOp::Mma { cta_group, .. }
+            | TcOp::Cp { cta_group, .. }
+            | TcOp::Shift { cta_group, .. }
+            | TcOp::Commit { cta_group, .. } => Some(*cta_group),
+            _ => None,
+        }
+    }
+
+    /// [`TcOp::cta_group`], to change.
+    pub fn cta_group_mut(&mut self) -> Option<&mut u8> {
+        match self {
+            TcOp::Alloc { cta_group, .. }
+            | TcOp::Dealloc { cta_group, .. }
+            | TcOp::Relinquish { cta_group }
+            | TcOp::Mma { cta_group, .. }
+            | TcOp::Cp { cta_group, .. }
+            | TcOp::Shift { cta_group, .. }
+            | TcOp::Commit { cta_group, .. } => Some(cta_group),
+            _ => None,
+        }
+    }
+}
+
 /// What a `wait` form spins on (`wait ld.acquire.gpu r0, [flag] == 1`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WaitTarget {

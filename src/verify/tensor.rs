@@ -20,26 +20,13 @@ pub fn check(ctx: &mut Ctx) {
                 operand(ctx, t, i, 2, b, Mem::Shared, "wgmma");
             }
             Instr::Tc(op) => {
-                if let Some(group) = cta_group(op) {
+                if let Some(group) = op.cta_group() {
                     check_group(ctx, t, i, group, &mut first_group);
                 }
                 tc_operands(ctx, t, i, op);
             }
             _ => {}
         }
-    }
-}
-
-fn cta_group(op: &TcOp) -> Option<u8> {
-    match op {
-        TcOp::Alloc { cta_group, .. }
-        | TcOp::Dealloc { cta_group, .. }
-        | TcOp::Relinquish { cta_group }
-        | TcOp::Mma { cta_group, .. }
-        | TcOp::Cp { cta_group, .. }
-        | TcOp::Shift { cta_group, .. }
-        | TcOp::Commit { cta_group, .. } => Some(*cta_group),
-        _ => None,
     }
 }
 

@@ -121,16 +121,10 @@ pub fn apply(s: &mut Scenario, edit: Nonsense) {
         Nonsense::OddCtaGroup(t, group) => {
             if let Some(p) = thread(s, t) {
                 for instr in p.iter_mut() {
-                    if let Instr::Tc(
-                        TcOp::Alloc { cta_group, .. }
-                        | TcOp::Dealloc { cta_group, .. }
-                        | TcOp::Relinquish { cta_group }
-                        | TcOp::Mma { cta_group, .. }
-                        | TcOp::Cp { cta_group, .. }
-                        | TcOp::Shift { cta_group, .. }
-                        | TcOp::Commit { cta_group, .. },
-                    ) = instr
-                    {
+                    if let Some(cta_group) = match instr {
+                        Instr::Tc(op) => op.cta_group_mut(),
+                        _ => None,
+                    } {
                         *cta_group = group;
                     }
                 }

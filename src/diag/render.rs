@@ -11,7 +11,7 @@
 
 use std::fmt::Write;
 
-use super::{Diagnostic, Label};
+use super::{Diagnostic, Label, Severity};
 
 /// 1-based line and column (in chars) of a byte offset; offsets past the end clamp to it.
 pub fn line_col(src: &str, offset: u32) -> (usize, usize) {
@@ -56,6 +56,58 @@ fn floor_char_boundary(src: &str, offset: usize) -> usize {
     offset
 }
 
+/// How a rendering looks. Whether the text ends up on a terminal is the caller's
+/// question: the core only formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    #[default]
+    Plain,
+    /// ANSI colours in rustc's scheme: the level in its colour, the gutter blue, the
+    /// primary carets in the level's colour.
+    Ansi,
+}
+
+/// The parts of a diagnostic that get a colour of their own.
+#[derive(Clone, Copy)]
+enum Part {
+    Level(Severity),
+    Message,
+    Gutter,
+    NoteLabel,
+    HelpLabel,
+}
+
+impl Part {
+    /// SGR parameters of the part.
+    fn sgr(self) -> &'static str {
+        match self {
+            Part::Level(Severity::Error) => "1;31",
+            Part::Level(Severity::Warning) => "1;33",
+            Part::Level(Severity::Note) => "1;32",
+            Part::Message | Part::NoteLabel => "1",
+            Part::Gutter => "1;34",
+            Part::HelpLabel => "1;36",
+        }
+    }
+}
+
+impl Style {
+    /// `text` wrapped in the part's colour; plain text unchanged, and nothing added
+    /// around an empty text.
+    fn paint(self, part: Part, text: &str) -> String {
+        match self {
+            Style::Ansi if !text.is_empty() => format!("\x1b[{}m{text}\x1b[0m", part.sgr()),
+            Style::Ansi | Style::Plain => text.to_string(),
+        }
+    }
+
+    /// The severity's name (`error`, `warning`, `note`) in its colour, for messages
+    /// printed outside a diagnostic, such as `error: 2 errors`.
+    pub fn severity(self, severity: Severity) -> String {
+        self.paint(Part::Level(severity), severity.as_str())
+    }
+}
+
 /// Renders one diagnostic as plain text ending in a newline.
 pub fn render(diag: &Diagnostic, src: &str, file_name: &str) -> String {
     render_indexed(diag, &LineIndex::new(src), file_name)
@@ -63,47 +115,62 @@ pub fn render(diag: &Diagnostic, src: &str, file_name: &str) -> String {
 
 /// [`render`] with a prepared [`LineIndex`], for rendering many diagnostics of one text.
 pub fn render_indexed(diag: &Diagnostic, index: &LineIndex, file_name: &str) -> String {
+    render_styled(diag, index, file_name, Style::Plain)
+}
+
+/// [`render_indexed`] in a chosen [`Style`]; [`Style::Plain`] gives exactly its text.
+pub fn render_styled(diag: &Diagnostic, index: &LineIndex, file_name: &str, style: Style) -> String {
+    let level = Part::Level(diag.severity);
+    let gutter = |text: &str| style.paint(Part::Gutter, text);
     let mut out = String::new();
-    let _ = writeln!(out, "{}[{}]: {}", diag.severity.as_str(), diag.code, diag.message);
+    let _ = writeln!(
+        out,
+        "{}{}",
+        style.paint(level, &format!("{}[{}]", diag.severity.as_str(), diag.code)),
+        style.paint(Part::Message, &format!(": {}", diag.message))
+    );
     let mut labels: Vec<&Label> = diag.labels.iter().collect();
     labels.sort_by_key(|l| (!l.primary, l.span.start));
     let primary = labels.first().map(|l| index.line_col(l.span.start));
     let max_line = labels.iter().map(|l| index.line_col(l.span.start).0).max().unwrap_or(1);
     let width = max_line.to_string().len();
     let pad = " ".repeat(width);
+    let arrow = gutter("-->");
     match primary {
         Some((line, col)) => {
-            let _ = writeln!(out, "{pad}--> {file_name}:{line}:{col}");
+            let _ = writeln!(out, "{pad}{arrow} {file_name}:{line}:{col}");
         }
         None => {
-            let _ = writeln!(out, "{pad}--> {file_name}");
+            let _ = writeln!(out, "{pad}{arrow} {file_name}");
         }
     }
     labels.sort_by_key(|l| l.span.start);
+    let bar = gutter("|");
     if !labels.is_empty() {
-        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{pad} {bar}");
     }
     let mut shown_line = 0;
     for label in &labels {
         let (line, col) = index.line_col(label.span.start);
         let text = index.line_text(line).replace('\t', " ");
         if line != shown_line {
-            let _ = writeln!(out, "{line:>width$} | {text}");
+            let _ = writeln!(out, "{} {text}", gutter(&format!("{line:>width$} |")));
             shown_line = line;
         }
         let (end_line, end_col) = index.line_col(label.span.end);
         let last_col = if end_line == line { end_col } else { text.chars().count() + 1 };
         let marks = last_col.saturating_sub(col).max(1);
-        let mark = if label.primary { "^" } else { "-" };
-        let underline = format!("{}{}", " ".repeat(col - 1), mark.repeat(marks));
+        let (mark, part) = if label.primary { ("^", level) } else { ("-", Part::Gutter) };
         let message = if label.message.is_empty() { String::new() } else { format!(" {}", label.message) };
-        let _ = writeln!(out, "{pad} | {underline}{message}");
+        let marked = style.paint(part, &format!("{}{message}", mark.repeat(marks)));
+        let _ = writeln!(out, "{pad} {bar} {}{marked}", " ".repeat(col - 1));
     }
+    let equals = gutter("=");
     for note in &diag.notes {
-        let _ = writeln!(out, "{pad} = note: {note}");
+        let _ = writeln!(out, "{pad} {equals} {}: {note}", style.paint(Part::NoteLabel, "note"));
     }
     if let Some(help) = &diag.help {
-        let _ = writeln!(out, "{pad} = help: {help}");
+        let _ = writeln!(out, "{pad} {equals} {}: {help}", style.paint(Part::HelpLabel, "help"));
     }
     out
 }
@@ -143,5 +210,40 @@ mod tests {
   = help: did you mean `.acquire`?
 ";
         assert_eq!(render(&diag, src, "mp.fence"), expected);
+    }
+
+    #[test]
+    fn ansi_style_colours_the_parts_and_strips_back_to_plain() {
+        let src = "cta A\nthread t @A:\n    ld.aquire.gpu r0, [flag]\n    st [x], 1\n";
+        let start = src.find(".aquire").unwrap_or(0);
+        let other = src.find("st [x]").unwrap_or(0);
+        let diag = Diagnostic::warning("F0203", "unknown modifier `.aquire`")
+            .with_primary(Some(Span::new(start, start + 7)), "not a modifier of `ld`")
+            .with_secondary(Some(Span::new(other, other + 2)), "later")
+            .with_note("a note")
+            .with_help("did you mean `.acquire`?");
+        let index = LineIndex::new(src);
+        let plain = render_styled(&diag, &index, "mp.fence", Style::Plain);
+        assert_eq!(plain, render(&diag, src, "mp.fence"));
+        let coloured = render_styled(&diag, &index, "mp.fence", Style::Ansi);
+        assert!(coloured.starts_with("\x1b[1;33mwarning[F0203]\x1b[0m\x1b[1m: unknown"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;33m^^^^^^^ not a modifier of `ld`\x1b[0m"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;34m-- later\x1b[0m"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;34m3 |\x1b[0m"), "{coloured}");
+        assert!(coloured.contains("\x1b[1;36mhelp\x1b[0m: did you mean"), "{coloured}");
+        assert_eq!(strip_ansi(&coloured), plain);
+    }
+
+    /// The text without its SGR escapes.
+    fn strip_ansi(text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(at) = rest.find("\x1b[") {
+            out.push_str(&rest[..at]);
+            rest = &rest[at..];
+            rest = rest.find('m').map_or("", |end| &rest[end + 1..]);
+        }
+        out.push_str(rest);
+        out
     }
 }

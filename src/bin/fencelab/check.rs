@@ -1,14 +1,18 @@
 //! `fencelab check FILE... [--mode strict|pragmatic] [--json]`: explore each scenario and
-//! compare with its `expect` line and final conditions.
+//! compare with its `expect` line and final conditions. Findings are diagnostics on
+//! stdout (coloured when stdout is a terminal); input problems go to stderr.
 
 use std::io::Write;
 use std::time::Instant;
 
 use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper};
-use fencelab::diag::{render, Diagnostic, Span};
+use fencelab::diag::{render_styled, Diagnostic, LineIndex, Span, Style};
 use fencelab::model::Scenario;
 use fencelab::schedule::Schedule;
 use fencelab::syntax::SourceMap;
+
+use crate::input::{read_scenario, Input, INPUT_ERROR};
+use crate::ui::Ui;
 
 /// Print a line to stdout, ignoring a closed pipe (`fencelab check ... | head`).
 macro_rules! say {
@@ -17,64 +21,76 @@ macro_rules! say {
     }};
 }
 
-/// Exit code: 0 every expectation holds, 1 one fails, 2 invalid input or usage.
-pub fn run(args: &[String]) -> u8 {
-    let mut files = Vec::new();
-    let mut mode = Mode::Pragmatic;
-    let mut json = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--json" => json = true,
-            "--mode" => match it.next().and_then(|name| Mode::from_name(name)) {
-                Some(chosen) => mode = chosen,
-                None => {
-                    eprintln!("error: `--mode` takes `strict` or `pragmatic`");
-                    return 2;
-                }
-            },
-            f if f.starts_with("--") => {
-                eprintln!("error: unknown option `{f}`");
-                return 2;
-            }
-            f => files.push(f.to_string()),
+/// Check scenarios exhaustively against their `expect` lines
+#[derive(clap::Args)]
+#[command(long_about = "Check scenarios exhaustively against their `expect` lines.
+
+Explores every interleaving and read choice of each scenario, prints each finding
+(race, deadlock, undefined behaviour) as a diagnostic with a shortest witness, then each
+`expect` line as `ok` or `FAILED`, the outcome table and the verdict.")]
+#[command(after_help = "\
+Examples:
+  fencelab check tests/scenarios/checker/bug1_relay_default_release_cta.fence
+  fencelab check --mode strict a.fence b.fence
+  fencelab check --json - < mp.fence
+
+Exit status: 0 every expectation holds, 1 one fails, 2 bad input or usage.")]
+pub struct Args {
+    /// Scenario files; `-` reads standard input
+    #[arg(required = true, value_name = "FILE", value_parser = Input::parser())]
+    files: Vec<Input>,
+    /// How to read the memory model
+    #[arg(long, value_enum, default_value_t = ModeArg::Pragmatic)]
+    mode: ModeArg,
+    /// Print the report as JSON (an array for several files)
+    #[arg(long)]
+    json: bool,
+}
+
+/// clap's view of [`Mode`], so help and completions list the choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Follow the PTX spec literally
+    Strict,
+    /// Accept what production code (CUTLASS) does; differences become notes
+    Pragmatic,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Mode {
+        match mode {
+            ModeArg::Strict => Mode::Strict,
+            ModeArg::Pragmatic => Mode::Pragmatic,
         }
     }
-    if files.is_empty() {
-        eprintln!("error: `check` needs at least one FILE");
-        return 2;
-    }
+}
+
+/// Exit code: 0 every expectation holds, 1 one fails, 2 invalid input.
+pub fn run(args: &Args, ui: Ui) -> u8 {
+    let mode = Mode::from(args.mode);
     let mut code = 0;
     let mut objects = Vec::new();
-    for file in &files {
-        let (c, obj) = check_file(file, mode, json);
+    for file in &args.files {
+        let (c, obj) = check_file(file, mode, args.json, ui);
         code = code.max(c);
         objects.extend(obj);
     }
-    if json {
+    if args.json {
         let out = if objects.len() == 1 { objects.remove(0) } else { serde_json::Value::Array(objects) };
         say!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
     code
 }
 
-fn check_file(file: &str, mode: Mode, json: bool) -> (u8, Option<serde_json::Value>) {
-    let src = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: cannot read `{file}`: {e}");
-            return (2, None);
-        }
+fn check_file(file: &Input, mode: Mode, json: bool, ui: Ui) -> (u8, Option<serde_json::Value>) {
+    let (src, scenario, map) = match read_scenario(file, ui) {
+        Ok(input) => input,
+        Err(code) => return (code, None),
     };
-    let loaded = fencelab::load(&src);
-    if loaded.has_errors() {
-        eprint!("{}", fencelab::diag::render_all(&loaded.diagnostics, &src, file));
-        return (2, None);
-    }
-    let scenario = loaded.scenario;
+    let file = file.to_string();
     if let Err(e) = Stepper::new(&scenario, mode) {
-        eprintln!("error: {file}: {e}");
-        return (2, None);
+        ui.error(&format!("{file}: {e}"));
+        return (INPUT_ERROR, None);
     }
     let started = Instant::now();
     let report = check(&scenario, &Options { mode, ..Options::default() });
@@ -82,9 +98,9 @@ fn check_file(file: &str, mode: Mode, json: bool) -> (u8, Option<serde_json::Val
     let failed = report.expectations.iter().any(|e| !e.ok);
     let code = u8::from(failed);
     if json {
-        return (code, Some(json_object(file, &scenario, &report, ms)));
+        return (code, Some(json_object(&file, &scenario, &report, ms)));
     }
-    print_human(file, &src, &scenario, &loaded.source_map, &report, ms);
+    print_human(&file, &src, &scenario, &map, &report, ms, ui.stdout_style());
     (code, None)
 }
 
@@ -124,14 +140,14 @@ fn span_of(map: &SourceMap, thread: &str, scenario: &Scenario, instr: usize) -> 
     map.instrs.get(t)?.get(instr).copied()
 }
 
-fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, report: &Report, ms: f64) {
+fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, report: &Report, ms: f64, style: Style) {
+    let index = LineIndex::new(src);
     for f in &report.findings {
-        let (code, head) = match f.kind {
-            FindingKind::Race => ("C0001", "error"),
-            FindingKind::Deadlock => ("C0002", "error"),
-            FindingKind::Undefined => ("C0003", "error"),
+        let code = match f.kind {
+            FindingKind::Race => "C0001",
+            FindingKind::Deadlock => "C0002",
+            FindingKind::Undefined => "C0003",
         };
-        let _ = head;
         let mut d = Diagnostic::error(code, f.message.clone());
         for (i, a) in f.accesses.iter().enumerate() {
             let what = if a.is_write { "write" } else { "read" };
@@ -150,7 +166,7 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         }
         let steps = witness_lines(scenario, report.mode, &f.witness);
         d = d.with_note(format!("witness ({} steps):\n     {}", steps.len(), steps.join("\n     ")));
-        say!("{}", render(&d, src, file));
+        say!("{}", render_styled(&d, &index, file, style));
     }
     for e in &report.expectations {
         if e.ok {

@@ -13,14 +13,36 @@ use fencelab::lesson::{
 
 const INDEX: &str = "index.md";
 
-pub fn run(args: &[String]) -> u8 {
-    match args {
-        [sub] if sub == "check" => check_dir(Path::new("lessons")),
-        [sub, dir] if sub == "check" => check_dir(Path::new(dir)),
-        _ => {
-            eprintln!("usage: fencelab lessons check [DIR]");
-            2
-        }
+/// Work with lesson files
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Verify every claim and exercise of the lessons a directory's index lists
+    #[command(long_about = "Verify every claim and exercise of the lessons a directory's index lists.
+
+Parses every lesson DIR/index.md lists, runs the checker on each scenario and exercise,
+and prints each claim the checker disagrees with, then a summary line.")]
+    #[command(after_help = "\
+Examples:
+  fencelab lessons check
+  fencelab lessons check path/to/lessons
+
+Exit status: 0 all agree, 1 a mismatch or an undecided claim, 2 a malformed lesson or bad usage.")]
+    Check {
+        /// The lessons directory, holding index.md
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+    },
+}
+
+pub fn run(args: &Args) -> u8 {
+    match &args.action {
+        Action::Check { dir } => check_dir(dir),
     }
 }
 

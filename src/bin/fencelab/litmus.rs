@@ -8,82 +8,68 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fencelab::check::{Mode, Options};
 use fencelab::litmus::conformance::{
     judge_source, parse_expected, Judgement, Property, Status, Summary,
 };
 
-const USAGE: &str =
-    "usage: fencelab litmus DIR --expected CSV [--liveness CSV] [--json] [--mode strict|pragmatic]
-       fencelab litmus --print TEST";
+use crate::check::ModeArg;
+use crate::input::{read_text, Input, INPUT_ERROR};
+use crate::ui::Ui;
 
-/// Exit code for bad usage or unreadable input.
-const INPUT_ERROR: u8 = 2;
+/// Run Dat3M's PTX litmus tests against the checker, or print one as .fence text
+#[derive(clap::Args)]
+#[command(long_about = "Run Dat3M's PTX litmus tests against the checker, or print one as .fence text.
 
-struct Args {
-    dir: String,
-    expected: String,
-    liveness: Option<String>,
+Each test that the CSVs list is imported and checked; every disagreement is printed as
+one line, and the last line counts agreements, disagreements and unsupported tests.
+Which disagreements are known deviations is listed in docs/conformance.md.")]
+#[command(after_help = "\
+Examples:
+  fencelab litmus ../shared/conformance/dat3m-ptx --expected ../shared/conformance/dat3m-ptx/expected.csv \\
+      --liveness ../shared/conformance/dat3m-ptx/liveness-expected.csv
+  fencelab litmus --print TEST.litmus
+
+Exit status: 0 all agree, 1 a disagreement, 2 bad input or usage.")]
+pub struct Args {
+    /// The corpus directory; CSV paths are relative to it
+    #[arg(required_unless_present = "print")]
+    dir: Option<PathBuf>,
+    /// CSV of `test,bit`: whether each test's final condition is reachable; `-` reads stdin
+    #[arg(long, value_name = "CSV", value_parser = Input::parser(), required_unless_present = "print")]
+    expected: Option<Input>,
+    /// CSV of `test,bit`: whether each test can hang; `-` reads stdin
+    #[arg(long, value_name = "CSV", value_parser = Input::parser())]
+    liveness: Option<Input>,
+    /// Print the results and the summary as JSON
+    #[arg(long)]
     json: bool,
-    mode: Mode,
+    /// How to read the memory model; the corpus follows the spec, hence strict
+    #[arg(long, value_enum, default_value_t = ModeArg::Strict)]
+    mode: ModeArg,
+    /// Print TEST imported into .fence syntax instead of running a corpus; `-` reads stdin
+    #[arg(long, value_name = "TEST", value_parser = Input::parser(), conflicts_with_all = ["dir", "expected", "liveness", "json"])]
+    print: Option<Input>,
 }
 
-pub fn run(args: &[String]) -> u8 {
-    if let [flag, test] = args {
-        if flag == "--print" {
-            return print(test);
-        }
-    }
-    match parse_args(args) {
-        Ok(parsed) => run_corpus(&parsed),
-        Err(message) => {
-            eprintln!("error: {message}\n\n{USAGE}");
+pub fn run(args: &Args, ui: Ui) -> u8 {
+    match (&args.print, &args.dir, &args.expected) {
+        (Some(test), _, _) => print(test, ui),
+        (None, Some(dir), Some(expected)) => run_corpus(dir, expected, args, ui),
+        // clap already requires both without --print; kept as a message, not a panic.
+        (None, _, _) => {
+            ui.error("`litmus` needs DIR and `--expected CSV`, or `--print TEST`");
             INPUT_ERROR
         }
     }
 }
 
-fn parse_args(args: &[String]) -> Result<Args, String> {
-    let (mut dir, mut expected, mut liveness, mut json, mut mode) =
-        (None, None, None, false, Mode::Strict);
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("`{flag}` needs a value"))
-        };
-        match arg.as_str() {
-            "--expected" => expected = Some(value("--expected")?),
-            "--liveness" => liveness = Some(value("--liveness")?),
-            "--json" => json = true,
-            "--mode" => {
-                let name = value("--mode")?;
-                mode = Mode::from_name(&name).ok_or(format!("unknown mode `{name}`"))?;
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown flag `{flag}`")),
-            path if dir.is_none() => dir = Some(path.to_string()),
-            extra => return Err(format!("unexpected argument `{extra}`")),
-        }
-    }
-    Ok(Args {
-        dir: dir.ok_or("missing the test directory")?,
-        expected: expected.ok_or("missing `--expected CSV`")?,
-        liveness,
-        json,
-        mode,
-    })
-}
-
-fn print(test: &str) -> u8 {
-    let src = match fs::read_to_string(test) {
+fn print(test: &Input, ui: Ui) -> u8 {
+    let src = match read_text(test, ui) {
         Ok(src) => src,
-        Err(e) => {
-            eprintln!("error: cannot read `{test}`: {e}");
-            return INPUT_ERROR;
-        }
+        Err(code) => return code,
     };
     match fencelab::litmus::import(&src) {
         Ok(scenario) => {
@@ -96,33 +82,33 @@ fn print(test: &str) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("error: {test}: {e}");
+            ui.error(&format!("{test}: {e}"));
             INPUT_ERROR
         }
     }
 }
 
-/// The expected bits of one CSV, or the message saying why it cannot be used.
-fn read_csv(path: &str) -> Result<Vec<fencelab::litmus::conformance::Expected>, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    parse_expected(&text).map_err(|e| format!("{path}: {e}"))
+/// The expected bits of one CSV; problems are printed and the error is the exit code.
+fn read_csv(csv: &Input, ui: Ui) -> Result<Vec<fencelab::litmus::conformance::Expected>, u8> {
+    let text = read_text(csv, ui)?;
+    parse_expected(&text).map_err(|e| {
+        ui.error(&format!("{csv}: {e}"));
+        INPUT_ERROR
+    })
 }
 
-fn run_corpus(args: &Args) -> u8 {
+fn run_corpus(dir: &Path, expected: &Input, args: &Args, ui: Ui) -> u8 {
     let mut wanted: BTreeMap<String, Vec<(Property, bool)>> = BTreeMap::new();
     let mut order = Vec::new();
     let csvs = [
-        (Some(&args.expected), Property::Condition),
+        (Some(expected), Property::Condition),
         (args.liveness.as_ref(), Property::Liveness),
     ];
     for (csv, property) in csvs {
         let Some(csv) = csv else { continue };
-        let entries = match read_csv(csv) {
+        let entries = match read_csv(csv, ui) {
             Ok(entries) => entries,
-            Err(message) => {
-                eprintln!("error: {message}");
-                return INPUT_ERROR;
-            }
+            Err(code) => return code,
         };
         for entry in entries {
             if !wanted.contains_key(&entry.path) {
@@ -135,13 +121,13 @@ fn run_corpus(args: &Args) -> u8 {
         }
     }
     let options = Options {
-        mode: args.mode,
+        mode: Mode::from(args.mode),
         ..Options::default()
     };
     let mut judgements: Vec<Judgement> = Vec::new();
     for test in &order {
         let properties = wanted.get(test).map(Vec::as_slice).unwrap_or_default();
-        let judged = match fs::read_to_string(Path::new(&args.dir).join(test)) {
+        let judged = match fs::read_to_string(dir.join(test)) {
             Ok(src) => judge_source(test, &src, properties, &options),
             Err(e) => properties
                 .iter()
@@ -166,7 +152,7 @@ fn run_corpus(args: &Args) -> u8 {
                 let _ = writeln!(out, "{text}");
             }
             Err(e) => {
-                eprintln!("error: cannot serialize the results: {e}");
+                ui.error(&format!("cannot serialize the results: {e}"));
                 return INPUT_ERROR;
             }
         }

@@ -1,28 +1,51 @@
-//! `fencelab parse FILE --json`: print the scenario model as JSON.
+//! `fencelab parse FILE [--json]`: the scenario as canonical text, or its model as JSON.
 
-use super::input::{read_scenario, INPUT_ERROR};
+use std::io::Write;
 
-const USAGE: &str = "usage: fencelab parse FILE --json";
+use fencelab::syntax::print_with_comments;
 
-pub fn run(args: &[String]) -> u8 {
-    let (flags, files): (Vec<&String>, Vec<&String>) = args.iter().partition(|a| a.starts_with("--"));
-    let ([path], ["--json"]) = (files.as_slice(), flags.iter().map(|f| f.as_str()).collect::<Vec<_>>().as_slice())
-    else {
-        eprintln!("{USAGE}");
-        return INPUT_ERROR;
-    };
-    let (_, scenario, _) = match read_scenario(path) {
+use crate::input::{read_scenario, Input, INPUT_ERROR};
+use crate::ui::Ui;
+
+/// Parse and verify a scenario; print its canonical text or its model
+#[derive(clap::Args)]
+#[command(long_about = "Parse and verify a scenario; print its canonical text or its model.
+
+Diagnostics go to stderr. Without --json, stdout gets the canonical text (what `fmt`
+would write); with --json, the scenario model that the checker and the app consume.")]
+#[command(after_help = "\\
+Examples:
+  fencelab parse mp.fence
+  fencelab parse --json mp.fence | jq '.locations'
+  echo 'cta A' | fencelab parse -
+
+Exit status: 0 ok, 2 bad input or usage.")]
+pub struct Args {
+    /// Scenario file; `-` reads standard input
+    #[arg(value_name = "FILE", value_parser = Input::parser())]
+    file: Input,
+    /// Print the scenario model as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args, ui: Ui) -> u8 {
+    let (_, scenario, map) = match read_scenario(&args.file, ui) {
         Ok(input) => input,
         Err(code) => return code,
     };
-    match serde_json::to_string_pretty(&scenario) {
-        Ok(json) => {
-            println!("{json}");
-            0
+    let text = if args.json {
+        match serde_json::to_string_pretty(&scenario) {
+            Ok(json) => json + "\n",
+            Err(e) => {
+                ui.error(&format!("cannot serialize `{}`: {e}", args.file));
+                return INPUT_ERROR;
+            }
         }
-        Err(e) => {
-            eprintln!("error: cannot serialize `{path}`: {e}");
-            INPUT_ERROR
-        }
-    }
+    } else {
+        print_with_comments(&scenario, &map)
+    };
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    0
 }

@@ -2,78 +2,80 @@
 //! scenario links, optionally opened on the witness of a finding (for bug reports).
 
 use std::io::Read;
+use std::num::NonZeroUsize;
 
 use fencelab::check::{check, Mode, Options};
 use fencelab::link::{self, SharePayload, TraceRef, ViewState, ROUTE};
 use fencelab::model::Scenario;
 use fencelab::syntax::print;
 
-use crate::input;
+use crate::check::ModeArg;
+use crate::input::{self, Input};
+use crate::ui::Ui;
 
-const SHARE_USAGE: &str =
-    "usage: fencelab share FILE [--base URL] [--witness N [--mode strict|pragmatic]]";
-const UNSHARE_USAGE: &str = "usage: fencelab unshare LINK   (`-` reads the link from stdin)";
+/// Print a link that opens a scenario in the app
+#[derive(clap::Args)]
+#[command(long_about = "Print a link that opens a scenario in the app.
 
-/// What `share` was asked for.
-struct ShareArgs {
-    path: String,
+The whole scenario travels in the link's fragment (#/s/<code>), so the link works on any
+copy of the app. With --witness N it opens on the last step of finding N's witness, the
+handy form for a bug report.")]
+#[command(after_help = "\
+Examples:
+  fencelab share mp.fence --base https://fencelab.example/
+  fencelab share mp.fence --witness 1 --mode strict
+  fencelab unshare \"$(fencelab share mp.fence)\"
+
+Exit status: 0 ok, 2 bad input or usage.")]
+pub struct ShareArgs {
+    /// Scenario file; `-` reads standard input
+    #[arg(value_name = "FILE", value_parser = Input::parser())]
+    file: Input,
+    /// The app's address; without it the link is only the `#/s/<code>` fragment
+    #[arg(long, value_name = "URL")]
     base: Option<String>,
-    /// 1-based finding number whose witness the link opens on.
-    witness: Option<usize>,
-    mode: Option<Mode>,
+    /// Open the link on the witness of finding N (counting from 1)
+    #[arg(long, value_name = "N", value_parser = finding_number)]
+    witness: Option<NonZeroUsize>,
+    /// The mode the witness is found in
+    #[arg(long, value_enum, requires = "witness")]
+    mode: Option<ModeArg>,
 }
 
-fn share_args(args: &[String]) -> Result<ShareArgs, String> {
-    let mut parsed = ShareArgs { path: String::new(), base: None, witness: None, mode: None };
-    let mut path = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |flag: &str| it.next().cloned().ok_or(format!("`{flag}` needs a value"));
-        match arg.as_str() {
-            "--base" => parsed.base = Some(value("--base")?),
-            "--witness" => {
-                let n = value("--witness")?;
-                match n.parse::<usize>() {
-                    Ok(n) if n >= 1 => parsed.witness = Some(n),
-                    _ => return Err(format!("`--witness` takes a finding number from 1, not `{n}`")),
-                }
-            }
-            "--mode" => {
-                let name = value("--mode")?;
-                let mode = Mode::from_name(&name);
-                parsed.mode = Some(mode.ok_or(format!("`--mode` takes `strict` or `pragmatic`, not `{name}`"))?);
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            file if path.is_none() => path = Some(file.to_string()),
-            extra => return Err(format!("one scenario file per link; `{extra}` is a second one")),
-        }
-    }
-    parsed.path = path.ok_or("no scenario file given")?;
-    if parsed.mode.is_some() && parsed.witness.is_none() {
-        return Err("`--mode` only matters with `--witness`".into());
-    }
-    Ok(parsed)
+/// Print the scenario a link carries, as .fence text
+#[derive(clap::Args)]
+#[command(long_about = "Print the scenario a link carries, as .fence text.
+
+stdout gets only the scenario; what else the link selects (mode, witness, step, lesson)
+is a note on stderr.")]
+#[command(after_help = "\
+Examples:
+  fencelab unshare 'https://fencelab.example/#/s/...' > shared.fence
+  pbpaste | fencelab unshare -
+
+Exit status: 0 ok, 2 a broken link or bad usage.")]
+pub struct UnshareArgs {
+    /// A link or its `#/s/<code>` fragment; `-` reads it from standard input
+    link: String,
+}
+
+fn finding_number(text: &str) -> Result<NonZeroUsize, String> {
+    text.parse().map_err(|_| format!("a finding number counts from 1, not `{text}`"))
 }
 
 /// Prints a link to the scenario in `FILE`: `URL#/s/<code>` with `--base`, else `#/s/<code>`.
 /// With `--witness N` the link opens on the last step of finding N's witness.
-pub fn share(args: &[String]) -> u8 {
-    let args = match share_args(args) {
-        Ok(args) => args,
-        Err(why) => {
-            eprintln!("error: {why}");
-            return usage(SHARE_USAGE);
-        }
-    };
-    let path = &args.path;
-    let scenario = match input::read_scenario(path) {
+pub fn share(args: &ShareArgs, ui: Ui) -> u8 {
+    let file = &args.file;
+    let scenario = match input::read_scenario(file, ui) {
         Ok((_, scenario, _)) => scenario,
         Err(code) => return code,
     };
+    let mode = args.mode.map_or(Mode::default(), Mode::from);
     let payload = match args.witness {
-        Some(n) => match witness_payload(scenario, n, args.mode.unwrap_or_default()) {
+        Some(n) => match witness_payload(scenario, n.get(), mode) {
             Ok(payload) => payload,
-            Err(why) => return fail(&format!("cannot share `{path}` at a witness: {why}")),
+            Err(why) => return fail(ui, &format!("cannot share `{file}` at a witness: {why}")),
         },
         None => SharePayload::scenario_only(scenario),
     };
@@ -86,7 +88,7 @@ pub fn share(args: &[String]) -> u8 {
             println!("{link}");
             0
         }
-        Err(e) => fail(&format!("cannot share `{path}`: {e}")),
+        Err(e) => fail(ui, &format!("cannot share `{file}`: {e}")),
     }
 }
 
@@ -113,13 +115,13 @@ fn witness_payload(scenario: Scenario, number: usize, mode: Mode) -> Result<Shar
 
 /// Prints the scenario a link carries, in text syntax; what else the link selects goes
 /// to stderr so that stdout is a clean `.fence` file.
-pub fn unshare(args: &[String]) -> u8 {
-    let [link_arg] = args else { return usage(UNSHARE_USAGE) };
+pub fn unshare(args: &UnshareArgs, ui: Ui) -> u8 {
+    let link_arg = &args.link;
     let text = if link_arg == "-" {
         let mut text = String::new();
         let limit = u64::try_from(link::MAX_LINK_CHARS + 1).unwrap_or(u64::MAX);
         if let Err(e) = std::io::stdin().take(limit).read_to_string(&mut text) {
-            return fail(&format!("cannot read the link from stdin: {e}"));
+            return fail(ui, &format!("cannot read the link from stdin: {e}"));
         }
         text
     } else {
@@ -127,7 +129,7 @@ pub fn unshare(args: &[String]) -> u8 {
     };
     let payload = match link::decode(&text) {
         Ok(payload) => payload,
-        Err(e) => return fail(&e.to_string()),
+        Err(e) => return fail(ui, &e.to_string()),
     };
     let printed = print(&payload.scenario);
     print!("{printed}");
@@ -161,12 +163,7 @@ fn describe_view(view: &ViewState) -> String {
     parts.join(", ")
 }
 
-fn usage(text: &str) -> u8 {
-    eprintln!("{text}");
-    input::INPUT_ERROR
-}
-
-fn fail(message: &str) -> u8 {
-    eprintln!("error: {message}");
+fn fail(ui: Ui, message: &str) -> u8 {
+    ui.error(message);
     input::INPUT_ERROR
 }

@@ -86,3 +86,35 @@ impl Ui {
         eprintln!("{}: {message}", self.stderr_style().severity(Severity::Error));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ui(color: ColorWhen, no_color_env: bool) -> Ui {
+        Ui { color, no_color_env }
+    }
+
+    #[test]
+    fn auto_colours_only_a_terminal_without_no_color() {
+        assert_eq!(ui(ColorWhen::Auto, false).style_for(true), Style::Ansi);
+        assert_eq!(ui(ColorWhen::Auto, false).style_for(false), Style::Plain);
+        assert_eq!(ui(ColorWhen::Auto, true).style_for(true), Style::Plain);
+    }
+
+    #[test]
+    fn an_explicit_choice_wins_over_the_terminal_and_no_color() {
+        assert_eq!(ui(ColorWhen::Always, true).style_for(false), Style::Ansi);
+        assert_eq!(ui(ColorWhen::Never, false).style_for(true), Style::Plain);
+    }
+
+    #[test]
+    fn scan_finds_the_last_valid_color_flag_before_double_dash() {
+        let args = |list: &[&str]| list.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(ColorWhen::scan(&args(&["fencelab", "check", "--color", "never"])), ColorWhen::Never);
+        assert_eq!(ColorWhen::scan(&args(&["fencelab", "--color=always", "x"])), ColorWhen::Always);
+        assert_eq!(ColorWhen::scan(&args(&["fencelab", "--color=always", "--color", "never"])), ColorWhen::Never);
+        assert_eq!(ColorWhen::scan(&args(&["fencelab", "--color", "purple"])), ColorWhen::Auto);
+        assert_eq!(ColorWhen::scan(&args(&["fencelab", "--", "--color", "always"])), ColorWhen::Auto);
+    }
+}

@@ -34,7 +34,7 @@ Examples:
 
 Exit status: 0 all agree, 1 a disagreement, 2 bad input or usage.")]
 pub struct Args {
-    /// The corpus directory; CSV paths are relative to it
+    /// The corpus directory; the test paths in the CSVs are relative to it
     #[arg(required_unless_present = "print")]
     dir: Option<PathBuf>,
     /// CSV of `test,bit`: whether each test's final condition is reachable; `-` reads stdin

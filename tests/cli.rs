@@ -42,6 +42,13 @@ fn fencelab(args: &[&str], stdin: &str) -> Run {
     }
 }
 
+/// stdout of a run that must succeed.
+fn stdout_of(args: &[&str], stdin: &str) -> String {
+    let run = fencelab(args, stdin);
+    assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
 fn read(path: &str) -> String {
     std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)).expect("test file exists")
 }
@@ -158,9 +165,7 @@ fn standard_input_can_be_named_only_once() {
 
 #[test]
 fn fmt_of_standard_input_writes_the_canonical_text_to_stdout() {
-    let run = fencelab(&["fmt", "-"], NOT_CANONICAL);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout, CANONICAL);
+    assert_eq!(stdout_of(&["fmt", "-"], NOT_CANONICAL), CANONICAL);
     let check = fencelab(&["fmt", "--check", "-"], NOT_CANONICAL);
     assert_eq!(check.code, Some(1));
     assert!(check.stderr.contains("`<stdin>` is not in canonical form"), "{}", check.stderr);
@@ -170,34 +175,27 @@ fn fmt_of_standard_input_writes_the_canonical_text_to_stdout() {
 #[test]
 fn fmt_stdout_prints_and_leaves_the_file_alone() {
     let path = temp_file("stdout.fence", NOT_CANONICAL);
-    let run = fencelab(&["fmt", "--stdout", &path], "");
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.stdout, CANONICAL);
+    assert_eq!(stdout_of(&["fmt", "--stdout", &path], ""), CANONICAL);
     assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), NOT_CANONICAL);
 }
 
 #[test]
 fn parse_prints_canonical_text_and_json_on_request() {
-    let text = fencelab(&["parse", "-"], NOT_CANONICAL);
-    assert_eq!(text.code, Some(0), "{}", text.stderr);
-    assert_eq!(text.stdout, CANONICAL);
-    let json = fencelab(&["parse", "--json", "-"], NOT_CANONICAL);
-    assert_eq!(json.code, Some(0), "{}", json.stderr);
-    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap_or_default();
-    assert_eq!(value["locations"][0]["name"], "x", "{}", json.stdout);
+    assert_eq!(stdout_of(&["parse", "-"], NOT_CANONICAL), CANONICAL);
+    let json = stdout_of(&["parse", "--json", "-"], NOT_CANONICAL);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+    assert_eq!(value["locations"][0]["name"], "x", "{json}");
 }
 
 #[test]
 fn share_and_litmus_print_read_standard_input() {
-    let shared = fencelab(&["share", "-"], &read(TEMPLATE));
-    assert_eq!(shared.code, Some(0), "{}", shared.stderr);
-    let payload = fencelab::link::decode(shared.stdout.trim()).expect("the link decodes");
+    let shared = stdout_of(&["share", "-"], &read(TEMPLATE));
+    let payload = fencelab::link::decode(shared.trim()).expect("the link decodes");
     assert_eq!(payload.scenario, fencelab::load(&read(TEMPLATE)).scenario);
 
     let litmus = "PTX MP\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)";
-    let printed = fencelab(&["litmus", "--print", "-"], litmus);
-    assert_eq!(printed.code, Some(0), "{}", printed.stderr);
-    assert!(printed.stdout.contains("thread P0"), "{}", printed.stdout);
+    let printed = stdout_of(&["litmus", "--print", "-"], litmus);
+    assert!(printed.contains("thread P0"), "{printed}");
 }
 
 #[test]

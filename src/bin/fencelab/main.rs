@@ -40,7 +40,7 @@ A scenario declares threads in CTAs and clusters, memory locations and a program
 thread; `fencelab check` explores every interleaving and says whether every read is
 guaranteed to see the data it waits for, naming the missing synchronization with a
 shortest witness. Every FILE argument may be `-` for standard input.")]
-pub struct Cli {
+struct Cli {
     /// When to colour diagnostics: auto colours a terminal unless NO_COLOR is set
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
     color: ColorWhen,

@@ -62,11 +62,9 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     }
     let cluster = ex.place().cluster;
     let agent = ex.agent;
-    let epoch = ex.me()?.knowledge.own_epoch(agent);
+    let bare = msgs.is_empty().then(|| super::sync::bare_relaxed(ex, text));
     let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
-    if msgs.is_empty() {
-        cb.bare.push(crate::check::machine::EventId { agent, epoch });
-    }
+    crate::check::machine::merge_bare(&mut cb.bare, bare);
     cb.arrived.push(agent);
     merge(&mut cb.current, msgs);
     let instance = cb.instance;
@@ -80,8 +78,8 @@ pub fn wait(ex: &mut Exec) -> Result<(), String> {
     let cluster = ex.place().cluster;
     let msgs = ex.m.cluster_bars.get(cluster).map(|c| c.completed.clone()).unwrap_or_default();
     let bare = ex.m.cluster_bars.get(cluster).map(|c| c.bare_completed.clone()).unwrap_or_default();
-    for event in bare {
-        super::sync::fail_bare(ex, event, "barrier.cluster.arrive.relaxed");
+    for arrival in &bare {
+        super::sync::fail_bare(ex, arrival);
     }
     for msg in &msgs {
         synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;

@@ -28,7 +28,7 @@
 //!   counting ignores `.sem`/`.scope`.
 
 use super::exec::Exec;
-use crate::check::machine::{covers, FailedRec, Filter, Message, Place, Via};
+use crate::check::machine::{covers, BareArrival, FailedRec, Filter, Message, Place, Via};
 use crate::check::report::RaceReason;
 use crate::check::text;
 use crate::model::{FenceSem, Scope, Sem};
@@ -166,8 +166,10 @@ pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
     into.sort_by_key(|p| (p.origin, p.scope));
 }
 
-/// Explain, for later races, that `event`'s agent signalled without releasing anything.
-pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str) {
+/// Explain, for later races, that an arrival reached the barrier without releasing anything
+/// to this waiter.
+pub fn fail_bare(ex: &mut Exec, bare: &BareArrival) {
+    let event = bare.event;
     if event.agent == ex.agent {
         return;
     }
@@ -175,16 +177,22 @@ pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str
     if let Some(m) = k.main_mut() {
         m.vv.set(event.agent, event.epoch);
     }
-    let who = ex.name_of(event.agent);
-    ex.out.failed.push(FailedRec {
-        from_agent: event.agent,
-        from_step: None,
-        to_agent: ex.agent,
-        to_step: ex.step,
-        reason: RaceReason::ExecutionOrderOnly,
-        text: format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait sees the arrival but nothing is released"),
-        knowledge: k,
-    });
+    let (reason, text) = bare.why.0.clone();
+    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: bare.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, knowledge: k });
+}
+
+/// A relaxed arrival with no release fence before it: the waiter sees it, nothing more.
+pub fn bare_relaxed(ex: &Exec, via: &str) -> BareArrival {
+    let who = ex.name_of(ex.agent);
+    let epoch = ex.me().map_or(0, |a| a.knowledge.own_epoch(ex.agent));
+    BareArrival {
+        event: crate::check::machine::EventId { agent: ex.agent, epoch },
+        step: crate::check::machine::Meta(Some(ex.step)),
+        why: crate::check::machine::Meta((
+            RaceReason::ExecutionOrderOnly,
+            format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait sees the arrival but nothing is released"),
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         return Ok(());
     }
     let mut msgs = ex.me()?.release_fences.clone();
-    if sem == Some(Sem::Relaxed) && msgs.iter().any(|m| m.scope < Scope::Cluster) {
+    let narrower = msgs.iter().find(|m| m.scope < Scope::Cluster).map(|m| (m.via.clone(), m.scope));
+    if sem == Some(Sem::Relaxed) && narrower.is_some() {
         // §12.11: the spec does not say whether a relaxed cluster arrive after a narrower
         // fence releases anything. Strict: only cluster-or-wider fences count (reference
         // §5.2 [I]); pragmatic: each fence synchronizes at its own scope (same CTA only).
@@ -62,7 +63,18 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     }
     let cluster = ex.place().cluster;
     let agent = ex.agent;
-    let bare = msgs.is_empty().then(|| super::sync::bare_relaxed(ex, text));
+    let bare = msgs.is_empty().then(|| {
+        let mut bare = super::sync::bare_relaxed(ex, text);
+        if let Some((fence, scope)) = narrower {
+            let why = format!(
+                "`{fence}` before `{text}` by `{}` has scope `{}`: strict mode lets a relaxed cluster arrive release only after a fence of cluster scope or wider (reference §5.2, §12 #11)",
+                ex.name_of(agent),
+                crate::check::text::scope(scope)
+            );
+            bare.why = crate::check::machine::Meta((crate::check::report::RaceReason::ScopeMismatch, why));
+        }
+        bare
+    });
     let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
     crate::check::machine::merge_bare(&mut cb.bare, bare);
     cb.arrived.push(agent);

@@ -76,6 +76,15 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     if let Some(why) = super::async_op::unobserved(ex, event.agent) {
         return (RaceReason::AsyncNotObserved, why);
     }
+    if me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0) {
+        return (
+            RaceReason::NoSynchronization,
+            format!(
+                "`{reader}` synchronized with `{writer}` only up to an earlier point of `{writer}`'s \
+                 program; this access comes after it, and a release covers only what precedes it"
+            ),
+        );
+    }
     (
         RaceReason::NoSynchronization,
         format!(

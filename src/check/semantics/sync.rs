@@ -10,10 +10,15 @@
 //!   shared-memory ops clamp their scope to `.cluster` ([`Layout::clamp`]).
 //! - §1.3: two accesses are morally strong iff same agent, or both strong, each one's scope
 //!   covers the other's agent, same proxy and same location.
-//! - §1.5 patterns: release = release op, or release/acq_rel fence po-before a strong write
-//!   (the write carries the fence's message); acquire = acquire op, or strong read
-//!   po-before an acquire fence (the fence consumes the read's pending messages).
-//!   `red` never reads for an acquire pattern (§8.8).
+//! - §1.5 patterns: release = release op (1); release op on M po-before a strong write to
+//!   M (2: the later write carries the earlier op's message, at that op's scope); or
+//!   release/acq_rel fence po-before a strong write (3: the write carries the fence's
+//!   message). Acquire = acquire op, or strong read po-before an acquire fence (the fence
+//!   consumes the read's pending messages). `red` never reads for an acquire pattern (§8.8).
+//! - §2.3: the halves of `fence.proxy.async::generic` are also the fences of those
+//!   patterns: the release half releases (cluster scope, own CTA's shared memory) after its
+//!   proxy crossing, the acquire half acquires (cluster scope, the cluster's shared memory)
+//!   before it — the CLC write-after-read example.
 //! - §1.6 rule 4: a pattern synchronizes iff the observation link is morally strong and the
 //!   first op of the release pattern and the last op of the acquire pattern mutually
 //!   include each other. For fence patterns that is the FENCE's scope ([`synchronize`]).
@@ -25,7 +30,14 @@
 //!   ([`crate::check::machine::needed`]); same-proxy non-generic pairs need one across CTAs.
 //! - §2.2: `sync_restrict` restricts the message ([`Filter`]) to the state space.
 //! - §4.5: mbarrier arrive→wait synchronizes iff arriver and waiter mutually include;
-//!   counting ignores `.sem`/`.scope`.
+//!   counting ignores `.sem`/`.scope`. With fences around a relaxed arrive or wait (§1.6),
+//!   the arrive and the wait themselves must still include each other: an arrive whose
+//!   scope misses the barrier's CTA (where every wait runs) carries no fence's release, and
+//!   a relaxed wait defers only arrivals its scope includes (`mbarrier.rs`).
+//! - §5.2: `barrier.cluster` has no scope qualifier and spans the cluster, so its relaxed
+//!   arrive is always morally strong with the wait; the fence before it decides (§1.6).
+//! - §1.8 (iii): one agent's accesses through two virtual addresses or proxies are ordered
+//!   by program order only across the proxy fences on the way (`access.rs`).
 
 use super::exec::Exec;
 use crate::check::machine::{covers, BareArrival, FailedRec, Filter, Message, Place, Via};

@@ -120,6 +120,12 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
     }
     let mut b = state;
+    let scope = ex.layout.clamp(op.scope.unwrap_or(Scope::Cta), loc);
+    // Waits run only in the owner CTA (§4.1), so whether an update of the barrier word is
+    // morally strong with its waiters (§1.3) is known here. If not, earlier fences cannot
+    // release through it (§1.6 rule 4 needs the observation link itself to be morally strong).
+    let owner_place = Place { cta: owner, cluster: place.cluster, gpu: place.gpu };
+    let reaches = covers(scope, place, owner_place);
     match &op.kind {
         MbarKind::Init { .. } => {}
         MbarKind::Inval => {
@@ -128,10 +134,12 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
         MbarKind::ExpectTx { bytes } => {
             b.tx += i64::from(*bytes);
+            record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
             ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
         }
         MbarKind::CompleteTx { bytes } => {
             b.tx -= i64::from(*bytes);
+            record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
             ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
         }
         MbarKind::Arrive { count, expect_tx, no_complete, drop, state: token } => {
@@ -161,21 +169,8 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             if let Some(t) = token {
                 ex.set_reg(t, i64::from(b.phase))?;
             }
-            let scope = ex.layout.clamp(op.scope.unwrap_or(Scope::Cta), loc);
-            // Waits run only in the owner CTA (§4.1), so whether the arrive is morally strong
-            // with its waiters (§1.3) is known here. If not, earlier fences cannot release
-            // through it (§1.6 rule 4 needs the observation link itself to be morally strong).
-            let owner_place = Place { cta: owner, cluster: place.cluster, gpu: place.gpu };
-            let reaches = covers(scope, place, owner_place);
-            let mut msgs = if reaches { ex.me()?.release_fences.clone() } else { Vec::new() };
-            if op.sem != Some(Sem::Relaxed) {
-                msgs.push(ex.release_all(scope, text.clone())?);
-            }
-            if msgs.is_empty() {
-                let bare = if reaches { bare_relaxed(ex, &text) } else { unreached(ex, &text, scope, owner) };
-                merge_bare(&mut b.bare, [bare]);
-            }
-            merge(&mut b.current, msgs);
+            let own = if op.sem == Some(Sem::Relaxed) { Vec::new() } else { vec![ex.release_all(scope, text.clone())?] };
+            record_update(ex, &mut b, &text, (scope, owner, reaches), own)?;
             ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
         }
         MbarKind::Wait { parity, phase, dst, .. } => {
@@ -275,13 +270,30 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
     }
 }
 
-/// An arrive whose scope does not include the barrier's CTA, where every wait runs.
+/// A thread's update of the barrier word (arrive, expect-tx, complete-tx: each an RMW of it,
+/// §4.5) joins the current phase with its own releases `own` and, as release pattern 3
+/// (§1.5), the release fences before it, unless its scope misses the waiters' CTA (§1.6).
+/// An update that releases nothing is remembered, to explain later races.
+fn record_update(ex: &mut Exec, b: &mut MbarState, text: &str, (scope, owner, reaches): (Scope, usize, bool), own: Vec<Message>) -> Result<(), String> {
+    let mut msgs = own;
+    if reaches {
+        msgs.extend(ex.me()?.release_fences.iter().cloned());
+    }
+    if msgs.is_empty() {
+        let bare = if reaches { bare_relaxed(ex, text) } else { unreached(ex, text, scope, owner) };
+        merge_bare(&mut b.bare, [bare]);
+    }
+    merge(&mut b.current, msgs);
+    Ok(())
+}
+
+/// An update whose scope does not include the barrier's CTA, where every wait runs.
 fn unreached(ex: &Exec, text: &str, scope: Scope, owner: usize) -> BareArrival {
     let mut bare = bare_relaxed(ex, text);
     bare.why = Meta((
         RaceReason::ScopeMismatch,
         format!(
-            "`{text}` by `{}` has scope `{}`, which does not include CTA `{}` where the barrier's waiters run: the arrive and the wait are not morally strong, so a release fence before the arrive cannot reach any waiter through it",
+            "`{text}` by `{}` has scope `{}`, which does not include CTA `{}` where the barrier's waiters run: the arrive and the wait are not morally strong, so a release fence before it cannot reach any waiter through it",
             ex.name_of(ex.agent),
             crate::check::text::scope(scope),
             ex.layout.cta_name(owner)

@@ -30,10 +30,12 @@
 //!   ([`crate::check::machine::needed`]); same-proxy non-generic pairs need one across CTAs.
 //! - §2.2: `sync_restrict` restricts the message ([`Filter`]) to the state space.
 //! - §4.5: mbarrier arrive→wait synchronizes iff arriver and waiter mutually include;
-//!   counting ignores `.sem`/`.scope`. With fences around a relaxed arrive or wait (§1.6),
-//!   the arrive and the wait themselves must still include each other: an arrive whose
-//!   scope misses the barrier's CTA (where every wait runs) carries no fence's release, and
-//!   a relaxed wait defers only arrivals its scope includes (`mbarrier.rs`).
+//!   counting ignores `.sem`/`.scope`. Every thread update of the barrier word (arrive,
+//!   expect-tx, complete-tx) is an RMW of it, so release fences before it travel with it
+//!   (pattern 3). With fences around a relaxed update or wait (§1.6), the update and the
+//!   wait themselves must still include each other: an update whose scope misses the
+//!   barrier's CTA (where every wait runs) carries no fence's release, and a relaxed wait
+//!   defers only arrivals its scope includes (`mbarrier.rs`).
 //! - §5.2: `barrier.cluster` has no scope qualifier and spans the cluster, so its relaxed
 //!   arrive is always morally strong with the wait; the fence before it decides (§1.6).
 //! - §1.8 (iii): one agent's accesses through two virtual addresses or proxies are ordered
@@ -202,7 +204,7 @@ pub fn bare_relaxed(ex: &Exec, via: &str) -> BareArrival {
         step: crate::check::machine::Meta(Some(ex.step)),
         why: crate::check::machine::Meta((
             RaceReason::ExecutionOrderOnly,
-            format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait sees the arrival but nothing is released"),
+            format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait observes it, but nothing is released"),
         )),
     }
 }

@@ -293,7 +293,7 @@ fn unreached(ex: &Exec, text: &str, scope: Scope, owner: usize) -> BareArrival {
     bare.why = Meta((
         RaceReason::ScopeMismatch,
         format!(
-            "`{text}` by `{}` has scope `{}`, which does not include CTA `{}` where the barrier's waiters run: the arrive and the wait are not morally strong, so a release fence before it cannot reach any waiter through it",
+            "`{text}` by `{}` has scope `{}`, which does not include CTA `{}` where the barrier's waiters run: it and the wait are not morally strong, so a release fence before it cannot reach any waiter through it",
             ex.name_of(ex.agent),
             crate::check::text::scope(scope),
             ex.layout.cta_name(owner)

@@ -218,6 +218,12 @@ fn classic_bug_shapes_warn() {
     let narrow_fence =
         format!("{HEAD}thread p @B:\n fence.release.cta\n mbarrier.arrive.relaxed.cluster.shared::cluster [bar]\n");
     assert!(has(&narrow_fence, "F0418", Severity::Warning));
+    // A cluster fence does not help a relaxed `.cta` arrive on a peer's barrier (§1.6).
+    let narrow_arrive =
+        format!("{HEAD}thread p @B:\n fence.release.cluster\n mbarrier.arrive.relaxed.cta.shared::cluster [bar]\n");
+    assert!(has(&narrow_arrive, "F0418", Severity::Warning));
+    let wide_arrive = narrow_arrive.replace("relaxed.cta", "relaxed.cluster");
+    assert!(!has(&wide_arrive, "F0418", Severity::Warning));
     // §10 #27: thread-initialised barrier signalled from a peer without fence.mbarrier_init.
     let init = "cluster C\ncta A in C\ncta B in C\nmbarrier m @A\nthread o @A:\n mbarrier.init [m], 1\nthread p @B:\n mbarrier.arrive.release.cluster.shared::cluster [m]\n";
     assert!(has(init, "F0414", Severity::Warning));

@@ -16,7 +16,11 @@
 //! - proxy fences compose in order and are CTA-local: the fence leaving a non-generic
 //!   proxy runs in the writer's CTA, the one entering it in the reader's (the mixed-proxy
 //!   litmus rule; async crossings between CTAs accept either CTA);
-//! - `fence.proxy.async::generic` halves act as bi-directional fences over their space;
+//! - `fence.proxy.async::generic` halves cross the proxy both ways over their space (each
+//!   half is also its pattern's release or acquire fence, reference §2.3);
+//! - one thread's accesses through two virtual addresses or proxies with no proxy fence
+//!   between are reported as a race (the reference calls same-thread pairs morally strong,
+//!   but §1.8 (iii) leaves them unordered, so the later access may see a stale value);
 //! - a relaxed `barrier.cluster.arrive` carries earlier release fences at their own
 //!   scope (pragmatic) or only cluster-or-wider ones (strict, reference §5.2);
 //! - a successful mbarrier wait acquires the releases of every completed phase; a wrong

@@ -102,6 +102,7 @@ fn scopes_towards_peers(ctx: &mut Ctx) {
                     let narrow = scope.is_none_or(|s| s == Scope::Cta);
                     match sem {
                         None | Some(Sem::Release) if narrow => found.push((t, i, "F0418", format!("release arrive on `{bar}` at `.cta` scope, but `{bar}` belongs to another CTA"), "ref §1.11, §10 #1: the owner CTA's waiter is outside this release's scope", "write `.release.cluster` here and `.acquire.cluster` on the wait")),
+                        Some(Sem::Relaxed) if narrow => found.push((t, i, "F0418", format!("relaxed arrive on `{bar}` at `.cta` scope, but `{bar}` belongs to another CTA"), "ref §1.6: a fence before the arrive supplies the release, but the arrive itself must include the owner CTA's waiter", "write `.relaxed.cluster` here (and a cluster-scope fence before it)")),
                         Some(Sem::Relaxed) if last_release_fence == Some(Scope::Cta) => found.push((t, i, "F0418", format!("the release fence before this arrive on `{bar}` is only `.cta`"), "ref §1.6, §10 #3: the fence is the first operation of the release pattern, so its scope must cover the waiter", "use `fence.release.cluster` (or the restricted `fence.release.sync_restrict::shared::cta.cluster`)")),
                         _ => {}
                     }

@@ -180,6 +180,12 @@ impl Knowledge {
         self.entries.iter().any(|e| e.bridge.covers(need) && e.filter.contains(layout, loc) && e.vv.contains(event))
     }
 
+    /// Would `event` be ordered before our access to `loc` if proxies were ignored? (Used
+    /// to explain races: the edge reaches the location, only proxy fences are missing.)
+    pub fn orders_ignoring_proxies(&self, layout: &Layout, event: EventId, loc: usize) -> bool {
+        self.entries.iter().any(|e| e.filter.contains(layout, loc) && e.vv.contains(event))
+    }
+
     /// Would `event` be ordered before us if filters and proxies were ignored? (Used to
     /// explain races: the edge exists, something else is missing.)
     pub fn orders_ignoring(&self, event: EventId) -> Option<Filter> {

@@ -10,7 +10,7 @@ pub use agents::{Stage, TMEM_COLUMNS};
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
 pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{
-    Agent, AgentKind, BarState, EdgeRec, FailedRec, InstrRef, Machine,
+    merge_bare, Agent, AgentKind, BarState, BareArrival, EdgeRec, FailedRec, InstrRef, Machine,
     MbarState, ReadRec, Status, WriteRec,
 };
 pub use vv::{EventId, Meta, VersionVec};

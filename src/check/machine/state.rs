@@ -100,9 +100,29 @@ pub struct MbarState {
     pub completed: Vec<Message>,
     /// A phase completed and no wait has returned true since (lapping check, §4.4).
     pub unobserved: bool,
-    /// Arrivals that released nothing (relaxed, no fence): current phase, then completed.
-    pub bare: Vec<EventId>,
-    pub bare_completed: Vec<EventId>,
+    /// Arrivals that released nothing to the waiters: current phase, then completed.
+    pub bare: Vec<BareArrival>,
+    pub bare_completed: Vec<BareArrival>,
+}
+
+/// An arrival that released nothing to a barrier's waiters, kept to explain later races.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BareArrival {
+    pub event: EventId,
+    /// The step that arrived, for the failed edge the timeline draws.
+    pub step: Meta<Option<usize>>,
+    /// Why nothing was released (derived from the arrival, so not part of the state).
+    pub why: Meta<(RaceReason, String)>,
+}
+
+/// Add `arrivals` to `into`, one per event, in event order (keeps states canonical).
+pub fn merge_bare(into: &mut Vec<BareArrival>, arrivals: impl IntoIterator<Item = BareArrival>) {
+    for a in arrivals {
+        if !into.iter().any(|b| b.event == a.event) {
+            into.push(a);
+        }
+    }
+    into.sort_by_key(|b| b.event);
 }
 
 impl MbarState {
@@ -141,8 +161,8 @@ pub struct ClusterBarState {
     pub current: Vec<Message>,
     pub completed: Vec<Message>,
     /// Relaxed arrivals with no release fence: current instance, then completed.
-    pub bare: Vec<EventId>,
-    pub bare_completed: Vec<EventId>,
+    pub bare: Vec<BareArrival>,
+    pub bare_completed: Vec<BareArrival>,
 }
 
 /// A formed happens-before edge, for the UI.

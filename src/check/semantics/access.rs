@@ -88,6 +88,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
             race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
+    own_crossings(ex, acc, false, &writes, &[])?;
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
     let event = crate::check::machine::EventId { agent: ex.agent, epoch };
     let rec = ReadRec { event, loc: acc.loc, key: acc.key, strong: acc.strong, instr: ex.instr_ref(), step: Meta(Some(ex.step)) };
@@ -133,6 +134,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
     }
+    own_crossings(ex, acc, true, &writes, &reads)?;
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
     let rec = WriteRec {
         value,
@@ -147,6 +149,24 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     let c = ex.m.cells.get_mut(cell).ok_or_else(|| super::exec::internal("cell"))?;
     c.writes.push(rec);
     Ok(c.writes.len() - 1)
+}
+
+/// The executing agent's own earlier conflicting accesses through another virtual address
+/// or proxy: program order orders them only across the proxy fences `needed` names
+/// (reference §1.8 (iii), §2.3), so without those they race as two threads' would.
+fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, writes: &[WriteRec], reads: &[ReadRec]) -> Result<(), String> {
+    let me = ex.agent;
+    let earlier = writes
+        .iter()
+        .filter(|w| w.instr.is_some())
+        .map(|w| (true, w.event, w.loc, w.key, w.instr, w.step.0, w.strong))
+        .chain(reads.iter().map(|r| (false, r.event, r.loc, r.key, r.instr, r.step.0, r.strong)));
+    for (was_write, event, loc, key, instr, step, strong) in earlier.collect::<Vec<_>>() {
+        if event.agent == me && key != acc.key && !ordered_before(ex, event, loc, key, acc.key)? {
+            race(ex, acc, is_write, me, loc, instr, step, was_write, key, event, strong);
+        }
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

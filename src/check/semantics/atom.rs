@@ -97,7 +97,7 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     // whether it writes); this keeps CAS spin loops from growing the state.
     let failed_cas = aop == AtomOp::Cas && argv.first() != Some(&w.value);
     if !failed_cas {
-        let mut msgs = write_messages(ex, op, &text)?;
+        let mut msgs = write_messages(ex, op, &text, &acc)?;
         // Observation order runs through RMW chains (§1.6): the releases the read saw travel on.
         sync::merge(&mut msgs, w.msgs.iter().cloned());
         access::write(ex, &acc, new, msgs)?;

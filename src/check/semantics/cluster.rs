@@ -49,7 +49,8 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         return Ok(());
     }
     let mut msgs = ex.me()?.release_fences.clone();
-    if sem == Some(Sem::Relaxed) && msgs.iter().any(|m| m.scope < Scope::Cluster) {
+    let narrower = msgs.iter().find(|m| m.scope < Scope::Cluster).map(|m| (m.via.clone(), m.scope));
+    if sem == Some(Sem::Relaxed) && narrower.is_some() {
         // §12.11: the spec does not say whether a relaxed cluster arrive after a narrower
         // fence releases anything. Strict: only cluster-or-wider fences count (reference
         // §5.2 [I]); pragmatic: each fence synchronizes at its own scope (same CTA only).
@@ -62,11 +63,20 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     }
     let cluster = ex.place().cluster;
     let agent = ex.agent;
-    let epoch = ex.me()?.knowledge.own_epoch(agent);
+    let bare = msgs.is_empty().then(|| {
+        let mut bare = super::sync::bare_relaxed(ex, text);
+        if let Some((fence, scope)) = narrower {
+            let why = format!(
+                "`{fence}` before `{text}` by `{}` has scope `{}`: strict mode lets a relaxed cluster arrive release only after a fence of cluster scope or wider (reference §5.2, §12 #11)",
+                ex.name_of(agent),
+                crate::check::text::scope(scope)
+            );
+            bare.why = crate::check::machine::Meta((crate::check::report::RaceReason::ScopeMismatch, why));
+        }
+        bare
+    });
     let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
-    if msgs.is_empty() {
-        cb.bare.push(crate::check::machine::EventId { agent, epoch });
-    }
+    crate::check::machine::merge_bare(&mut cb.bare, bare);
     cb.arrived.push(agent);
     merge(&mut cb.current, msgs);
     let instance = cb.instance;
@@ -80,8 +90,8 @@ pub fn wait(ex: &mut Exec) -> Result<(), String> {
     let cluster = ex.place().cluster;
     let msgs = ex.m.cluster_bars.get(cluster).map(|c| c.completed.clone()).unwrap_or_default();
     let bare = ex.m.cluster_bars.get(cluster).map(|c| c.bare_completed.clone()).unwrap_or_default();
-    for event in bare {
-        super::sync::fail_bare(ex, event, "barrier.cluster.arrive.relaxed");
+    for arrival in &bare {
+        super::sync::fail_bare(ex, arrival);
     }
     for msg in &msgs {
         synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;

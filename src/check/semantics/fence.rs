@@ -21,10 +21,7 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
                 _ => Filter::All,
             };
             if acquire {
-                let pending = ex.me()?.pending_acquire.clone();
-                for msg in &pending {
-                    sync::synchronize(ex, msg, *scope, acq_filter, &t, "release/acquire (fence)")?;
-                }
+                acquire_pending(ex, *scope, acq_filter, &t)?;
             }
             if sc {
                 // Fence-SC order = execution order of morally strong fence.sc (§1.10).
@@ -39,24 +36,16 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
                 }
             }
             if release {
-                let k = ex.me()?.knowledge.restrict(rel_filter, ex.layout);
-                let msg = ex.release(*scope, t.clone(), k)?;
+                let msg = publish_release(ex, *scope, rel_filter, &t)?;
                 if sc {
                     ex.m.sc_fences.retain(|m| m.from_agent != msg.from_agent || m.scope != msg.scope);
-                    ex.m.sc_fences.push(msg.clone());
+                    ex.m.sc_fences.push(msg);
                 }
-                let me = ex.me_mut()?;
-                me.release_fences.retain(|m| m.via != msg.via);
-                me.release_fences.push(msg);
             }
             ex.out.description = t;
         }
         Fence::MbarrierInit => {
-            let k = ex.me()?.knowledge.restrict(Filter::MbarrierInit, ex.layout);
-            let msg = ex.release(Scope::Cluster, t.clone(), k)?;
-            let me = ex.me_mut()?;
-            me.release_fences.retain(|m| m.via != msg.via);
-            me.release_fences.push(msg);
+            publish_release(ex, Scope::Cluster, Filter::MbarrierInit, &t)?;
             ex.out.description = "published prior `mbarrier.init` to the cluster".into();
         }
         Fence::Proxy(kind) => {
@@ -86,12 +75,55 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
                 ),
                 ProxyKind::Tensormap { .. } => (ProxyKey::Tensormap.bit(), Filter::All),
             };
+            // §2.3: the halves split one crossing around a cross-thread synchronization (the
+            // CLC example), so each is also that synchronization's fence (§1.5 patterns 3):
+            // the acquire half acquires what a relaxed read before it observed, then crosses;
+            // the release half crosses, then releases with the next strong write.
+            let (release_half, acquire_half) = match kind {
+                ProxyKind::AsyncGeneric { sem, .. } => {
+                    let (release, acquire, _) = fence_op(Some(*sem));
+                    (release, acquire)
+                }
+                ProxyKind::Alias | ProxyKind::Texture | ProxyKind::Surface | ProxyKind::Constant | ProxyKind::Async { .. } | ProxyKind::Tensormap { .. } => (false, false),
+            };
+            if acquire_half {
+                acquire_pending(ex, Scope::Cluster, Filter::SharedCluster(place.cluster), &t)?;
+            }
             let layout = ex.layout;
             ex.me_mut()?.knowledge.bridge(key, place.cta, filter, layout);
             let agent = ex.agent;
             ex.me_mut()?.knowledge.bump(agent);
-            ex.out.description = "orders earlier accesses with later accesses through the other proxy".into();
+            if release_half {
+                publish_release(ex, Scope::Cluster, filter, &t)?;
+            }
+            ex.out.description = if release_half {
+                "orders earlier generic accesses with later async-proxy accesses and releases them with the next strong write".into()
+            } else if acquire_half {
+                "acquires what earlier relaxed reads observed and orders it with later async-proxy accesses".into()
+            } else {
+                "orders earlier accesses with later accesses through the other proxy".into()
+            };
         }
     }
     ex.next()
+}
+
+/// The acquire side of fence patterns (§1.5 acquire 3): synchronize with the releases that
+/// earlier relaxed reads observed.
+fn acquire_pending(ex: &mut Exec, scope: Scope, filter: Filter, text: &str) -> Result<(), String> {
+    let pending = ex.me()?.pending_acquire.clone();
+    for msg in &pending {
+        sync::synchronize(ex, msg, scope, filter, text, "release/acquire (fence)")?;
+    }
+    Ok(())
+}
+
+/// The release side of fence patterns (§1.5 release 3): the next strong writes carry it.
+fn publish_release(ex: &mut Exec, scope: Scope, filter: Filter, text: &str) -> Result<crate::check::machine::Message, String> {
+    let k = ex.me()?.knowledge.restrict(filter, ex.layout);
+    let msg = ex.release(scope, text.to_string(), k)?;
+    let me = ex.me_mut()?;
+    me.release_fences.retain(|m| m.via != msg.via);
+    me.release_fences.push(msg.clone());
+    Ok(msg)
 }

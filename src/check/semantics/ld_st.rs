@@ -85,7 +85,7 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
             let op = sync::mem_op(*sem, *scope, false);
             let acc = access::resolve(ex.layout, addr, *proxy, op.strong)?;
             let value = ex.eval(src);
-            let msgs = write_messages(ex, op, &crate::check::text::instr(instr))?;
+            let msgs = write_messages(ex, op, &crate::check::text::instr(instr), &acc)?;
             access::write(ex, &acc, value, msgs)?;
             ex.out.description = format!("wrote {addr} = {value}");
             ex.next()
@@ -94,11 +94,18 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     }
 }
 
-/// The releases a write carries: its own (release op) and earlier release fences (§1.5).
-pub fn write_messages(ex: &mut Exec, op: OpSem, text: &str) -> Result<Vec<Message>, String> {
+/// The releases a strong write to `acc` carries (§1.5): its own (pattern 1), earlier release
+/// ops of this agent on the same location (pattern 2, each at its own scope) and earlier
+/// release fences (pattern 3).
+pub fn write_messages(ex: &mut Exec, op: OpSem, text: &str, acc: &Access) -> Result<Vec<Message>, String> {
     let mut msgs = Vec::new();
     if let Some(scope) = op.strong {
         msgs.extend(ex.me()?.release_fences.iter().cloned());
+        let me = ex.agent;
+        let cell = ex.layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+        let earlier = ex.m.cells.get(cell).map(|c| c.writes.as_slice()).unwrap_or_default();
+        let own = earlier.iter().filter(|w| w.event.agent == me && w.key == acc.key).flat_map(|w| &w.msgs);
+        sync::merge(&mut msgs, own.filter(|m| m.from_agent == me).cloned().collect::<Vec<_>>());
         if op.release {
             msgs.push(ex.release_all(scope, text.to_string())?);
         }

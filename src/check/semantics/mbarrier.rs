@@ -2,8 +2,8 @@
 //! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
 
 use super::exec::{Exec, Readiness};
-use super::sync::{defer, merge, synchronize};
-use crate::check::machine::{FailedRec, Filter, Knowledge, Layout, Machine, MbarState, VersionVec};
+use super::sync::{bare_relaxed, defer, merge, synchronize};
+use crate::check::machine::{covers, merge_bare, BareArrival, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
 use crate::model::{AddrSpace, MbarKind, MbarOp, Scope, Sem};
 
@@ -120,6 +120,12 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
     }
     let mut b = state;
+    let scope = ex.layout.clamp(op.scope.unwrap_or(Scope::Cta), loc);
+    // Waits run only in the owner CTA (§4.1), so whether an update of the barrier word is
+    // morally strong with its waiters (§1.3) is known here. If not, earlier fences cannot
+    // release through it (§1.6 rule 4 needs the observation link itself to be morally strong).
+    let owner_place = Place { cta: owner, cluster: place.cluster, gpu: place.gpu };
+    let reaches = covers(scope, place, owner_place);
     match &op.kind {
         MbarKind::Init { .. } => {}
         MbarKind::Inval => {
@@ -128,10 +134,12 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
         MbarKind::ExpectTx { bytes } => {
             b.tx += i64::from(*bytes);
+            record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
             ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
         }
         MbarKind::CompleteTx { bytes } => {
             b.tx -= i64::from(*bytes);
+            record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
             ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
         }
         MbarKind::Arrive { count, expect_tx, no_complete, drop, state: token } => {
@@ -161,16 +169,8 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             if let Some(t) = token {
                 ex.set_reg(t, i64::from(b.phase))?;
             }
-            let scope = ex.layout.clamp(op.scope.unwrap_or(Scope::Cta), loc);
-            let mut msgs = ex.me()?.release_fences.clone();
-            if op.sem != Some(Sem::Relaxed) {
-                msgs.push(ex.release_all(scope, text.clone())?);
-            }
-            if msgs.is_empty() {
-                let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
-                b.bare.push(crate::check::machine::EventId { agent: ex.agent, epoch });
-            }
-            merge(&mut b.current, msgs);
+            let own = if op.sem == Some(Sem::Relaxed) { Vec::new() } else { vec![ex.release_all(scope, text.clone())?] };
+            record_update(ex, &mut b, &text, (scope, owner, reaches), own)?;
             ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
         }
         MbarKind::Wait { parity, phase, dst, .. } => {
@@ -199,9 +199,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         let cur = std::mem::take(&mut b.current);
         merge(&mut b.completed, cur);
         let bare = std::mem::take(&mut b.bare);
-        b.bare_completed.extend(bare);
-        b.bare_completed.sort();
-        b.bare_completed.dedup();
+        merge_bare(&mut b.bare_completed, bare);
         b.unobserved = true;
         ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
     }
@@ -233,23 +231,73 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
         return Ok(());
     }
     let msgs = b.completed.clone();
-    for event in b.bare_completed.clone() {
-        super::sync::fail_bare(ex, event, "mbarrier.arrive.relaxed");
+    for arrival in &b.bare_completed {
+        super::sync::fail_bare(ex, arrival);
     }
+    let scope = op.scope.unwrap_or(Scope::Cta).min(Scope::Cluster);
     match op.sem {
         Some(Sem::Relaxed) => {
-            for msg in &msgs {
+            // §1.6: a fence after the wait supplies the acquire, but the relaxed wait itself
+            // must be morally strong with the arrivals it observes (mutual scope inclusion).
+            let me = ex.place();
+            let (linked, unlinked): (Vec<Message>, Vec<Message>) = msgs.into_iter().partition(|msg| {
+                let from = ex.m.agents.get(msg.from_agent as usize).map_or(me, |a| a.place);
+                msg.from_agent == ex.agent || covers(scope, me, from)
+            });
+            for msg in &unlinked {
+                let them = ex.name_of(msg.from_agent);
+                let from = ex.m.agents.get(msg.from_agent as usize).map_or(me, |a| a.place);
+                let why = format!(
+                    "`{text}` by `{}` has scope `{}`, which does not include `{them}` ({}): the relaxed wait and the arrive are not morally strong, so no fence after the wait can acquire through it",
+                    ex.name_of(ex.agent),
+                    crate::check::text::scope(scope),
+                    ex.layout.describe_place(from)
+                );
+                super::sync::fail(ex, msg, RaceReason::ScopeMismatch, why);
+            }
+            for msg in &linked {
                 let text = format!("`{text}` is relaxed: it observes the phase but acquires nothing unless a `fence.acquire` follows");
                 super::sync::fail(ex, msg, RaceReason::ExecutionOrderOnly, text);
             }
-            defer(ex, &msgs)
+            defer(ex, &linked)
         }
         _ => {
-            let scope = op.scope.unwrap_or(Scope::Cta).min(Scope::Cluster);
             for msg in &msgs {
                 synchronize(ex, msg, scope, Filter::All, text, "mbarrier")?;
             }
             Ok(())
         }
     }
+}
+
+/// A thread's update of the barrier word (arrive, expect-tx, complete-tx: each an RMW of it,
+/// §4.5) joins the current phase with its own releases `own` and, as release pattern 3
+/// (§1.5), the release fences before it, unless its scope misses the waiters' CTA (§1.6).
+/// An update that releases nothing is remembered, to explain later races.
+fn record_update(ex: &mut Exec, b: &mut MbarState, text: &str, (scope, owner, reaches): (Scope, usize, bool), own: Vec<Message>) -> Result<(), String> {
+    let mut msgs = own;
+    if reaches {
+        msgs.extend(ex.me()?.release_fences.iter().cloned());
+    }
+    if msgs.is_empty() {
+        let bare = if reaches { bare_relaxed(ex, text) } else { unreached(ex, text, scope, owner) };
+        merge_bare(&mut b.bare, [bare]);
+    }
+    merge(&mut b.current, msgs);
+    Ok(())
+}
+
+/// An update whose scope does not include the barrier's CTA, where every wait runs.
+fn unreached(ex: &Exec, text: &str, scope: Scope, owner: usize) -> BareArrival {
+    let mut bare = bare_relaxed(ex, text);
+    bare.why = Meta((
+        RaceReason::ScopeMismatch,
+        format!(
+            "`{text}` by `{}` has scope `{}`, which does not include CTA `{}` where the barrier's waiters run: it and the wait are not morally strong, so a release fence before it cannot reach any waiter through it",
+            ex.name_of(ex.agent),
+            crate::check::text::scope(scope),
+            ex.layout.cta_name(owner)
+        ),
+    ));
+    bare
 }

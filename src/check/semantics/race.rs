@@ -5,7 +5,7 @@
 //! nothing synchronizes the two agents at all.
 
 use super::exec::Exec;
-use crate::check::machine::{EventId, Filter, ProxyKey, Via};
+use crate::check::machine::{needed, EventId, Filter, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
@@ -17,21 +17,28 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     let writer = ex.name_of(event.agent);
     let reader = ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
-    if from != to {
-        if let Some(filter) = me.knowledge.orders_ignoring(event) {
-            if filter.contains(ex.layout, loc) {
-                let fences = fence_names(from, to);
-                return (
-                    RaceReason::MissingProxyFence,
-                    format!(
-                        "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but the path \
-                         lacks {fences}; add it after the write, before the release",
-                        describe_via(ex, from),
-                        describe_via(ex, to),
-                    ),
-                );
-            }
-        }
+    let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
+    let crossing = needed(from, from_cta, to, ex.place().cta);
+    // An edge that reaches the location and lacks only proxy fences: name the fences, whatever
+    // filtered entries (tensor-memory-only, restricted fences) the knowledge also holds.
+    if !crossing.steps.is_empty() && me.knowledge.orders_ignoring_proxies(ex.layout, event, loc) {
+        let fences = fence_names(from, to);
+        let text = if event.agent == ex.agent {
+            format!(
+                "`{reader}`'s {} access comes first in program order, but program order reaches its {} \
+                 access only across {fences} (reference §1.8); add it between the two",
+                describe_via(ex, from),
+                describe_via(ex, to),
+            )
+        } else {
+            format!(
+                "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but the path \
+                 lacks {fences}; add it after the write, before the release",
+                describe_via(ex, from),
+                describe_via(ex, to),
+            )
+        };
+        return (RaceReason::MissingProxyFence, text);
     }
     if let Some(filter) = me.knowledge.orders_ignoring(event) {
         if !filter.contains(ex.layout, loc) && filter != Filter::All {
@@ -68,6 +75,15 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     }
     if let Some(why) = super::async_op::unobserved(ex, event.agent) {
         return (RaceReason::AsyncNotObserved, why);
+    }
+    if me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0) {
+        return (
+            RaceReason::NoSynchronization,
+            format!(
+                "`{reader}` synchronized with `{writer}` only up to an earlier point of `{writer}`'s \
+                 program; this access comes after it, and a release covers only what precedes it"
+            ),
+        );
     }
     (
         RaceReason::NoSynchronization,

@@ -10,10 +10,15 @@
 //!   shared-memory ops clamp their scope to `.cluster` ([`Layout::clamp`]).
 //! - §1.3: two accesses are morally strong iff same agent, or both strong, each one's scope
 //!   covers the other's agent, same proxy and same location.
-//! - §1.5 patterns: release = release op, or release/acq_rel fence po-before a strong write
-//!   (the write carries the fence's message); acquire = acquire op, or strong read
-//!   po-before an acquire fence (the fence consumes the read's pending messages).
-//!   `red` never reads for an acquire pattern (§8.8).
+//! - §1.5 patterns: release = release op (1); release op on M po-before a strong write to
+//!   M (2: the later write carries the earlier op's message, at that op's scope); or
+//!   release/acq_rel fence po-before a strong write (3: the write carries the fence's
+//!   message). Acquire = acquire op, or strong read po-before an acquire fence (the fence
+//!   consumes the read's pending messages). `red` never reads for an acquire pattern (§8.8).
+//! - §2.3: the halves of `fence.proxy.async::generic` are also the fences of those
+//!   patterns: the release half releases (cluster scope, own CTA's shared memory) after its
+//!   proxy crossing, the acquire half acquires (cluster scope, the cluster's shared memory)
+//!   before it — the CLC write-after-read example.
 //! - §1.6 rule 4: a pattern synchronizes iff the observation link is morally strong and the
 //!   first op of the release pattern and the last op of the acquire pattern mutually
 //!   include each other. For fence patterns that is the FENCE's scope ([`synchronize`]).
@@ -25,10 +30,19 @@
 //!   ([`crate::check::machine::needed`]); same-proxy non-generic pairs need one across CTAs.
 //! - §2.2: `sync_restrict` restricts the message ([`Filter`]) to the state space.
 //! - §4.5: mbarrier arrive→wait synchronizes iff arriver and waiter mutually include;
-//!   counting ignores `.sem`/`.scope`.
+//!   counting ignores `.sem`/`.scope`. Every thread update of the barrier word (arrive,
+//!   expect-tx, complete-tx) is an RMW of it, so release fences before it travel with it
+//!   (pattern 3). With fences around a relaxed update or wait (§1.6), the update and the
+//!   wait themselves must still include each other: an update whose scope misses the
+//!   barrier's CTA (where every wait runs) carries no fence's release, and a relaxed wait
+//!   defers only arrivals its scope includes (`mbarrier.rs`).
+//! - §5.2: `barrier.cluster` has no scope qualifier and spans the cluster, so its relaxed
+//!   arrive is always morally strong with the wait; the fence before it decides (§1.6).
+//! - §1.8 (iii): one agent's accesses through two virtual addresses or proxies are ordered
+//!   by program order only across the proxy fences on the way (`access.rs`).
 
 use super::exec::Exec;
-use crate::check::machine::{covers, FailedRec, Filter, Message, Place, Via};
+use crate::check::machine::{covers, BareArrival, FailedRec, Filter, Message, Place, Via};
 use crate::check::report::RaceReason;
 use crate::check::text;
 use crate::model::{FenceSem, Scope, Sem};
@@ -166,8 +180,10 @@ pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
     into.sort_by_key(|p| (p.origin, p.scope));
 }
 
-/// Explain, for later races, that `event`'s agent signalled without releasing anything.
-pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str) {
+/// Explain, for later races, that an arrival reached the barrier without releasing anything
+/// to this waiter.
+pub fn fail_bare(ex: &mut Exec, bare: &BareArrival) {
+    let event = bare.event;
     if event.agent == ex.agent {
         return;
     }
@@ -175,16 +191,22 @@ pub fn fail_bare(ex: &mut Exec, event: crate::check::machine::EventId, via: &str
     if let Some(m) = k.main_mut() {
         m.vv.set(event.agent, event.epoch);
     }
-    let who = ex.name_of(event.agent);
-    ex.out.failed.push(FailedRec {
-        from_agent: event.agent,
-        from_step: None,
-        to_agent: ex.agent,
-        to_step: ex.step,
-        reason: RaceReason::ExecutionOrderOnly,
-        text: format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait sees the arrival but nothing is released"),
-        knowledge: k,
-    });
+    let (reason, text) = bare.why.0.clone();
+    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: bare.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, knowledge: k });
+}
+
+/// A relaxed arrival with no release fence before it: the waiter sees it, nothing more.
+pub fn bare_relaxed(ex: &Exec, via: &str) -> BareArrival {
+    let who = ex.name_of(ex.agent);
+    let epoch = ex.me().map_or(0, |a| a.knowledge.own_epoch(ex.agent));
+    BareArrival {
+        event: crate::check::machine::EventId { agent: ex.agent, epoch },
+        step: crate::check::machine::Meta(Some(ex.step)),
+        why: crate::check::machine::Meta((
+            RaceReason::ExecutionOrderOnly,
+            format!("`{via}` by `{who}` is relaxed and no `fence.release` precedes it: the wait observes it, but nothing is released"),
+        )),
+    }
 }
 
 #[cfg(test)]

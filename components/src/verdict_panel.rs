@@ -205,6 +205,7 @@ fn reason_words(r: RaceReason) -> &'static str {
         RaceReason::StateSpaceRestriction => "state-space restriction",
         RaceReason::AsyncNotObserved => "async completion not observed",
         RaceReason::WrongPhase => "wrong mbarrier phase",
+        RaceReason::MissingTcgen05Fence => "tcgen05 fence missing or misplaced",
     }
 }
 

@@ -86,6 +86,9 @@ pub enum RaceReason {
     StateSpaceRestriction,
     AsyncNotObserved,
     WrongPhase,
+    /// A `tcgen05.fence::before_thread_sync`/`after_thread_sync` missing, or on the wrong
+    /// side of the synchronization it must order (reference §8.4).
+    MissingTcgen05Fence,
 }
 
 /// One access named by a finding.

@@ -97,6 +97,7 @@ pub fn reason_name(r: RaceReason) -> &'static str {
         RaceReason::StateSpaceRestriction => "state-space restriction excludes the location",
         RaceReason::AsyncNotObserved => "async operation completion not observed",
         RaceReason::WrongPhase => "wait passed on the wrong phase or parity",
+        RaceReason::MissingTcgen05Fence => "tcgen05 thread-sync fence missing or misplaced",
     }
 }
 

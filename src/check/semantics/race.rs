@@ -17,6 +17,9 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     let writer = ex.name_of(event.agent);
     let reader = ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
+    if let Some(found) = super::tc_explain::classify(ex, event, loc) {
+        return found;
+    }
     if from != to {
         if let Some(filter) = me.knowledge.orders_ignoring(event) {
             if filter.contains(ex.layout, loc) {

@@ -12,41 +12,67 @@ use crate::model::{BarKind, Instr, MbarKind, Sem, Space, TcOp};
 
 /// The tcgen05 op an agent runs, and the instruction that issued it.
 fn tc_op(ex: &Exec, agent: u32) -> Option<(InstrRef, TcWhat)> {
-    match op_of(ex.m, agent)? {
-        (issuer, op) => match op.what {
-            AsyncWhat::Tc(t) => Some((issuer, t)),
-            AsyncWhat::Bulk { .. }
-            | AsyncWhat::BulkGroup { .. }
-            | AsyncWhat::CpAsync { .. }
-            | AsyncWhat::CpArrive { .. }
-            | AsyncWhat::StAsync { .. }
-            | AsyncWhat::Wgmma { .. } => None,
+    let (issuer, op) = op_of(ex.m, agent)?;
+    match op.what {
+        AsyncWhat::Tc(t) => Some((issuer, t)),
+        AsyncWhat::Bulk { .. }
+        | AsyncWhat::BulkGroup { .. }
+        | AsyncWhat::CpAsync { .. }
+        | AsyncWhat::CpArrive { .. }
+        | AsyncWhat::StAsync { .. }
+        | AsyncWhat::Wgmma { .. } => None,
+    }
+}
+
+/// Whether an instruction is a synchronization the tcgen05 thread-sync fences compose with
+/// (§8.4: mbarrier ops, barriers, morally strong ld/st/atom), as `(release side, acquire
+/// side)`: what `fence::before_thread_sync` orders prior tcgen05 ops before, and what
+/// `fence::after_thread_sync` orders later ones after.
+fn sync_sides(i: &Instr) -> (bool, bool) {
+    let strong = |sem: &Option<Sem>| sem.is_some_and(|s| !matches!(s, Sem::Weak | Sem::Volatile));
+    match i {
+        Instr::Mbar(op) => match op.kind {
+            MbarKind::Arrive { .. } => (true, false),
+            MbarKind::Wait { .. } => (false, true),
+            MbarKind::Init { .. }
+            | MbarKind::Inval
+            | MbarKind::ExpectTx { .. }
+            | MbarKind::CompleteTx { .. }
+            | MbarKind::PendingCount { .. } => (false, false),
         },
+        Instr::Bar { kind, .. } => (true, matches!(kind, BarKind::Sync | BarKind::Red)),
+        Instr::ClusterArrive { .. } => (true, false),
+        Instr::ClusterWait => (false, true),
+        Instr::Atom { .. } => (true, true),
+        Instr::St { sem, .. } => (strong(sem), false),
+        Instr::Ld { sem, .. } => (false, strong(sem)),
+        Instr::Wait { instr, .. } => sync_sides(instr),
+        Instr::Fence(_)
+        | Instr::CpAsync { .. }
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::CpAsyncWaitAll
+        | Instr::CpAsyncMbarArrive { .. }
+        | Instr::Bulk { .. }
+        | Instr::BulkCommit
+        | Instr::BulkWait { .. }
+        | Instr::StAsync { .. }
+        | Instr::Wgmma(_)
+        | Instr::Tc(_)
+        | Instr::Label(_)
+        | Instr::Branch { .. }
+        | Instr::Mov { .. }
+        | Instr::Add { .. }
+        | Instr::Exit => (false, false),
     }
 }
 
-/// A synchronization a `fence::before_thread_sync` orders prior tcgen05 ops before (§8.4:
-/// mbarrier arrives, barriers, morally strong stores and atomics).
 fn is_release_side_sync(i: &Instr) -> bool {
-    match i {
-        Instr::Mbar(op) => matches!(op.kind, MbarKind::Arrive { .. }),
-        Instr::Bar { .. } | Instr::ClusterArrive { .. } | Instr::Atom { .. } => true,
-        Instr::St { sem, .. } => sem.is_some_and(|s| !matches!(s, Sem::Weak | Sem::Volatile)),
-        Instr::Wait { instr, .. } => is_release_side_sync(instr),
-        _ => false,
-    }
+    sync_sides(i).0
 }
 
-/// A synchronization a `fence::after_thread_sync` orders later tcgen05 ops after.
 fn is_acquire_side_sync(i: &Instr) -> bool {
-    match i {
-        Instr::Mbar(op) => matches!(op.kind, MbarKind::Wait { .. }),
-        Instr::Bar { kind, .. } => matches!(kind, BarKind::Sync | BarKind::Red),
-        Instr::ClusterWait | Instr::Atom { .. } => true,
-        Instr::Ld { sem, .. } => sem.is_some_and(|s| !matches!(s, Sem::Weak | Sem::Volatile)),
-        Instr::Wait { instr, .. } => is_acquire_side_sync(instr),
-        _ => false,
-    }
+    sync_sides(i).1
 }
 
 fn is_tc(i: &Instr, want: &TcOp) -> bool {

@@ -187,6 +187,20 @@ fn consumer_side(ex: &Exec, at: InstrRef) -> Option<(usize, String)> {
              `{op_text}` is not ordered after the wait; add the fence between them (§8.4)"
         )
     };
+    // A fence in another thread is a common misreading: it orders only that thread's ops.
+    let elsewhere: Vec<String> = ex
+        .layout
+        .threads
+        .iter()
+        .enumerate()
+        .filter(|(t, info)| *t != at.thread && info.program.iter().any(|i| is_tc(i, &TcOp::FenceAfterThreadSync)))
+        .map(|(_, info)| format!("`{}`", info.name))
+        .collect();
+    let text = if elsewhere.is_empty() {
+        text
+    } else {
+        format!("{text}; the `after_thread_sync` in {} orders only that thread's own tcgen05 ops", elsewhere.join(", "))
+    };
     Some((sync, text))
 }
 

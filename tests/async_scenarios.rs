@@ -47,3 +47,26 @@ fn stepper_shows_a_tma_agent_through_its_life() {
     let mbar = s.snapshot().mbarriers.into_iter().find(|b| b.name == "full").expect("barrier");
     assert_eq!((mbar.phase, mbar.tx), (1, 0));
 }
+
+/// `cp.async.mbarrier.arrive` without `.noinc` raises the pending count above the init
+/// count: the gauge then counts against the raised total and never shows a negative number.
+#[test]
+fn mbarrier_gauge_never_shows_negative_arrivals() {
+    use fencelab::check::Stepper;
+    use fencelab::schedule::Step;
+
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/async/bug25_counted_without_noinc.fence");
+    let scenario = fencelab::load(&std::fs::read_to_string(path).unwrap_or_default()).scenario;
+    let mut s = Stepper::new(&scenario, Mode::Pragmatic).expect("the scenario runs");
+    let gauge = |s: &Stepper| {
+        let b = s.snapshot().mbarriers.into_iter().find(|b| b.name == "bar").expect("barrier");
+        (b.arrived, b.arrivals_of, b.arrivals_caption)
+    };
+    assert_eq!(gauge(&s), (0, 2, "arrivals: 0 of 2 (2 pending)".to_string()));
+    s.step(Step { agent: 0, choice: 0 }).expect("cp.async");
+    s.step(Step { agent: 0, choice: 0 }).expect("cp.async.mbarrier.arrive");
+    let (arrived, of, caption) = gauge(&s);
+    assert_eq!((arrived, of), (0, 3));
+    assert!(!caption.contains('-'), "{caption}");
+    assert!(caption.contains("3 pending") && caption.contains("raised by 1"), "{caption}");
+}

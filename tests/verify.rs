@@ -245,3 +245,27 @@ fn wgmma_and_group_misuse_warns() {
     let committed = with("cp.async.ca.shared.global [x], [g], 4\n cp.async.commit_group\n cp.async.wait_group 0");
     assert!(!has(&committed, "F0420", Severity::Warning));
 }
+
+/// Ref §6.2: `.multicast::cluster` exists only on the global → shared::cluster copy
+/// completed on an mbarrier; every other form is rejected at the instruction, with help.
+#[test]
+fn multicast_only_on_the_shared_cluster_global_form() {
+    let legal = with("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [x], [g], 16, [bar], ([y], [peer])");
+    assert!(!findings(&legal).iter().any(|(c, _)| c == "F0336"), "{:?}", findings(&legal));
+    let wrong = [
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.multicast::cluster [x], [g], 16, [bar], ([y], [peer])",
+        "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster [y], [x], 16, [peer], ([y], [peer])",
+        "cp.async.bulk.global.shared::cta.bulk_group.multicast::cluster [g], [x], 16, ([y], [peer])",
+        "cp.reduce.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.add.multicast::cluster [x], [g], 16, [bar], ([y], [peer])",
+    ];
+    for body in wrong {
+        let src = with(body);
+        let loaded = load(&src);
+        let d = loaded.diagnostics.iter().find(|d| d.code == "F0336");
+        let d = d.unwrap_or_else(|| panic!("no F0336 for `{body}`: {:?}", findings(&src)));
+        assert_eq!(d.severity, Severity::Error);
+        let text = fencelab::diag::render(d, &src, "t.fence");
+        assert!(text.contains("t.fence:10:"), "the error points at the instruction's line: {text}");
+        assert!(text.contains("help:") && text.contains("shared::cluster.global"), "{text}");
+    }
+}

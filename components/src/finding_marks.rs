@@ -1,7 +1,7 @@
 //! Which finding's accesses the lanes and the timeline mark: the one hovered or focused in
 //! the verdict panel, else the one pinned by "Show me" / "Follow witness".
 
-use fencelab::check::Access;
+use fencelab::check::{Access, Blocked};
 use fencelab::schedule::{Schedule, Step};
 
 /// One finding, as far as marking goes.
@@ -10,6 +10,8 @@ pub struct Marked {
     /// Index of the finding in the report.
     pub finding: usize,
     pub accesses: Vec<Access>,
+    /// For a deadlock: who is stuck at which line.
+    pub blocked: Vec<Blocked>,
     pub witness: Schedule,
 }
 
@@ -58,6 +60,10 @@ impl Marked {
                 let by = if a.agent == a.thread { String::new() } else { format!(" by {}", a.agent) };
                 format!("◀ {what} of `{}`{by}", a.location)
             })
+            .chain(self.blocked.iter().filter(|b| b.thread == thread && b.instr == instr).map(|b| {
+                let by = if b.agent == b.thread { String::new() } else { format!(" ({})", b.agent) };
+                format!("◀ stuck here{by}")
+            }))
             .collect()
     }
 
@@ -91,6 +97,7 @@ mod tests {
         Marked {
             finding,
             accesses: vec![access("producer", "producer", 0, true, 0), access("tma#2 (consumer)", "consumer", 1, false, 3)],
+            blocked: Vec::new(),
             witness: Schedule { steps: vec![Step { agent: 0, choice: 0 }, Step { agent: 1, choice: 1 }] },
         }
     }
@@ -119,6 +126,20 @@ mod tests {
         assert!(m.line_marks("producer", 1).is_empty());
         assert_eq!(m.agent_marks("tma#2 (consumer)"), ["◀ read of `data`"]);
         assert!(m.agent_marks("producer").is_empty(), "a thread's accesses are on its program lines");
+    }
+
+    #[test]
+    fn a_deadlock_marks_where_each_agent_is_stuck_and_rings_no_step() {
+        let stuck = |agent: &str, thread: &str, instr| Blocked { agent: agent.into(), thread: thread.into(), instr, waits_for: "waits".into() };
+        let m = Marked {
+            finding: 0,
+            accesses: Vec::new(),
+            blocked: vec![stuck("consumer", "consumer", 2), stuck("tma#3 (producer)", "producer", 1)],
+            witness: Schedule { steps: vec![Step { agent: 0, choice: 0 }] },
+        };
+        assert_eq!(m.line_marks("consumer", 2), ["◀ stuck here"]);
+        assert_eq!(m.line_marks("producer", 1), ["◀ stuck here (tma#3 (producer))"]);
+        assert!(m.ringed_steps(&m.witness.steps).is_empty(), "a stuck agent performed no step to ring");
     }
 
     #[test]

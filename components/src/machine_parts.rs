@@ -92,8 +92,8 @@ pub fn MbarrierWidget(
 ) -> impl IntoView {
     let label = name.clone();
     let bar = Memo::new(move |_| snapshot.with(|s| s.mbarriers.iter().find(|m| m.name == name).cloned()));
-    let arrived = move || bar.with(|b| b.as_ref().map_or(0, |b| b.expected - b.pending));
-    let expected = move || bar.with(|b| b.as_ref().map_or(0, |b| b.expected));
+    let arrived = move || bar.with(|b| b.as_ref().map_or(0, |b| b.arrived));
+    let expected = move || bar.with(|b| b.as_ref().map_or(0, |b| b.arrivals_of));
     let tx = move || bar.with(|b| b.as_ref().map_or(0, |b| b.tx));
     view! {
         <div class="mbar" role="group" aria-label=format!("mbarrier {label}") data-mbarrier=label.clone()>
@@ -104,6 +104,7 @@ pub fn MbarrierWidget(
                         <span class="badge">{format!("phase {}", b.phase)}</span>
                         <span class="badge parity" class:parity-odd=b.parity % 2 == 1>{format!("parity {}", b.parity)}</span>
                     }.into_any(),
+                    Some(b) if b.invalidated => view! { <span class="badge warn">"invalidated"</span> }.into_any(),
                     Some(_) => view! { <span class="badge warn">"not initialised"</span> }.into_any(),
                     // No stepping session (the layout editor shows a text the verifier rejects).
                     None => view! { <span class="muted">"not tracked"</span> }.into_any(),
@@ -114,10 +115,7 @@ pub fn MbarrierWidget(
             <div class="gauge" role="meter" aria-label="arrivals"
                 aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
                 <div class="gauge-fill" style=move || format!("width: {}%", gauge_percent(arrived(), expected()))></div>
-                <span class="gauge-text">{move || {
-                    let pending = bar.with(|b| b.as_ref().map_or(0, |b| b.pending));
-                    format!("arrivals: {} of {} ({pending} pending)", arrived(), expected())
-                }}</span>
+                <span class="gauge-text">{move || bar.with(|b| b.as_ref().map_or(String::new(), |b| b.arrivals_caption.clone()))}</span>
             </div>
             <div class="gauge gauge-tx" class:tx-negative={move || tx() < 0} class:tx-positive={move || tx() > 0}
                 role="meter" aria-label="transaction count in bytes" aria-valuenow=move || tx().to_string()>

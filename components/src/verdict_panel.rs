@@ -205,6 +205,7 @@ fn reason_words(r: RaceReason) -> &'static str {
         RaceReason::StateSpaceRestriction => "state-space restriction",
         RaceReason::AsyncNotObserved => "async completion not observed",
         RaceReason::WrongPhase => "wrong mbarrier phase",
+        RaceReason::MissingTcgen05Fence => "tcgen05 fence missing or misplaced",
     }
 }
 
@@ -218,7 +219,7 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
     let witness_again = finding.witness.clone();
     let steps = witness.steps.len();
     // Hovering or focusing the card marks its accesses in the lanes; replaying pins them.
-    let marked = Marked { finding: index, accesses: finding.accesses.clone(), witness: finding.witness.clone() };
+    let marked = Marked { finding: index, accesses: finding.accesses.clone(), blocked: finding.blocked.clone(), witness: finding.witness.clone() };
     let (hovered, pinned, pinned_again) = (marked.clone(), marked.clone(), marked);
     let hover = move || state.marks.update(|m| m.hover(hovered.clone()));
     let hover_on_focus = hover.clone();
@@ -251,6 +252,9 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
                 {finding.accesses.iter().map(|a| {
                     let what = if a.is_write { "write" } else { "read" };
                     view! { <li>{format!("{what} of `{}` by {} (instruction {} of {}, step {})", a.location, a.agent, a.instr, a.thread, a.step + 1)}</li> }
+                }).collect_view()}
+                {finding.blocked.iter().map(|b| {
+                    view! { <li>{format!("{} is stuck at instruction {} of {}: {}", b.agent, b.instr, b.thread, b.waits_for)}</li> }
                 }).collect_view()}
             </ul>
             <div class="toolbar finding-actions">

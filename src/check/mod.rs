@@ -26,7 +26,9 @@
 //! - a successful mbarrier wait acquires the releases of every completed phase; a wrong
 //!   phase is recognised only when a parity wait passes on a fresh barrier;
 //! - weak writes are assumed to become visible eventually (a spin on a weak flag is
-//!   not reported as a hang).
+//!   not reported as a hang);
+//! - a CTA exits when its last thread finishes; declared TMEM of a CTA that never
+//!   allocates counts as allocated; tcgen05 shapes are not modelled (`docs/async-agents.md`).
 
 mod ambiguity;
 mod explore;
@@ -40,7 +42,7 @@ pub mod view;
 
 pub use explore::{check, check_with_progress, condition_text};
 pub use report::{
-    Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
+    Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
     Progress, RaceReason, Report, Stats, Verdict,
 };
 pub use step::Stepper;

@@ -86,6 +86,9 @@ pub enum RaceReason {
     StateSpaceRestriction,
     AsyncNotObserved,
     WrongPhase,
+    /// A `tcgen05.fence::before_thread_sync`/`after_thread_sync` missing, or on the wrong
+    /// side of the synchronization it must order (reference §8.4).
+    MissingTcgen05Fence,
 }
 
 /// One access named by a finding.
@@ -103,6 +106,19 @@ pub struct Access {
     pub step: usize,
 }
 
+/// An agent a deadlock leaves stuck, at the instruction it cannot pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Blocked {
+    /// Thread name, or an async agent's name such as `tma#0 (producer)`.
+    pub agent: String,
+    /// Thread whose program holds the instruction (the issuer, for async agents).
+    pub thread: String,
+    /// Index of the instruction in that thread's program.
+    pub instr: usize,
+    /// What it waits for, e.g. "waits on `full` for parity 0; ...".
+    pub waits_for: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub kind: FindingKind,
@@ -111,7 +127,13 @@ pub struct Finding {
     pub message: String,
     /// Why, in plain words, and what would fix it.
     pub explanation: String,
+    /// The memory accesses involved (races, and undefined behaviour at an access). Each
+    /// names a location and a step of the witness.
     pub accesses: Vec<Access>,
+    /// For a deadlock: who is stuck where (a stuck agent made no access, so it is no
+    /// [`Access`]).
+    #[serde(default)]
+    pub blocked: Vec<Blocked>,
     /// Shortest schedule that reaches the finding.
     pub witness: Schedule,
 }

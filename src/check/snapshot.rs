@@ -68,14 +68,19 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                 })
             })
             .collect();
+        let gauge = arrivals_gauge(b);
         view.mbarriers.push(MbarrierView {
             name: info.name.clone(),
             cta,
             initialized: b.valid,
+            invalidated: b.invalidated,
             phase: b.phase,
             parity: b.phase & 1,
             pending: b.pending,
             expected: b.expected,
+            arrived: gauge.0,
+            arrivals_of: gauge.1,
+            arrivals_caption: gauge.2,
             tx: b.tx,
             waiters,
             next_arrive: mbarrier::next_arrive(b),
@@ -112,4 +117,24 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
     view.edges = m.trace.0.edges.iter().map(|e| edge_view(layout, m, e)).collect();
     view.failed_edges = m.trace.0.failed.iter().map(|f| failed_view(layout, m, f)).collect();
     view
+}
+
+/// The arrivals gauge: `(arrived, of, caption)`. `cp.async.mbarrier.arrive` without
+/// `.noinc` raises the pending count at issue (reference §4.3), so pending can exceed the
+/// init count; the gauge then counts against the raised total instead of going negative.
+fn arrivals_gauge(b: &crate::check::machine::MbarState) -> (i64, i64, String) {
+    if !b.valid {
+        return (0, 0, format!("no arrivals: the barrier is {}", super::semantics::mbarrier::not_valid(b)));
+    }
+    let pending = b.pending.max(0);
+    if pending <= b.expected {
+        let arrived = b.expected - pending;
+        return (arrived, b.expected, format!("arrivals: {arrived} of {} ({pending} pending)", b.expected));
+    }
+    let raised = pending - b.expected;
+    (
+        0,
+        pending,
+        format!("arrivals: {pending} pending (count {} raised by {raised} by `cp.async.mbarrier.arrive` without `.noinc`)", b.expected),
+    )
 }

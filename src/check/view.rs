@@ -131,10 +131,17 @@ pub struct MbarrierView {
     pub name: String,
     pub cta: String,
     pub initialized: bool,
+    /// Not valid because `mbarrier.inval` ran.
+    pub invalidated: bool,
     pub phase: u32,
     pub parity: u32,
     pub pending: i64,
     pub expected: i64,
+    /// Arrivals the gauge shows, never negative, out of `arrivals_of`.
+    pub arrived: i64,
+    pub arrivals_of: i64,
+    /// The gauge's caption, e.g. `arrivals: 1 of 2 (1 pending)`.
+    pub arrivals_caption: String,
     /// Signed tx-count of the current phase.
     pub tx: i64,
     pub waiters: Vec<WaiterView>,

@@ -69,6 +69,7 @@ pub const CODES: &[CodeInfo] = &[
     c("F0333", "an mbarrier wait with only one of semantics and scope"),
     c("F0334", "an atomic with semantics atomics do not take (e.g. `red.acquire`)"),
     c("F0335", "`ld`/`st` on tensor memory"),
+    c("F0336", "`.multicast::cluster` on a bulk copy other than the global → shared::cluster mbarrier form"),
     c("F0341", "`mbarrier.init` on an mbarrier that is already initialised (undefined behaviour)"),
     c("F0401", "an mbarrier that nothing initialises"),
     c("F0402", "a register read before any write"),

@@ -144,6 +144,25 @@ fn bulk(
     if let Some(bar) = mbar {
         same_cta_barrier(ctx, t, i, 3, d, bar);
     }
+    // Ref §6.2: only `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
+    // multicasts; every other direction, the bulk-group form and reductions have no
+    // `.multicast::cluster`.
+    if !multicast.is_empty() && (dir != BulkDir::GlobalToSharedCluster || mbar.is_none() || is_reduce) {
+        let form = if is_reduce {
+            "`cp.reduce.async.bulk`".to_string()
+        } else if mbar.is_none() {
+            "the `.bulk_group` form".to_string()
+        } else {
+            format!("`cp.async.bulk{}`", dir_text(dir))
+        };
+        ctx.push(
+            Diagnostic::error("F0336", format!("`.multicast::cluster` is not allowed on {form}"))
+                .with_primary(ctx.at(t, i), "multicast on this form")
+                .with_note("ref §6.2: only the global → shared::cluster copy completed on an mbarrier multicasts")
+                .with_help("write `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster`, or drop `.multicast::cluster` and the `([dst], [bar])` pairs"),
+        );
+        return;
+    }
     let mut ctas: Vec<Option<Space>> = vec![d.map(|l| l.space)];
     for (n, (peer_dst, peer_bar)) in multicast.iter().enumerate() {
         let k = 4 + 2 * n;
@@ -158,6 +177,15 @@ fn bulk(
             );
         }
         ctas.push(space);
+    }
+}
+
+fn dir_text(dir: BulkDir) -> &'static str {
+    match dir {
+        BulkDir::GlobalToSharedCta => ".shared::cta.global",
+        BulkDir::GlobalToSharedCluster => ".shared::cluster.global",
+        BulkDir::SharedCtaToSharedCluster => ".shared::cluster.shared::cta",
+        BulkDir::SharedCtaToGlobal => ".global.shared::cta",
     }
 }
 

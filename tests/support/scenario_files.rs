@@ -3,11 +3,13 @@
 //! Each file must load cleanly and declare an expectation. Comment directives:
 //! `# mode: strict` (default pragmatic), `# reason: X` pins a race's classification,
 //! `# message: text` requires a finding to mention `text`, and `# mode-note` requires the
-//! other mode to judge differently.
+//! other mode to judge differently. Every finding must also be well-formed: no access
+//! names an empty location or a step past its witness, and the last witness step of
+//! undefined behaviour says what happened.
 
 use std::path::Path;
 
-use fencelab::check::{check, Mode, Options};
+use fencelab::check::{check, FindingKind, Mode, Options, Report, Stepper};
 
 /// Failures of every `.fence` file directly in `dir`, in file-name order.
 pub fn check_dir(dir: &Path) -> Vec<String> {
@@ -43,6 +45,7 @@ fn check_file(path: &Path) -> Vec<String> {
             failures.push(format!("{}: no finding mentions `{text}`: {found:?}", path.display()));
         }
     }
+    failures.extend(malformed_findings(path, &loaded.scenario, mode, &report));
     if src.lines().any(|l| l.trim() == "# mode-note") && report.mode_note.is_none() {
         failures.push(format!("{}: the modes should differ, but there is no mode note", path.display()));
     }
@@ -55,6 +58,27 @@ fn check_file(path: &Path) -> Vec<String> {
             e.actual,
             report.verdict
         ));
+    }
+    failures
+}
+
+/// Findings that would mislead a reader: an access of an empty location, a step past the
+/// end of the witness, an undefined-behaviour step with no description.
+fn malformed_findings(path: &Path, scenario: &fencelab::model::Scenario, mode: Mode, report: &Report) -> Vec<String> {
+    let mut failures = Vec::new();
+    for f in &report.findings {
+        let len = f.witness.steps.len();
+        for a in &f.accesses {
+            if a.location.is_empty() || a.step >= len {
+                failures.push(format!("{}: `{}` names location `{}` at step {} of a {len}-step witness", path.display(), f.message, a.location, a.step));
+            }
+        }
+        if f.kind == FindingKind::Undefined {
+            let last = Stepper::replay(scenario, mode, &f.witness).map(|s| s.history().last().map(|e| e.description.clone()));
+            if !matches!(&last, Ok(Some(d)) if !d.is_empty()) {
+                failures.push(format!("{}: the step where `{}` happens has no description: {last:?}", path.display(), f.message));
+            }
+        }
     }
     failures
 }

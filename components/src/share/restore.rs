@@ -93,7 +93,7 @@ fn open_finding(state: AppState, scenario: fencelab::model::Scenario, index: usi
 /// Finding `index` (0-based) with its witness and accesses, or why the link cannot show it.
 fn finding_marks(report: &Report, index: usize) -> Result<Marked, String> {
     let finding = report.findings.get(index);
-    let marked = finding.map(|f| Marked { finding: index, accesses: f.accesses.clone(), witness: f.witness.clone() });
+    let marked = finding.map(|f| Marked { finding: index, accesses: f.accesses.clone(), blocked: f.blocked.clone(), witness: f.witness.clone() });
     marked.ok_or_else(|| {
         format!(
             "the link opens on finding {} of this scenario, but the checker reports {}; showing the start instead",

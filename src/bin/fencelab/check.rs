@@ -113,6 +113,7 @@ pub fn reason_name(r: RaceReason) -> &'static str {
         RaceReason::StateSpaceRestriction => "state-space restriction excludes the location",
         RaceReason::AsyncNotObserved => "async operation completion not observed",
         RaceReason::WrongPhase => "wait passed on the wrong phase or parity",
+        RaceReason::MissingTcgen05Fence => "tcgen05 thread-sync fence missing or misplaced",
     }
 }
 
@@ -149,14 +150,17 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
             FindingKind::Undefined => "C0003",
         };
         let mut d = Diagnostic::error(code, f.message.clone());
-        for (i, a) in f.accesses.iter().enumerate() {
-            let what = if a.is_write { "write" } else { "read" };
-            let span = span_of(map, &a.thread, scenario, a.instr);
-            let label = match f.kind {
-                FindingKind::Deadlock => format!("`{}` is stuck here", a.agent),
-                _ => format!("{what} by `{}` (step {})", a.agent, a.step + 1),
-            };
-            d = if i + 1 == f.accesses.len() { d.with_primary(span, label) } else { d.with_secondary(span, label) };
+        let marks: Vec<(Option<Span>, String)> = f
+            .accesses
+            .iter()
+            .map(|a| {
+                let what = if a.is_write { "write" } else { "read" };
+                (span_of(map, &a.thread, scenario, a.instr), format!("{what} by `{}` (step {})", a.agent, a.step + 1))
+            })
+            .chain(f.blocked.iter().map(|b| (span_of(map, &b.thread, scenario, b.instr), format!("`{}` is stuck here", b.agent))))
+            .collect();
+        for (i, (span, label)) in marks.iter().enumerate() {
+            d = if i + 1 == marks.len() { d.with_primary(*span, label) } else { d.with_secondary(*span, label) };
         }
         if let Some(r) = f.reason {
             d = d.with_note(format!("missing synchronization: {}", reason_name(r)));
@@ -215,6 +219,7 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
                 "explanation": f.explanation,
                 "reason": f.reason,
                 "accesses": f.accesses,
+                "blocked": f.blocked,
                 "witness": f.witness,
                 "witness_text": witness_lines(scenario, report.mode, &f.witness),
             })

@@ -19,8 +19,9 @@ pub struct Terminal {
 }
 
 pub struct Deadlock {
-    /// Blocked threads and the instruction each is stuck at.
-    pub blocked: Vec<(u32, crate::check::machine::InstrRef)>,
+    /// Blocked agents (named in the end state), the instruction each is stuck at, and what
+    /// it waits for.
+    pub blocked: Vec<(String, crate::check::machine::InstrRef, String)>,
     pub message: String,
     pub explanation: String,
     pub witness: Schedule,
@@ -223,8 +224,10 @@ pub fn explore(
                 let blocked = (0..m.agents.len() as u32)
                     .filter_map(|a| match m.agents.get(a as usize) {
                         Some(x) if x.status != Status::Done => match x.kind {
-                            crate::check::machine::AgentKind::Thread(t) => Some((a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
-                            crate::check::machine::AgentKind::Async { issuer, .. } => Some((a, issuer)),
+                            crate::check::machine::AgentKind::Thread(t) => {
+                                Some((agent_name(layout, &m, a), crate::check::machine::InstrRef { thread: t, pc: x.pc }, "spins in a loop it can never leave".to_string()))
+                            }
+                            crate::check::machine::AgentKind::Async { issuer, .. } => Some((agent_name(layout, &m, a), issuer, "never completes".to_string())),
                         },
                         _ => None,
                     })
@@ -277,10 +280,10 @@ fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], wi
     }
     let blocked_at = blocked
         .iter()
-        .filter_map(|(a, _)| match m.agents.get(*a as usize) {
+        .filter_map(|(a, why)| match m.agents.get(*a as usize) {
             Some(x) => match x.kind {
-                crate::check::machine::AgentKind::Thread(t) => Some((*a, crate::check::machine::InstrRef { thread: t, pc: x.pc })),
-                crate::check::machine::AgentKind::Async { issuer, .. } => Some((*a, issuer)),
+                crate::check::machine::AgentKind::Thread(t) => Some((agent_name(layout, m, *a), crate::check::machine::InstrRef { thread: t, pc: x.pc }, why.clone())),
+                crate::check::machine::AgentKind::Async { issuer, .. } => Some((agent_name(layout, m, *a), issuer, why.clone())),
             },
             None => None,
         })

@@ -11,10 +11,9 @@ pub use crate::syntax::condition_text;
 use crate::check::ambiguity;
 use crate::check::machine::Layout;
 use crate::check::report::{
-    Access, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
+    Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
     Report, Stats, Verdict,
 };
-use crate::check::semantics::exec::agent_name;
 use crate::check::step::start;
 use crate::model::{Expect, Quantifier, Scenario};
 
@@ -51,10 +50,10 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
         stats: Stats::default(),
     };
     let explored = start(scenario).and_then(|(layout, m0)| {
-        let ex = bfs::explore(&layout, options.mode, m0.clone(), options.max_states, on_progress)?;
-        Ok((layout, m0, ex))
+        let ex = bfs::explore(&layout, options.mode, m0, options.max_states, on_progress)?;
+        Ok((layout, ex))
     });
-    let (layout, m0, ex) = match explored {
+    let (layout, ex) = match explored {
         Ok(x) => x,
         Err(e) => {
             report.mode_note = Some(format!("not checked: {e}"));
@@ -82,21 +81,19 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
             message: f.message.clone(),
             explanation: f.explanation.clone(),
             accesses,
+            blocked: Vec::new(),
             witness: witness.clone(),
         });
     }
     for d in &ex.deadlocks {
-        let step = d.witness.steps.len();
-        let accesses = d
+        let blocked = d
             .blocked
             .iter()
-            .map(|(a, at)| Access {
-                agent: agent_name(&layout, &m0, *a),
+            .map(|(agent, at, why)| Blocked {
+                agent: agent.clone(),
                 thread: layout.threads.get(at.thread).map_or(String::new(), |t| t.name.clone()),
                 instr: at.pc,
-                location: String::new(),
-                is_write: false,
-                step,
+                waits_for: why.clone(),
             })
             .collect();
         report.findings.push(Finding {
@@ -104,7 +101,8 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
             reason: None,
             message: d.message.clone(),
             explanation: d.explanation.clone(),
-            accesses,
+            accesses: Vec::new(),
+            blocked,
             witness: d.witness.clone(),
         });
     }

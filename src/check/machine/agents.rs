@@ -41,6 +41,8 @@ pub struct ThreadAsync {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TmemState {
     pub allocated: u32,
+    /// Some `tcgen05.alloc` of the CTA has run (tells "before alloc" from "after dealloc").
+    pub ever_allocated: bool,
     pub relinquished: bool,
 }
 

@@ -89,6 +89,8 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MbarState {
     pub valid: bool,
+    /// Not valid because `mbarrier.inval` ran (rather than never initialized).
+    pub invalidated: bool,
     pub init_event: Option<EventId>,
     pub phase: u32,
     pub pending: i64,
@@ -130,6 +132,7 @@ impl MbarState {
     pub fn fresh(count: Option<u32>, init_event: Option<EventId>) -> MbarState {
         MbarState {
             valid: count.is_some(),
+            invalidated: false,
             init_event,
             phase: 0,
             pending: count.map_or(0, i64::from),

@@ -272,27 +272,3 @@ pub fn via(layout: &Layout, loc: usize, proxy: Option<ProxyKey>) -> Via {
 pub fn access_to(layout: &Layout, loc: usize, proxy: Option<ProxyKey>, strong: Option<Scope>) -> access::Access {
     access::Access { loc, key: via(layout, loc, proxy), strong }
 }
-
-/// §2.2.2: an async op must not touch shared memory (data or mbarrier) of a peer CTA whose
-/// threads all exited. Reports undefined behaviour and returns true when it does.
-pub fn into_exited_cta(ex: &mut Exec, loc: usize, what: &str) -> bool {
-    let Some(crate::model::Space::Shared(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
-    // Only peers' accesses are the §2.2.2 rule; a CTA's own unfinished copies at its exit
-    // are left to the race they already are.
-    let issuer_cta = op_of(ex.m, ex.agent)
-        .and_then(|(i, _)| ex.m.agents.get(i.thread))
-        .map_or(cta, |a| a.place.cta);
-    if issuer_cta == cta {
-        return false;
-    }
-    let mut threads = ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == cta);
-    let exited = threads.all(|a| a.status == Status::Done);
-    if exited {
-        let name = ex.layout.cta_name(cta).to_string();
-        ex.undefined(
-            format!("{what} reaches shared memory of CTA `{name}` after all its threads exited"),
-            "a CTA must not exit while a peer's copies or signals still target its shared memory; end both with a cluster barrier (§2.2.2)".into(),
-        );
-    }
-    exited
-}

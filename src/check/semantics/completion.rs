@@ -16,12 +16,14 @@ fn name(ex: &Exec, idx: usize) -> String {
 pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<Message>, what: &str) -> Result<bool, String> {
     let bar = name(ex, idx);
     let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| internal("mbar loc"))?;
-    if super::async_op::into_exited_cta(ex, loc, what) {
+    let verb = if arrivals > 0 { "arrives on" } else { "signals complete-tx on" };
+    if super::exit::into_exited_cta(ex, loc, true, &format!("{verb} mbarrier `{bar}`")) {
         return Ok(false);
     }
     let mut b = ex.m.mbars.get(idx).cloned().ok_or_else(|| internal("mbar"))?;
     if !b.valid {
-        ex.undefined(format!("{what} signals uninitialized mbarrier `{bar}`"), "the barrier must be initialized before an async op signals it (§9.7.13.15)".into());
+        let state = if b.invalidated { "invalidated" } else { "uninitialized" };
+        ex.undefined(format!("{what} signals {state} mbarrier `{bar}`"), "the barrier must be valid (initialized, not invalidated) when an async op signals it (§9.7.13.15)".into());
         return Ok(false);
     }
     if let Some(init) = b.init_event {
@@ -74,7 +76,8 @@ pub fn add_pending(ex: &mut Exec, idx: usize, what: &str) -> Result<bool, String
     let bar = name(ex, idx);
     let b = ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))?;
     if !b.valid {
-        ex.undefined(format!("{what} on uninitialized mbarrier `{bar}`"), "initialize the barrier first (§9.7.13.15)".into());
+        let state = if b.invalidated { "invalidated" } else { "uninitialized" };
+        ex.undefined(format!("{what} on {state} mbarrier `{bar}`"), "the barrier must be valid: initialized and not invalidated (§9.7.13.15)".into());
         return Ok(false);
     }
     b.pending += 1;

@@ -162,6 +162,10 @@ impl Exec<'_> {
     /// Undefined behaviour reported once per `key` rather than per current instruction.
     pub fn undefined_at(&mut self, key: Vec<InstrRef>, message: String, explanation: String) {
         self.m.undefined = true;
+        // The witness's last step is this one: it must say what happened.
+        if self.out.description.is_empty() {
+            self.out.description = format!("undefined behaviour: {message}");
+        }
         self.out.findings.push(RawFinding {
             kind: FindingKind::Undefined,
             reason: None,

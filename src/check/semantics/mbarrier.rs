@@ -13,7 +13,7 @@ const MAX_COUNT: i64 = (1 << 20) - 1;
 /// "`full`: phase 0, 0 arrivals pending, tx-count +1024: 1024 bytes were expected and never completed".
 pub fn debt(name: &str, b: &MbarState) -> String {
     if !b.valid {
-        return format!("`{name}` is not initialized");
+        return format!("`{name}` is {}", not_valid(b));
     }
     let mut s = format!("`{name}`: phase {}, {} arrival{} pending, tx-count {:+}", b.phase, b.pending, if b.pending == 1 { "" } else { "s" }, b.tx);
     if b.tx > 0 {
@@ -24,10 +24,19 @@ pub fn debt(name: &str, b: &MbarState) -> String {
     s
 }
 
+/// Why a barrier is not valid: never initialized, or invalidated by `mbarrier.inval`.
+pub fn not_valid(b: &MbarState) -> &'static str {
+    if b.invalidated {
+        "invalidated"
+    } else {
+        "not initialized"
+    }
+}
+
 /// What the next plain arrive would do.
 pub fn next_arrive(b: &MbarState) -> String {
     if !b.valid {
-        return "next arrive is undefined behaviour (not initialized)".into();
+        return format!("next arrive is undefined behaviour ({})", not_valid(b));
     }
     if b.pending == 1 && b.tx == 0 {
         format!("next arrive completes phase {} (parity {})", b.phase, b.phase & 1)
@@ -109,7 +118,12 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         return ex.next();
     }
     if !state.valid {
-        ub(ex, format!("`{text}` on uninitialized mbarrier `{}`", op.bar), "every mbarrier op except `init` needs a valid barrier (§9.7.13.15)");
+        let (what, fix) = if state.invalidated {
+            ("invalidated", "after `mbarrier.inval` only a new `mbarrier.init` makes the barrier usable again (§9.7.13.15.9)")
+        } else {
+            ("uninitialized", "every mbarrier op except `init` needs a valid barrier (§9.7.13.15)")
+        };
+        ub(ex, format!("`{text}` on {what} mbarrier `{}`", op.bar), fix);
         return Ok(());
     }
     if let Some(init) = state.init_event {
@@ -130,6 +144,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         MbarKind::Init { .. } => {}
         MbarKind::Inval => {
             b.valid = false;
+            b.invalidated = true;
             ex.out.description = format!("invalidated `{}`", op.bar);
         }
         MbarKind::ExpectTx { bytes } => {

@@ -12,6 +12,7 @@ pub mod completion;
 pub mod control;
 pub mod cp_async;
 pub mod exec;
+pub mod exit;
 pub mod fence;
 pub mod ld_st;
 pub mod mbarrier;
@@ -19,6 +20,7 @@ pub mod race;
 pub mod registers;
 pub mod st_async;
 pub mod sync;
+pub mod tc_explain;
 pub mod tcgen05;
 pub mod tma;
 pub mod tmem_alloc;
@@ -86,6 +88,19 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     };
     if wgmma::hazard(ex, &instr)? {
         return Ok(());
+    }
+    if let Some((loc, is_write)) = exit::thread_access(ex, &instr) {
+        let verb = if ex.layout.mbar_locs.contains(&loc) {
+            "uses mbarrier"
+        } else if is_write {
+            "writes"
+        } else {
+            "reads"
+        };
+        let what = format!("{verb} `{}`", ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()));
+        if exit::into_exited_cta(ex, loc, is_write, &what) {
+            return Ok(());
+        }
     }
     match &instr {
         Instr::Bulk { .. } => tma::issue(ex, &instr),

@@ -17,6 +17,9 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     let writer = ex.name_of(event.agent);
     let reader = ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
+    if let Some(found) = super::tc_explain::classify(ex, event, loc) {
+        return found;
+    }
     let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
     let crossing = needed(from, from_cta, to, ex.place().cta);
     // An edge that reaches the location and lacks only proxy fences: name the fences, whatever

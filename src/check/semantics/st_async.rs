@@ -57,8 +57,8 @@ pub fn readiness(op: &AsyncOp) -> Readiness {
 pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
-        let who = ex.name_of(ex.agent);
-        if async_op::into_exited_cta(ex, *addr, &who) {
+        let what = format!("writes `{}`", ex.layout.locs.get(*addr).map_or("?", |l| l.name.as_str()));
+        if super::exit::into_exited_cta(ex, *addr, true, &what) {
             return Ok(());
         }
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));

@@ -44,6 +44,19 @@ fn is_pipelined_producer(t: &TcWhat) -> bool {
     matches!(t, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. })
 }
 
+/// §8.2: the pairs of one thread's asynchronous tcgen05 ops that are ordered without a wait
+/// (all ops share the kernel's `cta_group`). Every other pair is unordered: `mma → cp`, `cp →
+/// cp`, anything after `ld`/`st`... The cp shape is not modelled, so `shift → cp.4x256b` is
+/// not recognised and reported as unordered (ARCHITECTURE.md lists this).
+fn pipelined(earlier: &TcWhat, later: &TcWhat) -> bool {
+    match (earlier, later) {
+        // Same accumulator (the shape is not modelled).
+        (TcWhat::Mma { d: first, .. }, TcWhat::Mma { d: second, .. }) => first == second,
+        (TcWhat::Cp { .. } | TcWhat::Shift { .. }, TcWhat::Mma { .. }) | (TcWhat::Mma { .. }, TcWhat::Shift { .. }) => true,
+        (TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Ld { .. } | TcWhat::St { .. } | TcWhat::Commit { .. }, _) => false,
+    }
+}
+
 fn tc_of(m: &Machine, id: u32) -> Option<(usize, &TcWhat, Stage)> {
     match &m.agents.get(id as usize)?.kind {
         AgentKind::Async { issuer, op: AsyncOp { what: AsyncWhat::Tc(t), stage } } => Some((issuer.thread, t, *stage)),
@@ -76,9 +89,13 @@ fn spawn(ex: &mut Exec, what: TcWhat) -> Result<u32, String> {
     let thread = thread_of(ex)?;
     let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
     k.join(&ex.me()?.asyncs.tc_view.clone());
-    if matches!(what, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. }) {
-        let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
-        k.join(&promise(ex.layout, &producers));
+    let producers = issued_by(ex.m, thread, |w, _| pipelined(w, &what));
+    k.join(&promise(ex.layout, &producers));
+    // Ordering is transitive: shift → mma → shift orders the two shifts.
+    for id in &producers {
+        if let Some(a) = ex.m.agents.get(*id as usize) {
+            k.join(&a.knowledge.restrict(Filter::Tmem, ex.layout));
+        }
     }
     let place = ex.place();
     let name = kind_name(&what);
@@ -109,23 +126,23 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         TcOp::Relinquish { .. } => super::tmem_alloc::relinquish(ex),
         TcOp::Mma { d, a, b, .. } => {
             let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)? };
-            spawn(ex, what)?;
+            return spawn_in_tmem(ex, &text, what);
         }
         TcOp::Cp { dst, src, .. } => {
             let what = TcWhat::Cp { dst: loc(ex, dst)?, src: loc(ex, src)? };
-            spawn(ex, what)?;
+            return spawn_in_tmem(ex, &text, what);
         }
         TcOp::Shift { tmem, .. } => {
             let what = TcWhat::Shift { tmem: loc(ex, tmem)? };
-            spawn(ex, what)?;
+            return spawn_in_tmem(ex, &text, what);
         }
         TcOp::Ld { dst, src } => {
             let what = TcWhat::Ld { dst: dst.clone(), src: loc(ex, src)? };
-            spawn(ex, what)?;
+            return spawn_in_tmem(ex, &text, what);
         }
         TcOp::St { dst, src } => {
             let what = TcWhat::St { dst: loc(ex, dst)?, value: ex.eval(src) };
-            spawn(ex, what)?;
+            return spawn_in_tmem(ex, &text, what);
         }
         TcOp::Commit { bar, multicast, .. } => {
             let thread = thread_of(ex)?;
@@ -157,6 +174,15 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             for msg in ex.me()?.pending_acquire.clone() {
                 k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
             }
+            // §8.4: the fence orders later ops after *prior synchronization*. This thread's
+            // own ops still in flight cannot have been observed by any (completion comes
+            // first); what its own `before_thread_sync` (or the one `commit` implies) put in
+            // its knowledge is no synchronization. So a fence placed before the wait orders
+            // nothing.
+            let thread = thread_of(ex)?;
+            for id in issued_by(ex.m, thread, |_, stage| stage != Stage::Completed) {
+                k.entries.iter_mut().for_each(|e| e.vv.set(id, 0));
+            }
             let me = ex.agent;
             let a = ex.me_mut()?;
             a.asyncs.tc_view.join(&k);
@@ -165,6 +191,27 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         }
     }
     ex.next()
+}
+
+/// Issue an asynchronous op unless the TMEM it touches is not allocated (§8.5).
+fn spawn_in_tmem(ex: &mut Exec, text: &str, what: TcWhat) -> Result<(), String> {
+    let mut tmem: Vec<usize> = reads_of(ex.layout, &what).into_iter().map(|(l, _)| l).collect();
+    tmem.extend(writes_of(&what));
+    tmem.retain(|l| matches!(ex.layout.locs.get(*l).map(|x| x.space), Some(Space::Tmem(_))));
+    if super::tmem_alloc::unallocated_access(ex, text, &tmem, writes_of(&what)) {
+        return Ok(());
+    }
+    spawn(ex, what)?;
+    ex.next()
+}
+
+fn writes_of(t: &TcWhat) -> Option<usize> {
+    match t {
+        TcWhat::Mma { d, .. } => Some(*d),
+        TcWhat::Cp { dst, .. } | TcWhat::St { dst, .. } => Some(*dst),
+        TcWhat::Shift { tmem } => Some(*tmem),
+        TcWhat::Ld { .. } | TcWhat::Commit { .. } => None,
+    }
 }
 
 /// §8.4: prior async tcgen05 ops (completed ld/st, in-flight pipelined producers) become
@@ -297,6 +344,13 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         return async_op::set_stage(ex, Stage::Completed);
     }
     let reads = reads_of(ex.layout, t);
+    // A `cta_group::2` mma may read operands in the peer CTA (§2.2.2: it must not have exited).
+    for &(loc, _) in &reads {
+        let what = format!("reads `{}`", ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()));
+        if super::exit::into_exited_cta(ex, loc, false, &what) {
+            return Ok(());
+        }
+    }
     let v = async_op::perform_reads(ex, &reads, choice)?;
     let at = |i: usize| v.get(i).copied().unwrap_or(0);
     match t {

@@ -138,8 +138,8 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
 /// Write `value` into `dst` through the async proxy; a reduction combines it with the
 /// coherence-latest value as a `.relaxed.gpu` read-modify-write.
 fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Result<i64, String> {
-    let who = ex.name_of(ex.agent);
-    if async_op::into_exited_cta(ex, dst, &who) {
+    let what = format!("writes `{}`", ex.layout.locs.get(dst).map_or("?", |l| l.name.as_str()));
+    if super::exit::into_exited_cta(ex, dst, true, &what) {
         return Ok(value);
     }
     let strong = reduce.map(|_| ex.layout.clamp(Scope::Gpu, dst));
@@ -163,6 +163,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         (AsyncWhat::Bulk { dst, src, reduce, .. }, Stage::Issued) => {
             let v = async_op::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
             let value = deliver(ex, *dst, v.first().copied().unwrap_or(0), *reduce)?;
+            if ex.m.undefined {
+                return Ok(());
+            }
             ex.out.description = format!("copied {} → {} = {value} (async proxy)", name(ex, *src), name(ex, *dst));
             async_op::set_stage(ex, Stage::Accessed)
         }
@@ -185,6 +188,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         (AsyncWhat::BulkGroup { dst, reduce, .. }, _) => {
             let v = ex.reg("value");
             let value = deliver(ex, *dst, v, *reduce)?;
+            if ex.m.undefined {
+                return Ok(());
+            }
             ex.out.description = format!("wrote {} = {value} (async proxy); copy complete", name(ex, *dst));
             async_op::set_stage(ex, Stage::Completed)
         }

@@ -37,6 +37,7 @@ fn report(holds: bool, hangs: bool, complete: bool) -> Report {
             message: "`P1` waits forever".into(),
             explanation: String::new(),
             accesses: Vec::new(),
+            blocked: Vec::new(),
             witness: witness.clone(),
         }],
         outcomes: Vec::new(),

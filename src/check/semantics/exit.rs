@@ -1,0 +1,96 @@
+//! CTA exit (reference §2.1, §5.3, §10 #35): a CTA's shared memory lives as long as the
+//! CTA, and the CTA exits when its last thread finishes. A peer that reaches that memory
+//! afterwards (DSMEM `ld`/`st`/`atom`, a remote mbarrier arrive, a multicast, `st.async`,
+//! a `cta_group::2` mma reading its operands) has undefined behaviour (§2.2.2).
+
+use super::exec::{Exec, RawAccess};
+use crate::check::machine::{AgentKind, Status};
+use crate::model::{Instr, Space};
+
+/// The shared location a thread instruction reaches directly, and whether it writes it.
+/// Asynchronous ops are checked when their agent performs the access instead.
+pub fn thread_access(ex: &Exec, instr: &Instr) -> Option<(usize, bool)> {
+    match instr {
+        Instr::Ld { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, false)),
+        Instr::St { addr, .. } | Instr::Atom { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, true)),
+        Instr::Mbar(op) => mbar_loc(ex, &op.bar),
+        Instr::CpAsyncMbarArrive { bar, .. } => mbar_loc(ex, bar),
+        Instr::Wait { instr, .. } => thread_access(ex, instr),
+        Instr::Fence(_)
+        | Instr::Bar { .. }
+        | Instr::ClusterArrive { .. }
+        | Instr::ClusterWait
+        | Instr::CpAsync { .. }
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::CpAsyncWaitAll
+        | Instr::Bulk { .. }
+        | Instr::BulkCommit
+        | Instr::BulkWait { .. }
+        | Instr::StAsync { .. }
+        | Instr::Wgmma(_)
+        | Instr::Tc(_)
+        | Instr::Label(_)
+        | Instr::Branch { .. }
+        | Instr::Mov { .. }
+        | Instr::Add { .. }
+        | Instr::Exit => None,
+    }
+}
+
+fn mbar_loc(ex: &Exec, bar: &str) -> Option<(usize, bool)> {
+    let idx = ex.layout.mbar(bar).ok()?;
+    ex.layout.mbar_locs.get(idx).map(|l| (*l, true))
+}
+
+/// Reports undefined behaviour and returns true when the executing agent's access to `loc`
+/// reaches shared memory of another CTA whose threads have all exited. `what` names the
+/// access, e.g. "reads `y`".
+pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) -> bool {
+    let Some(Space::Shared(owner)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
+    // The accessing CTA: a thread's own, or the issuer's for an asynchronous agent. A CTA's
+    // own unfinished copies at its exit are a separate question the spec leaves open
+    // (reference §12): only peers are this rule.
+    let accessor_cta = match ex.m.agents.get(ex.agent as usize).map(|a| &a.kind) {
+        Some(AgentKind::Async { issuer, .. }) => ex.layout.threads.get(issuer.thread).map(|t| t.place.cta),
+        Some(AgentKind::Thread(_)) => Some(ex.place().cta),
+        None => None,
+    };
+    if accessor_cta.is_none_or(|c| c == owner) {
+        return false;
+    }
+    let owners: Vec<&crate::check::machine::Agent> =
+        ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == owner).collect();
+    if owners.iter().any(|a| a.status != Status::Done) {
+        return false;
+    }
+    let exited: Vec<String> = owners
+        .iter()
+        .filter_map(|a| match a.kind {
+            AgentKind::Thread(t) => ex.layout.threads.get(t).map(|t| format!("`{}`", t.name)),
+            AgentKind::Async { .. } => None,
+        })
+        .collect();
+    let cta = ex.layout.cta_name(owner).to_string();
+    let from = ex.layout.cta_name(accessor_cta.unwrap_or(owner)).to_string();
+    let who = ex.name_of(ex.agent);
+    let access = RawAccess { agent_name: who.clone(), instr: ex.instr_ref(), loc, is_write, step: Some(ex.step) };
+    let when = if exited.is_empty() {
+        "which has no threads and so exits at once".to_string()
+    } else {
+        format!("after all of `{cta}`'s threads ({}) exited", exited.join(", "))
+    };
+    ex.undefined(
+        format!("`{who}` (CTA `{from}`) {what} in shared memory of CTA `{cta}` {when}"),
+        format!(
+            "CTA `{cta}` exited when its last thread finished, and its shared memory went with it; \
+             a peer's access there afterwards is undefined behaviour (§2.2.2). Keep `{cta}` alive until \
+             its peers are done with its memory: end both CTAs with `barrier.cluster.arrive` and \
+             `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over)"
+        ),
+    );
+    if let Some(f) = ex.out.findings.last_mut() {
+        f.accesses.push(access);
+    }
+    true
+}

@@ -1,13 +1,14 @@
 //! Runs `.fence` files through the checker and compares with what they declare.
 //!
-//! Each file must load cleanly and declare an expectation. Comment directives:
-//! `# mode: strict` (default pragmatic), `# reason: X` pins a race's classification,
-//! `# message: text` requires a finding to mention `text`, and `# mode-note` requires the
-//! other mode to judge differently.
+//! Each file must load cleanly and declare an expectation; it runs in the modes its
+//! `expect` lines name (`check::stated_modes`), as `fencelab check` without `--mode` does.
+//! Comment directives, checked in every mode run: `# reason: X` pins a race's
+//! classification, `# message: text` requires a finding to mention `text`, and
+//! `# mode-note` requires the other mode to judge differently.
 
 use std::path::Path;
 
-use fencelab::check::{check, Mode, Options};
+use fencelab::check::{check, stated_modes, Options, Report};
 
 /// Failures of every `.fence` file directly in `dir`, in file-name order.
 pub fn check_dir(dir: &Path) -> Vec<String> {
@@ -24,13 +25,21 @@ fn check_file(path: &Path) -> Vec<String> {
         let msgs: Vec<String> = loaded.diagnostics.iter().map(|d| d.message.clone()).collect();
         return vec![format!("{}: does not load: {msgs:?}", path.display())];
     }
-    let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
-    let mode = if directive("# mode: ") == Some("strict") { Mode::Strict } else { Mode::Pragmatic };
-    let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
-    let mut failures = Vec::new();
-    if report.expectations.is_empty() {
-        failures.push(format!("{} declares no expectation", path.display()));
+    if loaded.scenario.expect.is_empty() && loaded.scenario.conditions.is_empty() {
+        return vec![format!("{} declares no expectation", path.display())];
     }
+    stated_modes(&loaded.scenario)
+        .into_iter()
+        .flat_map(|mode| {
+            let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
+            judge(path, &src, &report)
+        })
+        .collect()
+}
+
+fn judge(path: &Path, src: &str, report: &Report) -> Vec<String> {
+    let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
+    let mut failures = Vec::new();
     if let Some(reason) = directive("# reason: ") {
         let found: Vec<String> = report.findings.iter().filter_map(|f| f.reason).map(|r| format!("{r:?}")).collect();
         if !found.iter().any(|r| r == reason) {
@@ -49,9 +58,10 @@ fn check_file(path: &Path) -> Vec<String> {
     for e in report.expectations.iter().filter(|e| !e.ok) {
         let findings: Vec<_> = report.findings.iter().map(|f| &f.message).collect();
         failures.push(format!(
-            "{}: `{}` failed: {} (verdict {:?}; findings: {findings:?})",
+            "{}: `{}` failed in {} mode: {} (verdict {:?}; findings: {findings:?})",
             path.display(),
             e.declared,
+            report.mode.name(),
             e.actual,
             report.verdict
         ));

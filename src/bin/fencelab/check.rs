@@ -1,14 +1,18 @@
 //! `fencelab check FILE... [--mode strict|pragmatic] [--json]`: explore each scenario and
-//! compare with its `expect` line and final conditions.
+//! compare with its `expect` lines and final conditions.
+//!
+//! Without `--mode` each file runs in the modes its `expect` lines name
+//! ([`stated_modes`]); `--mode` runs that mode only, and `expect` lines stated for the
+//! other mode are listed as not judged.
 
 use std::io::Write;
 use std::time::Instant;
 
-use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper};
+use fencelab::check::{check, stated_modes, FindingKind, Mode, Options, RaceReason, Report, Stepper};
 use fencelab::diag::{render, Diagnostic, Span};
 use fencelab::model::Scenario;
 use fencelab::schedule::Schedule;
-use fencelab::syntax::SourceMap;
+use fencelab::syntax::{expectation_text, SourceMap};
 
 /// Print a line to stdout, ignoring a closed pipe (`fencelab check ... | head`).
 macro_rules! say {
@@ -20,14 +24,14 @@ macro_rules! say {
 /// Exit code: 0 every expectation holds, 1 one fails, 2 invalid input or usage.
 pub fn run(args: &[String]) -> u8 {
     let mut files = Vec::new();
-    let mut mode = Mode::Pragmatic;
+    let mut mode = None;
     let mut json = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--json" => json = true,
             "--mode" => match it.next().and_then(|name| Mode::from_name(name)) {
-                Some(chosen) => mode = chosen,
+                Some(chosen) => mode = Some(chosen),
                 None => {
                     eprintln!("error: `--mode` takes `strict` or `pragmatic`");
                     return 2;
@@ -58,34 +62,39 @@ pub fn run(args: &[String]) -> u8 {
     code
 }
 
-fn check_file(file: &str, mode: Mode, json: bool) -> (u8, Option<serde_json::Value>) {
+fn check_file(file: &str, chosen: Option<Mode>, json: bool) -> (u8, Vec<serde_json::Value>) {
     let src = match std::fs::read_to_string(file) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot read `{file}`: {e}");
-            return (2, None);
+            return (2, Vec::new());
         }
     };
     let loaded = fencelab::load(&src);
     if loaded.has_errors() {
         eprint!("{}", fencelab::diag::render_all(&loaded.diagnostics, &src, file));
-        return (2, None);
+        return (2, Vec::new());
     }
     let scenario = loaded.scenario;
-    if let Err(e) = Stepper::new(&scenario, mode) {
-        eprintln!("error: {file}: {e}");
-        return (2, None);
+    let modes = chosen.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
+    let mut code = 0;
+    let mut objects = Vec::new();
+    for mode in modes {
+        if let Err(e) = Stepper::new(&scenario, mode) {
+            eprintln!("error: {file}: {e}");
+            return (2, objects);
+        }
+        let started = Instant::now();
+        let report = check(&scenario, &Options { mode, ..Options::default() });
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        code = code.max(u8::from(report.expectations.iter().any(|e| !e.ok)));
+        if json {
+            objects.push(json_object(file, &scenario, &report, ms));
+        } else {
+            print_human(file, &src, &scenario, &loaded.source_map, &report, ms);
+        }
     }
-    let started = Instant::now();
-    let report = check(&scenario, &Options { mode, ..Options::default() });
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let failed = report.expectations.iter().any(|e| !e.ok);
-    let code = u8::from(failed);
-    if json {
-        return (code, Some(json_object(file, &scenario, &report, ms)));
-    }
-    print_human(file, &src, &scenario, &loaded.source_map, &report, ms);
-    (code, None)
+    (code, objects)
 }
 
 pub fn reason_name(r: RaceReason) -> &'static str {
@@ -152,6 +161,9 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         d = d.with_note(format!("witness ({} steps):\n     {}", steps.len(), steps.join("\n     ")));
         say!("{}", render(&d, src, file));
     }
+    for e in scenario.expect.iter().filter(|e| !e.holds_in(report.mode)) {
+        say!("not judged: {} (this run is {} mode)", expectation_text(e), report.mode.name());
+    }
     for e in &report.expectations {
         if e.ok {
             say!("ok: {}", e.declared);
@@ -180,8 +192,9 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         say!("note: {note}");
     }
     say!(
-        "{file}: {} ({} states, {} transitions, {ms:.1} ms{})",
+        "{file}: {} in {} mode ({} states, {} transitions, {ms:.1} ms{})",
         report.verdict.name(),
+        report.mode.name(),
         report.stats.states,
         report.stats.transitions,
         if report.stats.complete { "" } else { ", stopped at the state cap" }
@@ -206,6 +219,7 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
         .collect();
     serde_json::json!({
         "file": file,
+        "mode": report.mode.name(),
         "verdict": report.verdict.name(),
         "findings": findings,
         "outcomes": report.outcomes,

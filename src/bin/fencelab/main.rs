@@ -8,6 +8,7 @@ mod check;
 mod litmus;
 mod share;
 mod lessons;
+mod mutate;
 
 use std::process::ExitCode;
 
@@ -20,7 +21,8 @@ commands:
   litmus DIR --expected CSV [--liveness CSV] [--json] | litmus --print TEST
   lessons check [DIR]                                verify every lesson
   share FILE [--base URL] [--witness N [--mode M]]   a scenario link (opened on a witness)
-  unshare LINK                                       the scenario a link carries";
+  unshare LINK                                       the scenario a link carries
+  mutate FILE [--json] [--mode strict|pragmatic]     check every single weakening of the sync";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         "share" => share::share(rest),
         "unshare" => share::unshare(rest),
         "lessons" => lessons::run(rest),
+        "mutate" => mutate::from_words(rest).map_or_else(|e| { eprintln!("error: {e}"); 2 }, |a| mutate::run(&a)),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2

@@ -61,23 +61,13 @@ pub(super) fn is_control(instr: &Instr) -> bool {
 pub(super) fn weakenings(instr: &Instr) -> Vec<Edit> {
     let mut out: Vec<Edit> = Vec::new();
     match instr {
-        Instr::Ld { sem, scope, .. } | Instr::St { sem, scope, .. } => {
-            let with = |sem: Option<Sem>, scope: Option<Scope>| match instr.clone() {
-                Instr::Ld { space, proxy, dst, addr, .. } => Instr::Ld { sem, scope, space, proxy, dst, addr },
-                Instr::St { space, proxy, addr, src, .. } => Instr::St { sem, scope, space, proxy, addr, src },
-                other => other,
-            };
-            if let Some(s) = sem {
-                for weaker in weaker_sems(*s) {
-                    out.push((WeakenSem, Some(with(Some(weaker), *scope))));
-                }
-                if *s == Sem::Relaxed {
-                    out.push((WeakenSem, Some(with(None, None))));
-                }
-            }
-            if let Some(narrow) = scope.and_then(narrower) {
-                out.push((NarrowScope, Some(with(*sem, Some(narrow)))));
-            }
+        Instr::Ld { sem, scope, space, proxy, dst, addr } => {
+            let with = |sem, scope| Instr::Ld { sem, scope, space: *space, proxy: *proxy, dst: dst.clone(), addr: addr.clone() };
+            load_store(*sem, *scope, with, &mut out);
+        }
+        Instr::St { sem, scope, space, proxy, addr, src } => {
+            let with = |sem, scope| Instr::St { sem, scope, space: *space, proxy: *proxy, addr: addr.clone(), src: src.clone() };
+            load_store(*sem, *scope, with, &mut out);
         }
         Instr::Atom { op, sem, scope, space, dst, addr, args } => {
             let with = |sem: Option<Sem>, scope: Option<Scope>| Instr::Atom {
@@ -177,6 +167,22 @@ pub(super) fn weakenings(instr: &Instr) -> Vec<Edit> {
         | Instr::Exit => {}
     }
     out
+}
+
+/// `ld`/`st`: weaker semantics (a relaxed access may become weak, which drops its scope)
+/// and a narrower scope; `with` rebuilds the instruction with new ones.
+fn load_store(sem: Option<Sem>, scope: Option<Scope>, with: impl Fn(Option<Sem>, Option<Scope>) -> Instr, out: &mut Vec<Edit>) {
+    if let Some(s) = sem {
+        for weaker in weaker_sems(s) {
+            out.push((WeakenSem, Some(with(Some(weaker), scope))));
+        }
+        if s == Sem::Relaxed {
+            out.push((WeakenSem, Some(with(None, None))));
+        }
+    }
+    if let Some(narrow) = scope.and_then(narrower) {
+        out.push((NarrowScope, Some(with(sem, Some(narrow)))));
+    }
 }
 
 fn mbarrier(op: &MbarOp, out: &mut Vec<Edit>) {

@@ -8,6 +8,7 @@ pub mod litmus;
 mod load;
 pub mod lesson;
 pub mod model;
+pub mod mutate;
 pub mod palette;
 pub mod schedule;
 pub mod syntax;

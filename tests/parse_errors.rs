@@ -110,3 +110,20 @@ fn forward_references_to_ctas_work() {
     let parsed = parse("thread t @A:\n    exit\ncta A in C\ncluster C\n");
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
 }
+
+#[test]
+fn expect_lines_may_name_one_mode_each() {
+    use fencelab::model::{Expect, Expectation, Mode};
+    let parsed = parse("cta A\nexpect pragmatic correct\nexpect strict race\n");
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let strict = Expectation { mode: Some(Mode::Strict), verdict: Expect::Race };
+    let pragmatic = Expectation { mode: Some(Mode::Pragmatic), verdict: Expect::Correct };
+    assert_eq!(parsed.scenario.expect, vec![pragmatic, strict]);
+    assert_eq!(fencelab::syntax::print(&parsed.scenario), "cta A\n\nexpect pragmatic correct\nexpect strict race\n");
+    // Two lines for one mode, or a line for every mode next to a per-mode one, contradict.
+    assert_eq!(errors("cta A\nexpect strict race\nexpect strict correct\n"), vec![("F0109".into(), 3)]);
+    assert_eq!(errors("cta A\nexpect correct\nexpect strict race\n"), vec![("F0109".into(), 3)]);
+    let missing_verdict = errors("cta A\nexpect strict\n");
+    assert_eq!(missing_verdict.iter().map(|e| e.1).collect::<Vec<_>>(), vec![2], "{missing_verdict:?}");
+    assert_eq!(errors("cta A\nexpect strickt race\n").first().map(|e| e.0.as_str()), Some("F0110"));
+}

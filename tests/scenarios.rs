@@ -67,7 +67,7 @@ fn seed_scenarios_have_title_expectation_and_canonical_form() {
         let loaded = fencelab::load(&src);
         let name = path.display();
         assert!(loaded.scenario.title.is_some(), "{name} has no title");
-        assert!(loaded.scenario.expect.is_some(), "{name} has no expect line");
+        assert!(!loaded.scenario.expect.is_empty(), "{name} has no expect line");
         assert_eq!(
             print_with_comments(&loaded.scenario, &loaded.source_map),
             src,

@@ -37,7 +37,7 @@ fn every_template_loads_cleanly_with_a_title_and_an_expectation() {
             loaded.scenario.title.as_deref().is_some_and(|t| !t.is_empty()),
             "{name}: no title"
         );
-        assert!(loaded.scenario.expect.is_some(), "{name}: no `expect` line");
+        assert!(!loaded.scenario.expect.is_empty(), "{name}: no `expect` line");
     }
 }
 

@@ -36,13 +36,15 @@ mod machine;
 pub mod report;
 mod semantics;
 mod snapshot;
+mod stated;
 mod step;
 mod text;
 pub mod view;
 
-pub use explore::{check, check_with_progress, condition_text};
+pub use explore::{check, check_one_mode, check_with_progress, condition_text};
 pub use report::{
     Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
     Progress, RaceReason, Report, Stats, Verdict,
 };
+pub use stated::stated_modes;
 pub use step::Stepper;

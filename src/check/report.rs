@@ -2,17 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::model::Mode;
 use crate::schedule::Schedule;
-
-/// How to treat the points where the PTX spec is silent (reference §12).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Mode {
-    /// Follow the spec literally.
-    Strict,
-    /// Accept what production code (CUTLASS) does; differences become notes.
-    #[default]
-    Pragmatic,
-}
 
 /// Caps and mode for one run. The core never reads a clock (wasm32 has none), so time
 /// limits are the caller's business; `max_states` bounds the work.
@@ -20,21 +11,6 @@ pub enum Mode {
 pub struct Options {
     pub mode: Mode,
     pub max_states: u64,
-}
-
-impl Mode {
-    /// The lowercase name the CLI, lessons and the app use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Strict => "strict",
-            Mode::Pragmatic => "pragmatic",
-        }
-    }
-
-    /// Reads `strict` / `pragmatic`.
-    pub fn from_name(name: &str) -> Option<Mode> {
-        [Mode::Strict, Mode::Pragmatic].into_iter().find(|m| m.name() == name)
-    }
 }
 
 impl Default for Options {

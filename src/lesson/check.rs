@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use super::engine::{load, run};
 use super::grade::{grade, partial_reason};
 use super::types::{Block, Exercise, Lesson, LessonError};
-use crate::check::{Mode, Options, Verdict};
+use crate::check::{stated_modes, Mode, Options, Verdict};
 use crate::model::Scenario;
-use crate::syntax::{condition_text, expect_str};
+use crate::syntax::{condition_text, expect_str, expectation_text};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MismatchKind {
@@ -55,8 +55,20 @@ fn visit(lesson: &Lesson, options: Option<&Options>) -> Vec<Mismatch> {
             Block::Prose(_) => {}
             Block::Scenario { source, line, mode } => {
                 let Some(scenario) = load_scenario(source, *line, block, &mut out) else { continue };
+                if let Some(pinned) = mode {
+                    if let Some(e) = scenario.expect.iter().find(|e| !e.holds_in(*pinned)) {
+                        let message = format!("`{}` is never judged: the block pins {} mode", expectation_text(e), pinned.name());
+                        out.extend(malformed(vec![LessonError::new(*line, message)], block));
+                        continue;
+                    }
+                }
                 if let Some(options) = options {
-                    check_claims(&scenario, *line, mode.unwrap_or(options.mode), options, block, &mut out);
+                    // A pinned mode (```` ```fence strict ````) is the block's own choice, like
+                    // `--mode`; otherwise the block's `expect` lines say where they hold.
+                    let modes = mode.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
+                    for mode in modes {
+                        check_claims(&scenario, *line, mode, options, block, &mut out);
+                    }
                 }
             }
             Block::Exercise(ex) => {
@@ -89,7 +101,7 @@ fn load_scenario(source: &str, line: usize, block: usize, out: &mut Vec<Mismatch
             return None;
         }
     };
-    if scenario.expect.is_none() && scenario.conditions.is_empty() {
+    if scenario.expect.is_empty() && scenario.conditions.is_empty() {
         let e = LessonError::new(line, "a lesson scenario must declare `expect …` or a final condition");
         out.extend(malformed(vec![e], block));
         return None;
@@ -100,18 +112,19 @@ fn load_scenario(source: &str, line: usize, block: usize, out: &mut Vec<Mismatch
 fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
     let report = run(scenario, mode, options);
     if report.verdict == Verdict::Partial {
-        let declared = scenario.expect.map_or("a complete exploration".into(), |e| format!("expect {}", expect_str(e)));
+        let stated: Vec<String> = scenario.expect.iter().filter(|e| e.holds_in(mode)).map(expectation_text).collect();
+        let declared = if stated.is_empty() { "a complete exploration".into() } else { stated.join(", ") };
         out.push(Mismatch { kind: MismatchKind::Unverified, line, block, declared, actual: partial_reason(&report, options) });
         return;
     }
-    if let Some(expect) = scenario.expect {
-        if expect_str(expect) != report.verdict.name() {
+    for expectation in scenario.expect.iter().filter(|e| e.holds_in(mode)) {
+        if expect_str(expectation.verdict) != report.verdict.name() {
             let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
             out.push(Mismatch {
                 kind: MismatchKind::Claim,
                 line,
                 block,
-                declared: format!("expect {}", expect_str(expect)),
+                declared: format!("{} ({} mode)", expectation_text(expectation), mode.name()),
                 actual: format!("verdict {}{why}", report.verdict.name()),
             });
         }
@@ -135,7 +148,7 @@ fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
     let mut broken = false;
     for part in [&ex.start, &ex.solution] {
         match load(&part.source, part.line) {
-            Ok(s) if s.expect.is_some() => {
+            Ok(s) if !s.expect.is_empty() => {
                 broken = true;
                 let e = LessonError::new(part.line, format!("exercise `{}` declares `expect`; its `goal:` sets the verdict", ex.id));
                 out.extend(malformed(vec![e], block));

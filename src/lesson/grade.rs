@@ -7,7 +7,7 @@ use super::engine::{load, run};
 use super::forbid::{instruction_count, is_forbidden};
 use super::types::{Exercise, Grade};
 use crate::check::{Options, Report, Verdict};
-use crate::model::{Expect, Scenario};
+use crate::model::{Expect, Expectation, Scenario};
 use crate::syntax::{condition_text, expect_str, instr_text};
 
 /// Grades `learner_source` against `exercise`'s goal. `options` gives the checker's caps;
@@ -36,7 +36,7 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     if !reasons.is_empty() {
         return failed(reasons);
     }
-    attempt.expect = Some(exercise.goal.verdict);
+    attempt.expect = vec![Expectation::every_mode(exercise.goal.verdict)];
     attempt.conditions = start.conditions.clone();
     let (complete, reasons) = checker_reasons(exercise, &attempt, options);
     Grade { passed: complete && reasons.is_empty(), complete, reasons }

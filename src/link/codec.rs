@@ -7,10 +7,10 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::{DecodeError, Engine};
 
-use super::{v1, LinkError, SharePayload};
+use super::{v1, v2, LinkError, SharePayload};
 
 /// The format this fencelab writes. Every older format keeps a decoder.
-pub const FORMAT_VERSION: u8 = 1;
+pub const FORMAT_VERSION: u8 = 2;
 /// The app's shared-scenario route: `https://host/#/s/<code>`.
 pub const ROUTE: &str = "#/s/";
 /// Longest text [`decode`] accepts (a whole URL).
@@ -26,7 +26,7 @@ const MAGIC: u8 = 0x7C;
 /// code this returns decodes again.
 pub fn encode(payload: &SharePayload) -> Result<String, LinkError> {
     let mut bytes = vec![MAGIC, FORMAT_VERSION];
-    bytes.extend(v1::encode_body(payload)?);
+    bytes.extend(v2::encode_body_v2(payload)?);
     let code = URL_SAFE_NO_PAD.encode(bytes);
     if code.len() > MAX_CODE_CHARS {
         return Err(LinkError::TooLarge { size: code.len(), max: MAX_CODE_CHARS });
@@ -56,7 +56,8 @@ pub fn decode(text: &str) -> Result<SharePayload, LinkError> {
     }
     let (version, body) = rest.split_first().ok_or(LinkError::Truncated)?;
     match *version {
-        1 => v1::decode_body(body),
+        1 => v1::decode_body_v1(body),
+        2 => v2::decode_body_v2(body),
         0 => Err(LinkError::Corrupt("format 0 does not exist".into())),
         found => Err(LinkError::UnknownVersion { found, newest: FORMAT_VERSION }),
     }

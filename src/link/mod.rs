@@ -4,15 +4,19 @@
 //! `https://host/#/s/<code>` where the code is versioned, compressed and URL-safe. See
 //! `docs/links.md` for the format and how to add a version.
 
+mod body;
 mod codec;
 mod depth;
 mod error;
 mod payload;
 mod v1;
+mod v2;
 mod validate;
 
 pub use codec::{decode, encode, share_url, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
 pub use error::LinkError;
 pub use payload::{LessonRef, Panel, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
-pub use v1::{MAX_DECODED_BYTES, MAX_NESTING};
+pub use body::{MAX_DECODED_BYTES, MAX_NESTING};
+/// Format 1's payload types, for reading its frozen corpus.
+pub use v1::frozen as v1_frozen;
 pub use validate::structural_problem;

@@ -51,7 +51,7 @@ pub fn build(test: LitmusTest) -> Result<Scenario, LitmusError> {
         locations,
         mbarriers: lowered.mbarriers,
         threads,
-        expect: None,
+        expect: Vec::new(),
         conditions: test.condition.into_iter().collect::<Vec<FinalCondition>>(),
     })
 }

@@ -2,6 +2,51 @@
 
 use serde::{Deserialize, Serialize};
 
+/// One `expect` line: the verdict class the author claims, and the mode it holds in
+/// (`expect strict race`); `mode == None` claims it in every mode (`expect correct`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Expectation {
+    pub mode: Option<Mode>,
+    pub verdict: Expect,
+}
+
+impl Expectation {
+    /// An expectation claimed in every mode.
+    pub fn every_mode(verdict: Expect) -> Self {
+        Expectation { mode: None, verdict }
+    }
+
+    /// Whether a run in `mode` judges this expectation.
+    pub fn holds_in(&self, mode: Mode) -> bool {
+        self.mode.is_none_or(|m| m == mode)
+    }
+}
+
+/// How to treat the points where the PTX spec is silent (reference §12).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Mode {
+    /// Follow the spec literally.
+    Strict,
+    /// Accept what production code (CUTLASS) does; differences become notes.
+    #[default]
+    Pragmatic,
+}
+
+impl Mode {
+    /// The lowercase name the CLI, lessons and the app use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Strict => "strict",
+            Mode::Pragmatic => "pragmatic",
+        }
+    }
+
+    /// Reads `strict` / `pragmatic`.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::Strict, Mode::Pragmatic].into_iter().find(|m| m.name() == name)
+    }
+}
+
 /// The verdict class a scenario's author declares (`expect correct`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Expect {

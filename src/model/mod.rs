@@ -8,7 +8,7 @@ mod cond;
 mod instr;
 mod machine;
 
-pub use cond::{CmpOp, Cond, Expect, FinalCondition, Quantifier, Term};
+pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
 pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
@@ -18,7 +18,7 @@ pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread,
 use serde::{Deserialize, Serialize};
 
 /// Version of the serialized scenario shape. Bump it when a field changes meaning.
-pub const SCENARIO_VERSION: u32 = 1;
+pub const SCENARIO_VERSION: u32 = 2;
 
 /// A producer/consumer program on a small GPU, with what it is expected to show.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,8 +31,8 @@ pub struct Scenario {
     pub locations: Vec<Location>,
     pub mbarriers: Vec<Mbarrier>,
     pub threads: Vec<Thread>,
-    /// The verdict class the author claims, if any.
-    pub expect: Option<Expect>,
+    /// The verdict classes the author claims: at most one per mode, or one for every mode.
+    pub expect: Vec<Expectation>,
     /// Litmus-style final conditions over registers and memory.
     pub conditions: Vec<FinalCondition>,
 }

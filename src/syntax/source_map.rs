@@ -20,7 +20,8 @@ pub struct SourceMap {
     pub instrs: Vec<Vec<Span>>,
     /// Per thread, per instruction: the span of each operand in source order.
     pub operands: Vec<Vec<Vec<Span>>>,
-    pub expect: Option<Span>,
+    /// Per `expect` line, in order.
+    pub expect: Vec<Span>,
     pub conditions: Vec<Span>,
     /// Source comments, for `fencelab fmt`.
     pub comments: Vec<Comment>,
@@ -56,8 +57,8 @@ impl SourceMap {
         self.threads.get(i).copied()
     }
 
-    pub fn expect(&self) -> Option<Span> {
-        self.expect
+    pub fn expect(&self, i: usize) -> Option<Span> {
+        self.expect.get(i).copied()
     }
 
     pub fn condition(&self, i: usize) -> Option<Span> {
@@ -80,7 +81,8 @@ pub enum Anchor {
     Thread(usize),
     /// Thread index, instruction index.
     Instr(usize, usize),
-    Expect,
+    /// Index of the `expect` line.
+    Expect(usize),
     Condition(usize),
     /// After everything else.
     End,

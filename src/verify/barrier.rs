@@ -114,14 +114,27 @@ fn acquires(instr: &Instr) -> bool {
     }
 }
 
-/// Per instruction: whether a data write happened since the last release fence before it.
+/// A release fence or a release operation: writes before it were published through it, so a
+/// later relaxed arrive (such as the trailing cluster barrier that keeps a CTA alive for its
+/// peers, ref §10 #35) is not the data's only hand-off.
+fn publishes_earlier_writes(instr: &Instr) -> bool {
+    match instr {
+        Instr::Mbar(MbarOp { kind: MbarKind::Arrive { .. }, sem, .. }) => matches!(sem, None | Some(Sem::Release | Sem::AcqRel)),
+        Instr::St { sem: Some(Sem::Release), .. } | Instr::Atom { sem: Some(Sem::Release | Sem::AcqRel), .. } => true,
+        Instr::ClusterArrive { sem } => matches!(sem, None | Some(Sem::Release)),
+        Instr::Bar { kind: BarKind::Sync | BarKind::Red | BarKind::Arrive, .. } => true,
+        other => is_release_fence(other),
+    }
+}
+
+/// Per instruction: whether a data write happened since the last release before it.
 fn writes_since(ctx: &Ctx, program: &[Instr]) -> Vec<bool> {
     let mut pending = false;
     program
         .iter()
         .map(|p| {
             let before = pending;
-            if is_release_fence(p) {
+            if publishes_earlier_writes(p) {
                 pending = false;
             } else if writes_data(ctx, p) {
                 pending = true;

@@ -40,7 +40,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
     registers::check(&mut ctx);
     patterns::check(&mut ctx);
     let mut diags = ctx.into_diags();
-    if s.expect == Some(Expect::Undefined) {
+    if s.expect.iter().any(|e| e.verdict == Expect::Undefined) {
         for d in diags.iter_mut().filter(|d| d.is_error() && UB_CODES.contains(&d.code.as_str())) {
             d.severity = Severity::Warning;
             d.notes.push("reported as a warning because the scenario expects `undefined`".into());

@@ -381,8 +381,16 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
     let locations = vec((loc_kind, any::<i64>(), any::<u32>()), 0..4);
     let mbarriers = vec((0usize..4, option::of(any::<u32>())), 0..3);
     let threads = vec((0usize..4, any::<u32>(), vec(instr(), 0..12)), 0..3);
-    let expect =
-        option::of(proptest::sample::select(vec![Expect::Correct, Expect::Race, Expect::Deadlock, Expect::Undefined]));
+    let verdict = || proptest::sample::select(vec![Expect::Correct, Expect::Race, Expect::Deadlock, Expect::Undefined]);
+    // What the parser accepts: nothing, one line for every mode, or one per mode.
+    let expect = prop_oneof![
+        Just(Vec::new()),
+        verdict().prop_map(|v| vec![Expectation::every_mode(v)]),
+        (verdict(), verdict()).prop_map(|(s, p)| vec![
+            Expectation { mode: Some(Mode::Strict), verdict: s },
+            Expectation { mode: Some(Mode::Pragmatic), verdict: p },
+        ]),
+    ];
     let quantifier = proptest::sample::select(vec![Quantifier::Exists, Quantifier::NotExists, Quantifier::Forall]);
     let conditions = vec((quantifier, cond()).prop_map(|(quantifier, cond)| FinalCondition { quantifier, cond }), 0..3);
     (title, machine_parts, locations, mbarriers, threads, expect, conditions).prop_map(

@@ -61,6 +61,18 @@ fn expect() -> impl Strategy<Value = Expect> {
     ]
 }
 
+/// No expectation, one for every mode, or one per mode (what the parser accepts).
+fn expectations() -> impl Strategy<Value = Vec<Expectation>> {
+    prop_oneof![
+        Just(Vec::new()),
+        expect().prop_map(|verdict| vec![Expectation::every_mode(verdict)]),
+        (expect(), expect()).prop_map(|(strict, pragmatic)| vec![
+            Expectation { mode: Some(Mode::Strict), verdict: strict },
+            Expectation { mode: Some(Mode::Pragmatic), verdict: pragmatic },
+        ]),
+    ]
+}
+
 /// A scenario whose cluster and CTA indices are all in range.
 pub fn scenario() -> impl Strategy<Value = Scenario> {
     (1usize..3, 1usize..4).prop_flat_map(|(clusters, ctas)| {
@@ -82,7 +94,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         (
             (option::of(name()), vec(cluster, clusters), vec(cta, ctas)),
             (vec(location, 0..4), vec(mbarrier, 0..3), vec(thread, 0..4)),
-            (option::of(expect()), vec(final_condition(), 0..3)),
+            (expectations(), vec(final_condition(), 0..3)),
         )
             .prop_map(
                 |(

@@ -74,12 +74,12 @@ fn other_base64_is_not_a_fencelab_link() {
 
 #[test]
 fn newer_formats_are_named_in_the_error() {
-    let code = code_from_raw(3, b"whatever a future format holds");
-    let error = decode(&code).expect_err("format 3 is unknown");
-    assert_eq!(error, LinkError::UnknownVersion { found: 3, newest: FORMAT_VERSION });
+    let code = code_from_raw(9, b"whatever a future format holds");
+    let error = decode(&code).expect_err("format 9 is unknown");
+    assert_eq!(error, LinkError::UnknownVersion { found: 9, newest: FORMAT_VERSION });
     assert_eq!(
         error.to_string(),
-        "this link was made by a newer fencelab (format 3); this version reads formats up to 1"
+        "this link was made by a newer fencelab (format 9); this version reads formats up to 2"
     );
 }
 

@@ -58,7 +58,7 @@ pub fn mbarrier_handoff() -> Scenario {
         }],
         mbarriers: vec![Mbarrier { name: "bar".into(), cta: 0, count: Some(1) }],
         threads: vec![thread("producer", producer), thread("consumer", consumer)],
-        expect: Some(Expect::Correct),
+        expect: vec![Expectation::every_mode(Expect::Correct)],
         conditions: vec![FinalCondition {
             quantifier: Quantifier::Forall,
             cond: Cond::Cmp(

@@ -1,15 +1,16 @@
 //! Runs `.fence` files through the checker and compares with what they declare.
 //!
-//! Each file must load cleanly and declare an expectation. Comment directives:
-//! `# mode: strict` (default pragmatic), `# reason: X` pins a race's classification,
-//! `# message: text` requires a finding to mention `text`, and `# mode-note` requires the
-//! other mode to judge differently. Every finding must also be well-formed: no access
-//! names an empty location or a step past its witness, and the last witness step of
-//! undefined behaviour says what happened.
+//! Each file must load cleanly and declare an expectation; it runs in the modes its
+//! `expect` lines name (`check::stated_modes`), as `fencelab check` without `--mode` does.
+//! Comment directives, checked in every mode run: `# reason: X` pins a race's
+//! classification, `# message: text` requires a finding to mention `text`, and
+//! `# mode-note` requires the other mode to judge differently. Every finding must also be
+//! well-formed: no access names an empty location or a step past its witness, and the last
+//! witness step of undefined behaviour says what happened.
 
 use std::path::Path;
 
-use fencelab::check::{check, FindingKind, Mode, Options, Report, Stepper};
+use fencelab::check::{check, stated_modes, FindingKind, Mode, Options, Report, Stepper};
 
 /// Failures of every `.fence` file directly in `dir`, in file-name order.
 pub fn check_dir(dir: &Path) -> Vec<String> {
@@ -26,13 +27,23 @@ fn check_file(path: &Path) -> Vec<String> {
         let msgs: Vec<String> = loaded.diagnostics.iter().map(|d| d.message.clone()).collect();
         return vec![format!("{}: does not load: {msgs:?}", path.display())];
     }
-    let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
-    let mode = if directive("# mode: ") == Some("strict") { Mode::Strict } else { Mode::Pragmatic };
-    let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
-    let mut failures = Vec::new();
-    if report.expectations.is_empty() {
-        failures.push(format!("{} declares no expectation", path.display()));
+    if loaded.scenario.expect.is_empty() && loaded.scenario.conditions.is_empty() {
+        return vec![format!("{} declares no expectation", path.display())];
     }
+    stated_modes(&loaded.scenario)
+        .into_iter()
+        .flat_map(|mode| {
+            let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
+            let mut failures = judge(path, &src, &report);
+            failures.extend(malformed_findings(path, &loaded.scenario, mode, &report));
+            failures
+        })
+        .collect()
+}
+
+fn judge(path: &Path, src: &str, report: &Report) -> Vec<String> {
+    let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
+    let mut failures = Vec::new();
     if let Some(reason) = directive("# reason: ") {
         let found: Vec<String> = report.findings.iter().filter_map(|f| f.reason).map(|r| format!("{r:?}")).collect();
         if !found.iter().any(|r| r == reason) {
@@ -45,16 +56,16 @@ fn check_file(path: &Path) -> Vec<String> {
             failures.push(format!("{}: no finding mentions `{text}`: {found:?}", path.display()));
         }
     }
-    failures.extend(malformed_findings(path, &loaded.scenario, mode, &report));
     if src.lines().any(|l| l.trim() == "# mode-note") && report.mode_note.is_none() {
         failures.push(format!("{}: the modes should differ, but there is no mode note", path.display()));
     }
     for e in report.expectations.iter().filter(|e| !e.ok) {
         let findings: Vec<_> = report.findings.iter().map(|f| &f.message).collect();
         failures.push(format!(
-            "{}: `{}` failed: {} (verdict {:?}; findings: {findings:?})",
+            "{}: `{}` failed in {} mode: {} (verdict {:?}; findings: {findings:?})",
             path.display(),
             e.declared,
+            report.mode.name(),
             e.actual,
             report.verdict
         ));

@@ -1,15 +1,19 @@
 //! `fencelab check FILE... [--mode strict|pragmatic] [--json]`: explore each scenario and
-//! compare with its `expect` line and final conditions. Findings are diagnostics on
+//! compare with its `expect` lines and final conditions. Findings are diagnostics on
 //! stdout (coloured when stdout is a terminal); input problems go to stderr.
+//!
+//! Without `--mode` each file runs in the modes its `expect` lines name
+//! ([`stated_modes`]); `--mode` runs that mode only, and `expect` lines stated for the
+//! other mode are listed as not judged.
 
 use std::io::Write;
 use std::time::Instant;
 
-use fencelab::check::{check, FindingKind, Mode, Options, RaceReason, Report, Stepper};
+use fencelab::check::{check, stated_modes, FindingKind, Mode, Options, RaceReason, Report, Stepper};
 use fencelab::diag::{render_styled, Diagnostic, LineIndex, Span, Style};
 use fencelab::model::Scenario;
 use fencelab::schedule::Schedule;
-use fencelab::syntax::SourceMap;
+use fencelab::syntax::{expectation_text, SourceMap};
 
 use crate::input::{read_scenario, Input, INPUT_ERROR};
 use crate::ui::Ui;
@@ -39,9 +43,9 @@ pub struct Args {
     /// Scenario files; `-` reads standard input
     #[arg(required = true, value_name = "FILE", value_parser = Input::parser())]
     files: Vec<Input>,
-    /// How to read the memory model
-    #[arg(long, value_enum, default_value_t = ModeArg::Pragmatic)]
-    mode: ModeArg,
+    /// How to read the memory model; without it, the modes the file's `expect` lines name
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
     /// Print the report as JSON (an array for several files)
     #[arg(long)]
     json: bool,
@@ -67,7 +71,7 @@ impl From<ModeArg> for Mode {
 
 /// Exit code: 0 every expectation holds, 1 one fails, 2 invalid input.
 pub fn run(args: &Args, ui: Ui) -> u8 {
-    let mode = Mode::from(args.mode);
+    let mode = args.mode.map(Mode::from);
     let mut code = 0;
     let mut objects = Vec::new();
     for file in &args.files {
@@ -82,26 +86,31 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
     code
 }
 
-fn check_file(file: &Input, mode: Mode, json: bool, ui: Ui) -> (u8, Option<serde_json::Value>) {
+fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Vec<serde_json::Value>) {
     let (src, scenario, map) = match read_scenario(file, ui) {
         Ok(input) => input,
-        Err(code) => return (code, None),
+        Err(code) => return (code, Vec::new()),
     };
     let file = file.to_string();
-    if let Err(e) = Stepper::new(&scenario, mode) {
-        ui.error(&format!("{file}: {e}"));
-        return (INPUT_ERROR, None);
+    let modes = chosen.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
+    let mut code = 0;
+    let mut objects = Vec::new();
+    for mode in modes {
+        if let Err(e) = Stepper::new(&scenario, mode) {
+            ui.error(&format!("{file}: {e}"));
+            return (INPUT_ERROR, objects);
+        }
+        let started = Instant::now();
+        let report = check(&scenario, &Options { mode, ..Options::default() });
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        code = code.max(u8::from(report.expectations.iter().any(|e| !e.ok)));
+        if json {
+            objects.push(json_object(&file, &scenario, &report, ms));
+        } else {
+            print_human(&file, &src, &scenario, &map, &report, ms, ui.stdout_style());
+        }
     }
-    let started = Instant::now();
-    let report = check(&scenario, &Options { mode, ..Options::default() });
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let failed = report.expectations.iter().any(|e| !e.ok);
-    let code = u8::from(failed);
-    if json {
-        return (code, Some(json_object(&file, &scenario, &report, ms)));
-    }
-    print_human(&file, &src, &scenario, &map, &report, ms, ui.stdout_style());
-    (code, None)
+    (code, objects)
 }
 
 pub fn reason_name(r: RaceReason) -> &'static str {
@@ -172,6 +181,9 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         d = d.with_note(format!("witness ({} steps):\n     {}", steps.len(), steps.join("\n     ")));
         say!("{}", render_styled(&d, &index, file, style));
     }
+    for e in scenario.expect.iter().filter(|e| !e.holds_in(report.mode)) {
+        say!("not judged: {} (this run is {} mode)", expectation_text(e), report.mode.name());
+    }
     for e in &report.expectations {
         if e.ok {
             say!("ok: {}", e.declared);
@@ -200,8 +212,9 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         say!("note: {note}");
     }
     say!(
-        "{file}: {} ({} states, {} transitions, {ms:.1} ms{})",
+        "{file}: {} in {} mode ({} states, {} transitions, {ms:.1} ms{})",
         report.verdict.name(),
+        report.mode.name(),
         report.stats.states,
         report.stats.transitions,
         if report.stats.complete { "" } else { ", stopped at the state cap" }
@@ -227,6 +240,7 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
         .collect();
     serde_json::json!({
         "file": file,
+        "mode": report.mode.name(),
         "verdict": report.verdict.name(),
         "findings": findings,
         "outcomes": report.outcomes,

@@ -9,6 +9,7 @@ mod fmt;
 mod input;
 mod lessons;
 mod litmus;
+mod mutate;
 mod parse;
 mod share;
 mod ui;
@@ -58,6 +59,7 @@ enum Command {
     Lessons(lessons::Args),
     Share(share::ShareArgs),
     Unshare(share::UnshareArgs),
+    Mutate(mutate::Args),
     Completions(completions::Args),
 }
 
@@ -72,6 +74,7 @@ impl Command {
             Command::Lessons(args) => lessons::run(&args),
             Command::Share(args) => share::share(&args, ui),
             Command::Unshare(args) => share::unshare(&args, ui),
+            Command::Mutate(args) => mutate::run(&args, ui),
             Command::Completions(args) => completions::run(&args),
         }
     }

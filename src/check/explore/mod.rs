@@ -7,6 +7,7 @@ mod por;
 mod scc;
 
 pub use crate::syntax::condition_text;
+use crate::syntax::expectation_text;
 
 use crate::check::ambiguity;
 use crate::check::machine::Layout;
@@ -35,6 +36,12 @@ pub fn check_with_progress(scenario: &Scenario, options: &Options, on_progress: 
     };
     let report = pass(1, options);
     ambiguity::with_mode_note(scenario, options, report, |other| pass(2, other))
+}
+
+/// [`check`] in `options.mode` alone: no second pass for a mode note. For callers that
+/// compare many runs (mutation testing) and need only the verdicts.
+pub fn check_one_mode(scenario: &Scenario, options: &Options) -> Report {
+    check_mode(scenario, options, &mut |_, _| {})
 }
 
 fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMut(u64, u64)) -> Report {
@@ -153,12 +160,14 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
     let first = |k: Option<FindingKind>| {
         report.findings.iter().find(|f| k.is_none_or(|k| f.kind == k)).map(|f| f.message.clone())
     };
-    if let Some(expect) = scenario.expect {
-        let (declared, kind) = match expect {
-            Expect::Correct => ("expect correct", None),
-            Expect::Race => ("expect race", Some(FindingKind::Race)),
-            Expect::Deadlock => ("expect deadlock", Some(FindingKind::Deadlock)),
-            Expect::Undefined => ("expect undefined", Some(FindingKind::Undefined)),
+    // An expectation stated for the other mode is not this run's to judge.
+    for expectation in scenario.expect.iter().filter(|e| e.holds_in(report.mode)) {
+        let declared = expectation_text(expectation);
+        let kind = match expectation.verdict {
+            Expect::Correct => None,
+            Expect::Race => Some(FindingKind::Race),
+            Expect::Deadlock => Some(FindingKind::Deadlock),
+            Expect::Undefined => Some(FindingKind::Undefined),
         };
         let ok = match kind {
             None => complete && report.findings.is_empty(),
@@ -177,7 +186,7 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
                 },
             }
         };
-        out.push(ExpectationResult { declared: declared.into(), ok, actual });
+        out.push(ExpectationResult { declared, ok, actual });
     }
     for (i, c) in scenario.conditions.iter().enumerate() {
         let result = report.conditions.get(i);

@@ -350,7 +350,7 @@ mod tests {
             locations: Vec::new(),
             mbarriers: Vec::new(),
             threads: vec![crate::model::Thread { name: "t".into(), cta: 0, lanes: 32, program: Vec::new() }],
-            expect: None,
+            expect: Vec::new(),
             conditions: Vec::new(),
         };
         for (name, space) in [("g", crate::model::Space::Global), ("s", crate::model::Space::Shared(0))] {

@@ -13,7 +13,7 @@ pub struct Counts {
     threads: usize,
     /// Current thread and its program length.
     program: Option<(usize, usize)>,
-    expect: bool,
+    expect: usize,
     conditions: usize,
 }
 
@@ -27,7 +27,7 @@ impl Counts {
             mbarriers: s.mbarriers.len(),
             threads: s.threads.len(),
             program: p.thread.map(|t| (t, s.threads.get(t).map_or(0, |th| th.program.len()))),
-            expect: s.expect.is_some(),
+            expect: s.expect.len(),
             conditions: s.conditions.len(),
         }
     }
@@ -54,8 +54,8 @@ impl Counts {
         if s.conditions.len() > self.conditions {
             return last(s.conditions.len()).map(Anchor::Condition);
         }
-        if s.expect.is_some() && !self.expect {
-            return Some(Anchor::Expect);
+        if s.expect.len() > self.expect {
+            return last(s.expect.len()).map(Anchor::Expect);
         }
         let (t, before) = self.program?;
         let now = s.threads.get(t)?.program.len();

@@ -3,7 +3,7 @@
 use super::cursor::{Cursor, PResult};
 use super::Parser;
 use crate::diag::{closest, Diagnostic, Span};
-use crate::model::{Alias, Cluster, Cta, Expect, Location, Mbarrier, Proxy, Space, Thread};
+use crate::model::{Alias, Cluster, Cta, Expect, Expectation, Location, Mbarrier, Mode, Proxy, Space, Thread};
 use crate::syntax::lexer::{Line, Tok};
 
 /// Default size of a location in bytes.
@@ -186,6 +186,8 @@ impl Parser {
         Ok(())
     }
 
+    /// `expect [strict|pragmatic] VERDICT`: at most one line per mode, and a line without a
+    /// mode (every mode) stands alone.
     pub(super) fn expect_decl(&mut self, line: &Line) -> PResult<()> {
         let mut c = Cursor::new(&line.tokens, line.span);
         c.bump();
@@ -195,25 +197,36 @@ impl Parser {
             ("deadlock", Expect::Deadlock),
             ("undefined", Expect::Undefined),
         ];
-        let (word, span) = c.ident("`correct`, `race`, `deadlock` or `undefined`")?;
-        let Some(&(_, expect)) = kinds.iter().find(|(n, _)| *n == word) else {
-            let help = closest(&word, kinds.iter().map(|k| k.0)).map(|n| format!("did you mean `{n}`?"));
+        let (mut word, mut span) = c.ident("`correct`, `race`, `deadlock` or `undefined`")?;
+        let mode = Mode::from_name(&word);
+        if mode.is_some() {
+            (word, span) = c.ident("`correct`, `race`, `deadlock` or `undefined` after the mode")?;
+        }
+        let Some(&(_, verdict)) = kinds.iter().find(|(n, _)| *n == word) else {
+            let names = kinds.iter().map(|k| k.0).chain(["strict", "pragmatic"]);
+            let help = closest(&word, names).map(|n| format!("did you mean `{n}`?"));
             return Err(Box::new(
                 Diagnostic::error("F0110", format!("unknown expectation `{word}`"))
-                    .with_primary(Some(span), "expected `correct`, `race`, `deadlock` or `undefined`")
+                    .with_primary(Some(span), "expected `correct`, `race`, `deadlock` or `undefined`, optionally after `strict` or `pragmatic`")
                     .with_help_opt(help),
             ));
         };
         c.finish("the expectation")?;
-        if let Some(first) = self.map.expect.filter(|_| self.scenario.expect.is_some()) {
+        let clash = self.scenario.expect.iter().position(|e| e.mode.is_none() || mode.is_none() || e.mode == mode);
+        if let Some(first) = clash {
+            let label = match mode {
+                Some(m) => format!("second expectation for {} mode", m.name()),
+                None => "second expectation".into(),
+            };
             return Err(Box::new(
-                Diagnostic::error("F0109", "more than one `expect` line")
-                    .with_primary(Some(line_span(line)), "second expectation")
-                    .with_secondary(Some(first), "first one here"),
+                Diagnostic::error("F0109", "more than one `expect` line for the same mode")
+                    .with_primary(Some(line_span(line)), label)
+                    .with_secondary(self.map.expect.get(first).copied(), "first one here")
+                    .with_help("write one `expect VERDICT` for every mode, or one `expect strict VERDICT` and one `expect pragmatic VERDICT`"),
             ));
         }
-        self.scenario.expect = Some(expect);
-        self.map.expect = Some(line_span(line));
+        self.scenario.expect.push(Expectation { mode, verdict });
+        self.map.expect.push(line_span(line));
         Ok(())
     }
 

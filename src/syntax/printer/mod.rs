@@ -6,7 +6,7 @@ mod instr;
 
 use std::fmt::Write;
 
-use crate::model::{CmpOp, Cond, Expect, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
+use crate::model::{CmpOp, Cond, Expect, Expectation, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
 use crate::syntax::source_map::{Anchor, SourceMap};
 
 pub use instr::{default_note, instr_text, sem_str};
@@ -113,11 +113,11 @@ fn print_inner(s: &Scenario, map: Option<&SourceMap>) -> String {
             item(&mut out, map, Anchor::Instr(t, i), "    ", &instr::line(instr));
         }
     }
-    if s.expect.is_some() || !s.conditions.is_empty() {
+    if !s.expect.is_empty() || !s.conditions.is_empty() {
         out.push('\n');
     }
-    if let Some(expect) = s.expect {
-        item(&mut out, map, Anchor::Expect, "", &format!("expect {}", expect_str(expect)));
+    for (i, expectation) in s.expect.iter().enumerate() {
+        item(&mut out, map, Anchor::Expect(i), "", &expectation_text(expectation));
     }
     for (i, condition) in s.conditions.iter().enumerate() {
         item(&mut out, map, Anchor::Condition(i), "", &condition_text(condition));
@@ -166,6 +166,14 @@ pub fn expect_str(e: Expect) -> &'static str {
         Expect::Race => "race",
         Expect::Deadlock => "deadlock",
         Expect::Undefined => "undefined",
+    }
+}
+
+/// An `expect` line: `expect correct` or `expect strict race`.
+pub fn expectation_text(e: &Expectation) -> String {
+    match e.mode {
+        Some(mode) => format!("expect {} {}", mode.name(), expect_str(e.verdict)),
+        None => format!("expect {}", expect_str(e.verdict)),
     }
 }
 

@@ -1,12 +1,12 @@
-//! Format 1: a zlib-deflated (checksummed) postcard encoding of [`SharePayload`].
+//! The body every format so far uses: a zlib-deflated (checksummed) postcard encoding.
 //!
 //! Postcard is not self-describing: fields are written in declaration order and enum
-//! variants by index. So format 1 is tied to the serde shape of the model as it was when
-//! the format shipped, and `tests/links/v1/` freezes it. Once the shape changes, this
-//! module must decode into frozen copies of the old types (see `docs/links.md`).
+//! variants by index. So each format is tied to the serde shape of the payload as it was
+//! when the format shipped; older formats decode into frozen copies of their types
+//! (`v1/frozen.rs`, see `docs/links.md`).
 
 use miniz_oxide::inflate::{decompress_to_vec_zlib_with_limit, TINFLStatus};
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
 
 use super::depth::{Budget, Limited};
 use super::validate::structural_problem;
@@ -32,11 +32,13 @@ pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> 
     }
     let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
     // Limits such as the nesting depth are only known to the decoder: prove the link opens.
-    decode_body(&body)?;
+    decode_live(&body)?;
     Ok(body)
 }
 
-pub(super) fn decode_body(body: &[u8]) -> Result<SharePayload, LinkError> {
+/// Inflates and deserializes a body into `T`, the payload type of the body's format; the
+/// caller converts it and runs [`structural_problem`] on the result.
+pub(super) fn decode_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, LinkError> {
     let raw =
         decompress_to_vec_zlib_with_limit(body, MAX_DECODED_BYTES).map_err(|e| match e.status {
             TINFLStatus::HasMoreOutput => LinkError::ExpandsTooMuch { max: MAX_DECODED_BYTES },
@@ -50,7 +52,7 @@ pub(super) fn decode_body(body: &[u8]) -> Result<SharePayload, LinkError> {
         })?;
     let budget = Budget::new(MAX_NESTING);
     let mut deserializer = postcard::Deserializer::from_bytes(&raw);
-    let payload = SharePayload::deserialize(Limited { inner: &mut deserializer, budget: &budget })
+    let payload = T::deserialize(Limited { inner: &mut deserializer, budget: &budget })
         .map_err(|e| {
             if budget.exceeded() {
                 LinkError::Invalid(format!("it nests deeper than {MAX_NESTING} levels"))
@@ -66,6 +68,16 @@ pub(super) fn decode_body(body: &[u8]) -> Result<SharePayload, LinkError> {
             rest.len()
         )));
     }
+    Ok(payload)
+}
+
+/// [`decode_body`] of the live types, checked.
+pub(super) fn decode_live(body: &[u8]) -> Result<SharePayload, LinkError> {
+    checked(decode_body(body)?)
+}
+
+/// `payload` when its indices are in range.
+pub(super) fn checked(payload: SharePayload) -> Result<SharePayload, LinkError> {
     if let Some(problem) = structural_problem(&payload.scenario) {
         return Err(LinkError::Invalid(problem));
     }

@@ -13,7 +13,10 @@ pub fn thread_access(ex: &Exec, instr: &Instr) -> Option<(usize, bool)> {
     match instr {
         Instr::Ld { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, false)),
         Instr::St { addr, .. } | Instr::Atom { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, true)),
-        Instr::Mbar(op) => mbar_loc(ex, &op.bar),
+        // Any other form on a peer's barrier is undefined whether or not the peer exited;
+        // `mbarrier::step` names that cause (a remote wait, the local form).
+        Instr::Mbar(op) if super::mbarrier::remote_form_allowed(op) => mbar_loc(ex, &op.bar),
+        Instr::Mbar(_) => None,
         Instr::CpAsyncMbarArrive { bar, .. } => mbar_loc(ex, bar),
         Instr::Wait { instr, .. } => thread_access(ex, instr),
         Instr::Fence(_)

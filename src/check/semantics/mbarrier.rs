@@ -74,6 +74,13 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Resul
     )))
 }
 
+/// Whether `op` is a form a peer CTA may apply to this CTA's barrier: an arrive without a
+/// state token, expect-tx or complete-tx, addressed through `.shared::cluster` (reference §4.1).
+pub fn remote_form_allowed(op: &MbarOp) -> bool {
+    matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. })
+        && op.space == Some(AddrSpace::SharedCluster)
+}
+
 pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
     let text = crate::check::text::instr(&crate::model::Instr::Mbar(op.clone()));
     let idx = ex.layout.mbar(&op.bar)?;
@@ -90,12 +97,11 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             ub(ex, format!("`{text}` names a barrier outside this thread's cluster"), "only CTAs of the same cluster share shared memory");
             return Ok(());
         }
-        let remote_ok = matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. });
         if matches!(op.kind, MbarKind::Wait { .. }) {
             ub(ex, format!("`{text}` waits on a barrier in another CTA"), "no wait on a remote (shared::cluster) mbarrier: peers arrive, the owner CTA waits (§9.7.13.15.8)");
             return Ok(());
         }
-        if !remote_ok || op.space != Some(AddrSpace::SharedCluster) {
+        if !remote_form_allowed(op) {
             ub(ex, format!("`{text}` uses the local form on a barrier in another CTA"), "use the `.shared::cluster` form with the sink `_` for a remote barrier (§9.7.13.15.13)");
             return Ok(());
         }

@@ -36,7 +36,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         } else {
             format!(
                 "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but the path \
-                 lacks {fences}; add it after the write, before the release",
+                 lacks {fences}; add it after that access, before the release",
                 describe_via(ex, from),
                 describe_via(ex, to),
             )

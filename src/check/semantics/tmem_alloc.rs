@@ -38,7 +38,7 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
     let cta = ex.place().cta;
     let allocated = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
     if busy || cols > allocated {
-        let why = if busy { "tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
+        let why = if busy { "TMEM while tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
         ex.undefined(format!("`{text}` frees {why}"), "complete (commit and wait for) every tcgen05 op before `dealloc`, and free exactly what was allocated (§9.7.16.7.1)".into());
         return false;
     }

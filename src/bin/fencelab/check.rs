@@ -80,11 +80,34 @@ fn check_file(file: &str, mode: Mode, json: bool) -> (u8, Option<serde_json::Val
     let report = check(&scenario, &Options { mode, ..Options::default() });
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let failed = report.expectations.iter().any(|e| !e.ok);
-    let code = u8::from(failed);
+    let observed = match super::observed::sidecar(file, &scenario) {
+        Some(Ok(obs)) => {
+            let cmp = fencelab::cuda::compare(&scenario, &report, &obs);
+            Some((obs, cmp))
+        }
+        Some(Err(e)) => {
+            eprintln!("warning: {e}");
+            None
+        }
+        None => None,
+    };
+    // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
+    let forbidden = observed.as_ref().is_some_and(|(_, cmp)| cmp.forbidden_but_observed > 0);
+    let code = u8::from(failed || forbidden);
     if json {
-        return (code, Some(json_object(file, &scenario, &report, ms)));
+        let mut obj = json_object(file, &scenario, &report, ms);
+        if let (Some((obs, cmp)), Some(map)) = (&observed, obj.as_object_mut()) {
+            map.insert("observed".into(), super::observed::json(obs, cmp));
+        }
+        if forbidden {
+            eprintln!("error: {file}: the GPU showed an outcome the model forbids (see \"observed\")");
+        }
+        return (code, Some(obj));
     }
     print_human(file, &src, &scenario, &loaded.source_map, &report, ms);
+    if let Some((obs, cmp)) = &observed {
+        super::observed::print_human(obs, cmp);
+    }
     (code, None)
 }
 

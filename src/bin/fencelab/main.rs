@@ -8,6 +8,8 @@ mod check;
 mod litmus;
 mod share;
 mod lessons;
+mod cuda;
+mod observed;
 
 use std::process::ExitCode;
 
@@ -20,7 +22,9 @@ commands:
   litmus DIR --expected CSV [--liveness CSV] [--json] | litmus --print TEST
   lessons check [DIR]                                verify every lesson
   share FILE [--base URL] [--witness N [--mode M]]   a scenario link (opened on a witness)
-  unshare LINK                                       the scenario a link carries";
+  unshare LINK                                       the scenario a link carries
+  cuda FILE [-o OUT.cu] [--trials N] [--instances N]  a CUDA litmus harness (sm_90a) for a scenario
+  observed FILE RESULT.json [--date D] [--driver V] [--command C]  attach a harness run to a scenario";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
@@ -40,10 +44,17 @@ fn main() -> ExitCode {
         "share" => share::share(rest),
         "unshare" => share::unshare(rest),
         "lessons" => lessons::run(rest),
+        "cuda" => cuda::parse_args(rest).map_or_else(|e| usage_error(&e, cuda::USAGE), |a| cuda::run(&a)),
+        "observed" => observed::parse_args(rest).map_or_else(|e| usage_error(&e, observed::USAGE), |a| observed::run(&a)),
         other => {
             eprintln!("error: unknown command `{other}`\n\n{USAGE}");
             2
         }
     };
     ExitCode::from(code)
+}
+
+fn usage_error(message: &str, usage: &str) -> u8 {
+    eprintln!("error: {message}\n{usage}");
+    2
 }

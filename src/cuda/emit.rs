@@ -162,7 +162,7 @@ impl Ctx<'_> {
 
     /// Byte count of a bulk copy, which PTX wants in whole 16-byte units.
     fn bulk_bytes(&self, bytes: u32, at: usize) -> Result<u32, Problem> {
-        if bytes == 0 || bytes % 16 != 0 {
+        if bytes == 0 || !bytes.is_multiple_of(16) {
             return Err(Problem::instr(self.thread, at, format!("a bulk copy moves a multiple of 16 bytes, not {bytes}")));
         }
         Ok(bytes)

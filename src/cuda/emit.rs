@@ -12,6 +12,8 @@ use crate::model::{
 };
 use crate::syntax::{instr_text, sem_str};
 
+pub const TCGEN05_REFUSAL: &str = "tcgen05 needs Blackwell (sm_100a); this harness targets Hopper (sm_90a) and does not generate it";
+
 /// Where a spin gives up: iterations of one wait, or taken branches of one thread.
 pub const SPIN_LIMIT: u32 = 1 << 15;
 
@@ -344,9 +346,7 @@ fn instr(c: &Ctx, i: &Instr, at: usize) -> Result<String, Problem> {
             format!("asm volatile({} :: \"r\"({a}), \"r\"({}), \"r\"({b}) : \"memory\");", lit(&ptx), c.val(src, at)?)
         }
         Instr::Wgmma(op) => wgmma(c, op, at)?,
-        Instr::Tc(_) => {
-            return Err(p("tcgen05 needs Blackwell (sm_100a); this harness targets Hopper (sm_90a) and does not generate it".into()))
-        }
+        Instr::Tc(_) => return Err(p(TCGEN05_REFUSAL.into())),
         Instr::Label(name) => format!("L{t}_{name}:;"),
         Instr::Branch { target, cond } => {
             let test = match cond {

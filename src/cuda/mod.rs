@@ -44,16 +44,22 @@ impl Default for HarnessOptions {
 pub struct Problem {
     /// `(thread index, instruction index)` when one instruction is the cause.
     pub at: Option<(usize, usize)>,
+    /// The location whose declaration is the cause, by name.
+    pub location: Option<String>,
     pub message: String,
 }
 
 impl Problem {
     pub fn scenario(message: impl Into<String>) -> Problem {
-        Problem { at: None, message: message.into() }
+        Problem { at: None, location: None, message: message.into() }
+    }
+
+    pub fn location(name: &str, message: impl Into<String>) -> Problem {
+        Problem { at: None, location: Some(name.to_string()), message: message.into() }
     }
 
     pub fn instr(thread: usize, index: usize, message: impl Into<String>) -> Problem {
-        Problem { at: Some((thread, index)), message: message.into() }
+        Problem { at: Some((thread, index)), location: None, message: message.into() }
     }
 }
 
@@ -78,7 +84,11 @@ pub fn generate(scenario: &Scenario, options: &HarnessOptions) -> Result<String,
         return Err(CudaError { problems: vec![Problem::scenario("trials and instances must be at least 1")] });
     }
     refuse_hangs(scenario)?;
-    let plan = plan::plan(scenario).map_err(|problems| CudaError { problems })?;
+    let blackwell = blackwell_only(scenario);
+    let plan = plan::plan(scenario).map_err(|mut problems| {
+        problems.extend(blackwell.iter().cloned());
+        CudaError { problems }
+    })?;
     let kernel = emit::kernel(scenario, &plan).map_err(|problems| CudaError { problems })?;
     Ok(host::program(scenario, &plan, &kernel, options))
 }
@@ -109,4 +119,17 @@ fn refuse_hangs(scenario: &Scenario) -> Result<(), CudaError> {
         }
     }
     Ok(())
+}
+
+/// Every tcgen05 instruction, each named: Hopper has no tensor memory.
+fn blackwell_only(scenario: &Scenario) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (ti, t) in scenario.threads.iter().enumerate() {
+        for (k, i) in t.program.iter().enumerate() {
+            if matches!(i, Instr::Tc(_)) {
+                out.push(Problem::instr(ti, k, emit::TCGEN05_REFUSAL));
+            }
+        }
+    }
+    out
 }

@@ -249,10 +249,10 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
     let mut words = 0u32;
     for l in &s.locations {
         if l.alias.is_some() {
-            problems.push(Problem::scenario(format!(
-                "`{}` is an alias through another proxy; texture, surface and constant proxies are not generated",
-                l.name
-            )));
+            problems.push(Problem::location(
+                &l.name,
+                format!("`{}` is an alias through another proxy; texture, surface and constant proxies are not generated", l.name),
+            ));
             continue;
         }
         match l.space {
@@ -260,10 +260,10 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
                 global.insert(l.name.clone(), words);
                 words += align(l.size.max(4), 128) / 4;
             }
-            Space::Tmem(_) => problems.push(Problem::scenario(format!(
-                "`{}` lives in tensor memory, which needs Blackwell (sm_100a); the harness targets Hopper (sm_90a)",
-                l.name
-            ))),
+            Space::Tmem(_) => problems.push(Problem::location(
+                &l.name,
+                format!("`{}` lives in tensor memory, which needs Blackwell (sm_100a); the harness targets Hopper (sm_90a)", l.name),
+            )),
             Space::Shared(_) => {}
         }
         if i32::try_from(l.init).is_err() {

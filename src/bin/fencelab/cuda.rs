@@ -50,7 +50,7 @@ pub fn run(args: &CudaArgs) -> u8 {
     let code = match generate(&scenario, &args.options) {
         Ok(code) => code,
         Err(e) => {
-            print_error(&e, &args.file, &src, &map);
+            print_error(&e, &args.file, &src, &map, &scenario);
             return INPUT_ERROR;
         }
     };
@@ -69,12 +69,14 @@ pub fn run(args: &CudaArgs) -> u8 {
     }
 }
 
-fn print_error(e: &CudaError, file: &str, src: &str, map: &SourceMap) {
+fn print_error(e: &CudaError, file: &str, src: &str, map: &SourceMap, scenario: &fencelab::model::Scenario) {
     let diags: Vec<Diagnostic> = e
         .problems
         .iter()
         .map(|p| {
-            let span = p.at.and_then(|(t, i)| map.instrs.get(t)?.get(i).copied());
+            let at_instr = p.at.and_then(|(t, i)| map.instrs.get(t)?.get(i).copied());
+            let at_decl = p.location.as_ref().and_then(|name| map.locations.get(scenario.location(name)?).copied());
+            let span = at_instr.or(at_decl);
             Diagnostic::error("H0001", p.message.clone()).with_primary(span, "not generated")
         })
         .collect();

@@ -57,9 +57,13 @@ pub struct Plan {
     pub cluster_phases: Vec<u32>,
 }
 
+/// `n` rounded up to a multiple of `to`; saturates, so absurd sizes fail the size checks.
 fn align(n: u32, to: u32) -> u32 {
-    n.div_ceil(to) * to
+    n.div_ceil(to).saturating_mul(to)
 }
+
+/// Words of global memory one instance may use (4 MiB).
+const MAX_GLOBAL_WORDS: u32 = 1 << 20;
 
 /// Registers a program writes or reads, in first-mention order, with their kind.
 fn registers(program: &[Instr]) -> Vec<Reg> {
@@ -207,7 +211,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
             }
             if let Some(w) = cta_warps.get_mut(t.cta) {
                 tp.first_warp = *w;
-                *w += tp.warps;
+                *w = w.saturating_add(tp.warps);
             }
         }
     }
@@ -225,7 +229,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
         let mut at = 0u32;
         for m in s.mbarriers.iter().filter(|m| m.cta == cta) {
             smem.insert(m.name.clone(), at);
-            at += 8;
+            at = at.saturating_add(8);
         }
         at = align(at, 128);
         for l in &s.locations {
@@ -233,7 +237,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
                 Space::Shared(owner) if owner == cta => {
                     let bytes = if wide.contains(&l.name.as_str()) { WGMMA_OPERAND_BYTES } else { align(l.size.max(4), 128) };
                     smem.insert(l.name.clone(), at);
-                    at += bytes;
+                    at = at.saturating_add(bytes);
                 }
                 Space::Shared(_) | Space::Global | Space::Tmem(_) => {}
             }
@@ -258,7 +262,7 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
         match l.space {
             Space::Global => {
                 global.insert(l.name.clone(), words);
-                words += align(l.size.max(4), 128) / 4;
+                words = words.saturating_add(align(l.size.max(4), 128) / 4);
             }
             Space::Tmem(_) => problems.push(Problem::location(
                 &l.name,
@@ -269,6 +273,10 @@ pub fn plan(s: &Scenario) -> Result<Plan, Vec<Problem>> {
         if i32::try_from(l.init).is_err() {
             problems.push(Problem::scenario(format!("`{}` starts at {}, outside 32 bits", l.name, l.init)));
         }
+    }
+
+    if words > MAX_GLOBAL_WORDS {
+        problems.push(Problem::scenario("the global locations need more than 4 MiB per instance"));
     }
 
     let mut slots = Vec::new();

@@ -7,10 +7,10 @@
 use super::plan::{Plan, Reg};
 use super::Problem;
 use crate::model::{
-    AddrSpace, AtomOp, BarKind, BulkDir, CmpOp, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy, ProxyKind,
+    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy, ProxyKind,
     Scenario, Sem, Space, Sugar, WgmmaOp,
 };
-use crate::syntax::{instr_text, sem_str};
+use crate::syntax::{cmp_str, instr_text, sem_str};
 
 pub const TCGEN05_REFUSAL: &str = "tcgen05 needs Blackwell (sm_100a); this harness targets Hopper (sm_90a) and does not generate it";
 
@@ -25,17 +25,8 @@ struct Ctx<'a> {
     regs: &'a [Reg],
 }
 
-fn scope_name(scope: crate::model::Scope) -> &'static str {
-    match scope {
-        crate::model::Scope::Cta => ".cta",
-        crate::model::Scope::Cluster => ".cluster",
-        crate::model::Scope::Gpu => ".gpu",
-        crate::model::Scope::Sys => ".sys",
-    }
-}
-
 fn scope_str(scope: Option<crate::model::Scope>) -> &'static str {
-    scope.map_or("", scope_name)
+    scope.map_or("", crate::syntax::scope_str)
 }
 
 fn space_str(space: Option<AddrSpace>) -> &'static str {
@@ -44,17 +35,6 @@ fn space_str(space: Option<AddrSpace>) -> &'static str {
         Some(AddrSpace::Global) => ".global",
         Some(AddrSpace::SharedCta) => ".shared::cta",
         Some(AddrSpace::SharedCluster) => ".shared::cluster",
-    }
-}
-
-fn cmp_c(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
     }
 }
 
@@ -351,7 +331,7 @@ fn instr(c: &Ctx, i: &Instr, at: usize) -> Result<String, Problem> {
         Instr::Branch { target, cond } => {
             let test = match cond {
                 None => "1".to_string(),
-                Some((a, op, b)) => format!("({} {} {})", operand64(c, a), cmp_c(*op), operand64(c, b)),
+                Some((a, op, b)) => format!("({} {} {})", operand64(c, a), cmp_str(*op), operand64(c, b)),
             };
             format!(
                 "{{ int take_ = L ? {test} : 0; take_ = __shfl_sync(0xffffffffu, take_, 0); \
@@ -377,7 +357,7 @@ fn operand64(c: &Ctx, o: &Operand) -> String {
 fn fence(f: &Fence) -> Result<String, String> {
     Ok(match f {
         Fence::Thread { sem: Some(FenceSem::Sc), scope, restrict: None, sugar: Some(Sugar::ThreadFence | Sugar::ThreadFenceBlock) } => {
-            format!("fence.sc{}", scope_name(*scope))
+            format!("fence.sc{}", crate::syntax::scope_str(*scope))
         }
         Fence::Thread { .. } | Fence::MbarrierInit => instr_text(&Instr::Fence(f.clone())),
         Fence::Proxy(kind) => match kind {
@@ -454,7 +434,7 @@ fn mbar(c: &Ctx, m: &MbarOp, at: usize, wait_pred: Option<&str>) -> Result<Strin
 fn spin(c: &Ctx, inner: &Instr, until: Option<&crate::model::WaitTarget>, at: usize) -> Result<String, Problem> {
     let (body, done) = match (inner, until) {
         (Instr::Ld { dst, .. }, Some(target)) => {
-            (instr(c, inner, at)?, format!("({} {} {})", c.reg(dst), cmp_c(target.op), operand64(c, &target.value)))
+            (instr(c, inner, at)?, format!("({} {} {})", c.reg(dst), cmp_str(target.op), operand64(c, &target.value)))
         }
         (Instr::Mbar(m @ MbarOp { kind: MbarKind::Wait { .. }, .. }), None) => (mbar(c, m, at, Some("ok_"))?, "ok_".to_string()),
         _ => return Err(Problem::instr(c.thread, at, "`wait` takes a load with a comparison or an mbarrier wait")),

@@ -2,6 +2,7 @@
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
 pub mod check;
+pub mod cuda;
 pub mod diag;
 pub mod link;
 pub mod litmus;

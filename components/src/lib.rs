@@ -18,6 +18,7 @@ mod lessons;
 mod machine_edit;
 mod machine_parts;
 mod machine_view;
+mod observed;
 mod perf;
 pub mod protocol;
 pub mod route;

@@ -181,7 +181,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
         <div class="findings">
             {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), state)).collect_view()}
         </div>
-        {outcome_table(&report)}
+        {outcome_table(&report, state)}
     }
     .into_any()
 }
@@ -265,26 +265,65 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
     }
 }
 
-fn outcome_table(report: &Report) -> Option<impl IntoView> {
+/// The checker's final states; beside them, when the program on screen was run on a GPU,
+/// how often the hardware ended in each (`fencelab cuda` / `fencelab observed`). Rows that
+/// show the scenario's bug and were seen on hardware are highlighted; an outcome the model
+/// forbids but the GPU showed is listed last and flagged loudly.
+/// One table row: final values, the model's executions (`None`: forbidden), the observed
+/// trials (`None`: not run on hardware), and whether it shows the scenario's bug.
+type Row = (Vec<(String, i64)>, Option<u64>, Option<u64>, bool);
+
+fn outcome_table(report: &Report, state: AppState) -> Option<impl IntoView> {
     let first = report.outcomes.first()?;
     let columns: Vec<String> = first.values.iter().map(|(term, _)| term.clone()).collect();
-    let rows = report.outcomes.iter().map(|o| {
+    let observed = state.analysis.with_untracked(|a| crate::observed::for_scenario(&a.loaded.scenario, report));
+    let trials = observed.as_ref().map_or(0, |(o, _)| o.trials);
+    let heading = observed.as_ref().map(|(o, _)| format!("Observed on {}", o.label()));
+    let rows: Vec<Row> = match &observed {
+        Some((_, cmp)) => cmp.rows.iter().map(|r| (r.values.clone(), r.model, Some(r.observed), r.flagged)).collect(),
+        None => report.outcomes.iter().map(|o| (o.values.clone(), Some(o.count), None, false)).collect(),
+    };
+    let rows = rows.into_iter().map(move |(values, model, seen, flagged)| {
+        let stale = flagged && seen.is_some_and(|n| n > 0) && model.is_some();
+        let forbidden = model.is_none();
+        let seen_text = seen.map(|n| format!("{} of {}", grouped(n), grouped(trials)));
         view! {
-            <tr>
-                {o.values.iter().map(|(_, v)| view! { <td><code>{*v}</code></td> }).collect_view()}
-                <td class="count">{o.count}</td>
+            <tr class:stale=stale class:forbidden=forbidden
+                title=if stale { "the bug this scenario describes, seen on real hardware" } else if forbidden { "the model forbids this outcome, yet the GPU showed it" } else { "" }>
+                {values.iter().map(|(_, v)| view! { <td><code>{*v}</code></td> }).collect_view()}
+                <td class="count">{model.map_or_else(|| "forbidden".to_string(), |n| n.to_string())}</td>
+                {seen_text.map(|t| view! { <td class="count observed-count">{t}</td> })}
             </tr>
         }
     });
+    let note = observed.as_ref().map(|(o, cmp)| {
+        let timeouts = (cmp.timeouts > 0).then(|| format!(" {} trials timed out (a bounded wait gave up).", grouped(cmp.timeouts)));
+        let alarm = (cmp.forbidden_but_observed > 0).then(|| view! {
+            <p class="note warn-note observed-alarm" role="alert">
+                {format!("The GPU showed {} trials with an outcome the model forbids: a harness bug or a model bug.", grouped(cmp.forbidden_but_observed))}
+            </p>
+        });
+        let undefined = (!cmp.judged).then_some(" The model finds undefined behaviour here, so it allows any outcome.");
+        view! {
+            <p class="note observed-note">
+                {format!("{}: {} trials, driver {}.", o.label(), grouped(o.trials), o.driver)}
+                {timeouts}{undefined}
+                " A rare outcome can hide in any run: not seeing a bug here never proves it absent."
+            </p>
+            {alarm}
+        }
+    });
     Some(view! {
-        <table class="outcomes">
+        <table class="outcomes" data-observed=observed.is_some().to_string()>
             <caption>"Final states reached"</caption>
             <thead><tr>
                 {columns.into_iter().map(|c| view! { <th scope="col"><code>{c}</code></th> }).collect_view()}
                 <th scope="col">"executions"</th>
+                {heading.map(|h| view! { <th scope="col" class="observed-head">{h}</th> })}
             </tr></thead>
             <tbody>{rows.collect_view()}</tbody>
         </table>
+        {note}
     })
 }
 

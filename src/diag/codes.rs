@@ -95,6 +95,7 @@ pub const CODES: &[CodeInfo] = &[
     c("C0002", "a deadlock or livelock: a thread that can never proceed"),
     c("C0003", "undefined behaviour in some execution"),
     c("C0004", "a declared expectation or final condition that does not hold"),
+    c("H0001", "a scenario or instruction the CUDA harness generator cannot map to the GPU"),
     c("F0502", "a `.gpu`/`.sys` scope on shared memory (it acts as `.cluster`)"),
 ];
 

@@ -147,6 +147,9 @@ fn feed_text(text: &str) {
     let _ = fencelab::lesson::lint_lesson(&lesson);
     let _ = fencelab::litmus::import(text);
     let _ = fencelab::link::decode(text);
+    if !loaded.has_errors() {
+        let _ = fencelab::cuda::generate(&loaded.scenario, &fencelab::cuda::HarnessOptions::default());
+    }
 }
 
 /// Runs a proptest runner on a big stack: in debug builds, generating these nested
@@ -176,6 +179,7 @@ fn linkable_scenarios_never_panic() {
                 let explored = check_well_formed(&s, mode);
                 step_around(&s, mode, &picks, explored);
             }
+            let _ = fencelab::cuda::generate(&s, &fencelab::cuda::HarnessOptions::default());
             let text = print(&s);
             let reparsed = parse(&text);
             // Diagnostics with spans from another text must still render.

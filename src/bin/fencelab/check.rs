@@ -91,10 +91,19 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
         Ok(input) => input,
         Err(code) => return (code, Vec::new()),
     };
+    let file_arg = file;
     let file = file.to_string();
     let modes = chosen.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
     let mut code = 0;
     let mut objects = Vec::new();
+    let observation = match super::observed::sidecar(file_arg, &scenario) {
+        Some(Ok(obs)) => Some(obs),
+        Some(Err(e)) => {
+            ui.warning(&e);
+            None
+        }
+        None => None,
+    };
     for mode in modes {
         if let Err(e) = Stepper::new(&scenario, mode) {
             ui.error(&format!("{file}: {e}"));
@@ -103,11 +112,24 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
         let started = Instant::now();
         let report = check(&scenario, &Options { mode, ..Options::default() });
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        code = code.max(u8::from(report.expectations.iter().any(|e| !e.ok)));
+        let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));
+        // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
+        let forbidden = observed.as_ref().is_some_and(|(_, cmp)| cmp.forbidden_but_observed > 0);
+        code = code.max(u8::from(report.expectations.iter().any(|e| !e.ok) || forbidden));
+        if forbidden {
+            ui.error(&format!("{file}: the GPU showed an outcome the model forbids in {} mode (see the observations)", mode.name()));
+        }
         if json {
-            objects.push(json_object(&file, &scenario, &report, ms));
+            let mut obj = json_object(&file, &scenario, &report, ms);
+            if let (Some((obs, cmp)), Some(fields)) = (&observed, obj.as_object_mut()) {
+                fields.insert("observed".into(), super::observed::json(obs, cmp));
+            }
+            objects.push(obj);
         } else {
             print_human(&file, &src, &scenario, &map, &report, ms, ui.stdout_style());
+            if let Some((obs, cmp)) = &observed {
+                super::observed::print_human(obs, cmp);
+            }
         }
     }
     (code, objects)

@@ -5,11 +5,13 @@
 
 mod check;
 mod completions;
+mod cuda;
 mod fmt;
 mod input;
 mod lessons;
 mod litmus;
 mod mutate;
+mod observed;
 mod parse;
 mod share;
 mod ui;
@@ -60,6 +62,8 @@ enum Command {
     Share(share::ShareArgs),
     Unshare(share::UnshareArgs),
     Mutate(mutate::Args),
+    Cuda(cuda::Args),
+    Observed(observed::Args),
     Completions(completions::Args),
 }
 
@@ -75,6 +79,8 @@ impl Command {
             Command::Share(args) => share::share(&args, ui),
             Command::Unshare(args) => share::unshare(&args, ui),
             Command::Mutate(args) => mutate::run(&args, ui),
+            Command::Cuda(args) => cuda::run(&args, ui),
+            Command::Observed(args) => observed::run(&args, ui),
             Command::Completions(args) => completions::run(&args),
         }
     }

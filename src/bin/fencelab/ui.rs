@@ -85,6 +85,11 @@ impl Ui {
     pub fn error(self, message: &str) {
         eprintln!("{}: {message}", self.stderr_style().severity(Severity::Error));
     }
+
+    /// Prints `warning: MESSAGE` on stderr.
+    pub fn warning(self, message: &str) {
+        eprintln!("{}: {message}", self.stderr_style().severity(Severity::Warning));
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use crate::model::{CmpOp, Cond, Expect, Expectation, FinalCondition, Location, Proxy, Quantifier, Scenario, Space, Term};
 use crate::syntax::source_map::{Anchor, SourceMap};
 
-pub use instr::{default_note, instr_text, sem_str};
+pub use instr::{default_note, instr_text, scope_str, sem_str};
 
 pub fn cmp_str(op: CmpOp) -> &'static str {
     match op {

@@ -1,0 +1,63 @@
+//! GPU observations bundled at build time (`components/build.rs`), matched to the
+//! scenario on screen by its machine and programs: they belong to exactly that program.
+
+use std::sync::OnceLock;
+
+use fencelab::check::Report;
+use fencelab::cuda::{compare, Comparison, Observation};
+use fencelab::model::Scenario;
+
+mod bundle {
+    include!(concat!(env!("OUT_DIR"), "/observation_bundle.rs"));
+}
+
+/// Every bundled observation that parses (the bundle is checked by `bundled_observations_parse`).
+fn all() -> &'static [Observation] {
+    static PARSED: OnceLock<Vec<Observation>> = OnceLock::new();
+    PARSED.get_or_init(|| bundle::OBSERVATIONS.iter().filter_map(|text| Observation::from_json(text).ok()).collect())
+}
+
+/// The observation of `scenario` with the checker's table beside it, if one was bundled.
+pub fn for_scenario(scenario: &Scenario, report: &Report) -> Option<(&'static Observation, Comparison)> {
+    let obs = all().iter().find(|o| o.is_for(scenario))?;
+    Some((obs, compare(scenario, report, obs)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab::check::{check, Options};
+
+    #[test]
+    fn bundled_observations_parse() {
+        assert!(bundle::OBSERVATIONS.len() >= 15, "only {} observation files bundled", bundle::OBSERVATIONS.len());
+        for text in bundle::OBSERVATIONS {
+            if let Err(e) = Observation::from_json(text) {
+                panic!("{e}: {}", text.get(..200).unwrap_or(text));
+            }
+        }
+    }
+
+    #[test]
+    fn a_lesson_scenario_finds_its_observation_and_an_edit_loses_it() {
+        let (lesson, _) = fencelab::lesson::parse_lesson(include_str!("../../lessons/07-cluster-handoffs.md"));
+        let scenario = lesson
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                fencelab::lesson::Block::Scenario { source, .. } => Some(fencelab::load(source).scenario),
+                _ => None,
+            })
+            .find(|s| s.title.as_deref().is_some_and(|t| t.starts_with("Push with a restricted release fence")))
+            .expect("the push scenario of lesson 7");
+        let report = check(&scenario, &Options::default());
+        let (obs, cmp) = for_scenario(&scenario, &report).expect("bundled observation");
+        assert_eq!(obs.gpu, "NVIDIA H200");
+        assert_eq!(cmp.forbidden_but_observed, 0);
+        assert!(cmp.rows.iter().any(|r| r.flagged && r.observed > 0), "the stale row was seen: {cmp:?}");
+        let mut edited = scenario.clone();
+        edited.threads[0].program.pop();
+        let found = for_scenario(&edited, &check(&edited, &Options::default()));
+        assert!(found.is_none(), "{:?}", found.map(|(o, _)| o.scenario.clone()));
+    }
+}

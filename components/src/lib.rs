@@ -31,6 +31,7 @@ mod theme;
 mod timeline;
 mod trace;
 mod verdict_panel;
+pub mod worker;
 
 use leptos::prelude::*;
 

@@ -1,5 +1,7 @@
-//! Messages between the page and the checker worker: JSON strings both ways, so the
-//! worker needs no shared memory and a malformed message is just an error reply.
+//! Messages between the page and the checker worker: postcard bytes both ways (the page
+//! already links postcard for share links, so this costs no JSON code), so the worker
+//! needs no shared memory and a malformed message is just an error reply. Both sides are
+//! the same wasm, so the encoding never crosses versions.
 
 use fencelab::check::{check_with_progress, Options, Progress, Report};
 use fencelab::model::Scenario;
@@ -38,11 +40,11 @@ pub struct WorkerTiming {
     pub check_ms: f64,
 }
 
-/// The worker's whole job: one request text in, progress texts and one reply text out
-/// through `post`. `now` is the worker's clock (ms); the checker itself reads none.
-pub fn answer(request: &str, now: &dyn Fn() -> f64, post: &mut dyn FnMut(String)) {
+/// The worker's whole job: one request in, progress and one reply out through `post`.
+/// `now` is the worker's clock (ms); the checker itself reads none.
+pub fn answer(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
-    let req = match serde_json::from_str::<CheckRequest>(request) {
+    let req = match postcard::from_bytes::<CheckRequest>(request) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable check request: {err}") }));
@@ -76,11 +78,22 @@ impl Throttle {
     }
 }
 
-pub fn encode(reply: &CheckReply) -> String {
-    // Serializing plain data with string keys cannot fail; fall back to a readable error.
-    serde_json::to_string(reply).unwrap_or_else(|err| {
-        format!(r#"{{"Invalid":{{"message":"fencelab internal bug: reply not serializable: {err}"}}}}"#)
+pub fn encode(reply: &CheckReply) -> Vec<u8> {
+    // Serializing plain data into a growing buffer cannot fail; fall back to a readable error.
+    postcard::to_allocvec(reply).unwrap_or_else(|err| {
+        let message = format!("fencelab internal bug: reply not serializable: {err}");
+        postcard::to_allocvec(&CheckReply::Invalid { message }).unwrap_or_default()
     })
+}
+
+/// Reads a reply the worker posted.
+pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, postcard::Error> {
+    postcard::from_bytes(bytes)
+}
+
+/// Writes a request for the worker.
+pub fn encode_request(request: &CheckRequest) -> Result<Vec<u8>, postcard::Error> {
+    postcard::to_allocvec(request)
 }
 
 #[cfg(test)]
@@ -89,31 +102,31 @@ mod tests {
 
     use super::*;
 
-    fn decode(text: &str) -> CheckReply {
-        serde_json::from_str(text).expect("reply is json")
+    fn decode(bytes: &[u8]) -> CheckReply {
+        decode_reply(bytes).expect("reply decodes")
     }
 
     /// Runs `answer` with a clock that advances `tick_ms` on every reading.
-    fn replies(request: &str, tick_ms: f64) -> Vec<CheckReply> {
+    fn replies(request: &[u8], tick_ms: f64) -> Vec<CheckReply> {
         let clock = Cell::new(0.0);
         let now = || {
             clock.set(clock.get() + tick_ms);
             clock.get()
         };
         let mut out = Vec::new();
-        answer(request, &now, &mut |text| out.push(decode(&text)));
+        answer(request, &now, &mut |bytes| out.push(decode(&bytes)));
         out
     }
 
-    fn request(id: u64, max_states: u64) -> String {
+    fn request(id: u64, max_states: u64) -> Vec<u8> {
         let scenario = fencelab::load(crate::state::STARTER_SCENARIO).scenario;
-        serde_json::to_string(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
+        encode_request(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
             .expect("request serializes")
     }
 
     #[test]
     fn garbage_request_gets_an_invalid_reply() {
-        let out = replies("{not json", 1.0);
+        let out = replies(b"\xff\xff\xff", 1.0);
         assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
     }
 
@@ -147,9 +160,9 @@ mod tests {
             thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
         let loaded = fencelab::load(scenario);
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-        let text = serde_json::to_string(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
+        let bytes = encode_request(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
             .expect("request serializes");
-        let out = replies(&text, 60.0);
+        let out = replies(&bytes, 60.0);
         let Some((CheckReply::Done { id: 9, report, .. }, progress)) = out.split_last() else { panic!("ends in Done: {out:?}") };
         assert!(!progress.is_empty(), "a run of {} states reports progress", report.stats.states);
         for reply in progress {

@@ -7,7 +7,9 @@
 // Times come from the page's own clock, whose zero is the start of navigation: the verdict
 // panel's `data-shown-at` (the first animation frame after the verdict rendered), the
 // resource timings of the wasm files, and every long task (> 50 ms) the main thread ran,
-// observed from before the page's first script.
+// observed from before the page's first script. The stage columns are the app's own User
+// Timing measures: mounting the app (its first render included), parsing the starter
+// scenario, building its stepping session, and a fresh worker's start until it is ready.
 import { launch, skipReason } from "./harness.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
@@ -50,6 +52,13 @@ async function oneRun() {
                 domContentLoaded: nav?.domContentLoadedEventEnd ?? 0,
                 wasm,
                 longTasks: window.__longTasks,
+                // The app's own measures during load (the latest of each).
+                stages: Object.fromEntries(
+                    ["mount", "parse", "tape", "worker-start"].map((n) => [
+                        n,
+                        performance.getEntriesByName(`fencelab:${n}`, "measure").at(-1)?.duration ?? NaN,
+                    ]),
+                ),
             };
         });
         run.problems = problems;
@@ -65,11 +74,12 @@ for (let i = 0; i < runs; i++) samples.push(await oneRun());
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (x, w = 7) => x.toFixed(0).padStart(w);
 console.log(`navigation → first verdict on screen (${route}), ${runs} cold runs, ms from navigation start`);
-console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), "  wasm fetched", "  long tasks");
+const stageNames = ["mount", "parse", "tape", "worker-start"];
+console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
 samples.forEach((s, i) => {
     const wasm = s.wasm.map((w) => `${w.name.replace(/-[0-9a-f]{16,}/, "")}@${w.end.toFixed(0)}`).join(" ");
     const tasks = s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";
-    console.log(String(i + 1).padEnd(3), f(s.shown), f(s.posted), f(s.reply), f(s.check), f(s.domContentLoaded), "  " + wasm, "  " + tasks);
+    console.log(String(i + 1).padEnd(3), f(s.shown), f(s.posted), f(s.reply), f(s.check), f(s.domContentLoaded), ...stageNames.map((n) => f(s.stages[n], 13)), "  " + wasm, "  " + tasks);
 });
 const longest = samples.map((s) => Math.max(0, ...s.longTasks.map((t) => t.duration)));
 console.log(`median first verdict: ${median(samples.map((s) => s.shown)).toFixed(0)} ms; longest task: median ${median(longest).toFixed(0)} ms, worst ${Math.max(...longest).toFixed(0)} ms`);

@@ -14,8 +14,8 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
-use crate::perf::{measured, now_ms};
-use crate::protocol::{decode_reply, encode_request, CheckReply, CheckRequest, WorkerTiming};
+use crate::perf::{self, measured, now_ms};
+use crate::protocol::{decode_reply, encode_request, quick_check, CheckReply, CheckRequest, WorkerTiming};
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,7 +44,7 @@ pub struct Timing {
 }
 
 /// The worker's loader (assets/check-worker-loader.js): it runs this very wasm, which
-/// the page hands it at start (`crate::worker`).
+/// the page hands it at start (`crate::worker`). index.html starts the first worker.
 const WORKER_URL: &str = "./check-worker-loader.js";
 
 #[derive(PartialEq)]
@@ -181,24 +181,41 @@ impl CheckClient {
         self.wanted.set_value(Some(id));
         let request = CheckRequest { id, scenario: job.scenario, options: job.options };
         let bytes = measured("fencelab:request", || encode_request(&request));
-        let CheckRequest { scenario, options, .. } = request;
-        self.last_sent.set_value(Some(Job { scenario, options }));
         let Ok(bytes) = bytes else {
+            self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
             self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
             return;
         };
-        self.live.with_value(|live| {
-            if let Some(live) = live {
-                if live.ready.get() {
-                    post_bytes(&live.worker, &bytes);
-                } else {
-                    *live.queued.borrow_mut() = Some(bytes);
+        let posted_at = now_ms();
+        let answered_here = self.live.with_value(|live| {
+            let live = live.as_ref()?;
+            if live.ready.get() {
+                post_bytes(&live.worker, &bytes);
+                return None;
+            }
+            // The worker is still starting (the first check of a visit): a small scenario
+            // is answered here at once, a larger one waits for the worker.
+            let report = measured("fencelab:quick-check", || quick_check(&request.scenario, &request.options));
+            let mut queued = live.queued.borrow_mut();
+            match report {
+                Some(report) => {
+                    queued.take();
+                    Some((report, now_ms() - posted_at))
+                }
+                None => {
+                    *queued = Some(bytes);
+                    None
                 }
             }
         });
-        self.posted_at.set_value(now_ms());
+        self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
+        self.posted_at.set_value(posted_at);
         self.progress.set(None);
         self.state.set(CheckState::Running { request: id });
+        if let Some((report, check_ms)) = answered_here {
+            self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms }, now_ms());
+            self.act(|d, now| d.finished(now));
+        }
     }
 
     /// Stops the running check.
@@ -213,6 +230,8 @@ impl CheckClient {
 
     fn respawn(self) {
         self.live.update_value(|l| l.take().into_iter().for_each(Live::stop));
+        // From spawning to the worker's Ready: what a fresh worker costs before its first check.
+        perf::begin("fencelab:worker-start");
         let worker = match start_worker() {
             Ok(w) => w,
             Err(err) => {
@@ -229,6 +248,7 @@ impl CheckClient {
                 let bytes = js_sys::Uint8Array::new(&ev.data()).to_vec();
                 match measured("fencelab:decode-reply", || decode_reply(&bytes)) {
                     Ok(CheckReply::Ready) => {
+                        perf::end("fencelab:worker-start");
                         ready.set(true);
                         if let Some(request) = queued.borrow_mut().take() {
                             post_bytes(&worker, &request);
@@ -281,11 +301,25 @@ impl CheckClient {
     }
 }
 
-/// Starts a module worker on the loader and hands it this page's wasm module and glue.
+/// Where index.html leaves the worker it starts while the wasm loads.
+const EARLY_WORKER: &str = "fencelabWorker";
+
+/// Starts a module worker on the loader (or adopts the one index.html started early, once)
+/// and hands it this page's wasm module and glue.
 fn start_worker() -> Result<Worker, JsValue> {
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_URL, &options)?;
+    let window = js_sys::global();
+    let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
+    let worker = match early.dyn_into::<Worker>() {
+        Ok(worker) => {
+            js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &EARLY_WORKER.into())?;
+            worker
+        }
+        Err(_) => {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            Worker::new_with_options(WORKER_URL, &options)?
+        }
+    };
     let start = js_sys::Object::new();
     js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
     js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;

@@ -37,6 +37,16 @@ use leptos::prelude::*;
 
 use crate::route::Route;
 
+/// The wasm's entry point. The page mounts the app; the checker worker runs this same
+/// wasm (see `worker`) and serves check requests instead.
+pub fn start() {
+    if worker::in_worker() {
+        worker::serve();
+    } else {
+        perf::measured("fencelab:mount", || leptos::mount::mount_to_body(App));
+    }
+}
+
 /// The whole app: header plus the page the URL hash names.
 #[component]
 pub fn App() -> impl IntoView {

@@ -3,7 +3,7 @@
 //! needs no shared memory and a malformed message is just an error reply. Both sides are
 //! the same wasm, so the encoding never crosses versions.
 
-use fencelab::check::{check_with_progress, Options, Progress, Report};
+use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +60,26 @@ pub fn answer(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8
     });
     let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded };
     post(encode(&CheckReply::Done { id: req.id, report, timing }));
+}
+
+/// The most states a pass of `quick_check` explores: a few milliseconds of work.
+pub const QUICK_STATES: u64 = 300;
+
+/// Checks `scenario` on the caller's thread if it is small: `Some` only when every pass
+/// the full check would run ends within `QUICK_STATES`, so the report is exactly the one
+/// the worker would give. The page uses it while its worker is still starting.
+pub fn quick_check(scenario: &Scenario, options: &Options) -> Option<Report> {
+    let capped = Options { max_states: QUICK_STATES.min(options.max_states), ..options.clone() };
+    let report = check_with_progress(scenario, &capped, &mut |_| {});
+    // A second pass in the other mode runs for scenarios that touch a point where the spec
+    // is silent; a capped one would silently drop its note. It completes within the cap
+    // exactly when a capped check in that mode does, so that is what is asked.
+    let other = match options.mode {
+        Mode::Strict => Mode::Pragmatic,
+        Mode::Pragmatic => Mode::Strict,
+    };
+    let other_complete = || check(scenario, &Options { mode: other, ..capped.clone() }).stats.complete;
+    (report.stats.complete && other_complete()).then_some(report)
 }
 
 /// Lets one event through per `every_ms`, the first one `every_ms` after the start.
@@ -125,6 +145,32 @@ mod tests {
     }
 
     #[test]
+    fn a_small_scenario_is_answered_quickly_exactly_as_the_worker_would() {
+        for source in [crate::state::STARTER_SCENARIO, include_str!("../templates/mp-relaxed.fence")] {
+            let scenario = fencelab::load(source).scenario;
+            for mode in [Mode::Strict, Mode::Pragmatic] {
+                let options = Options { mode, ..Options::default() };
+                let quick = quick_check(&scenario, &options).expect("a small scenario fits the quick check");
+                assert_eq!(quick, check_with_progress(&scenario, &options, &mut |_| {}));
+            }
+        }
+    }
+
+    #[test]
+    fn a_scenario_past_the_quick_cap_is_left_to_the_worker() {
+        let scenario = fencelab::load(SLOW_SCENARIO).scenario;
+        let full = check_with_progress(&scenario, &Options::default(), &mut |_| {});
+        assert!(full.stats.states > QUICK_STATES, "the test scenario is large: {:?}", full.stats);
+        assert_eq!(quick_check(&scenario, &Options::default()), None);
+    }
+
+    /// Three threads racing on one location: thousands of states.
+    const SLOW_SCENARIO: &str = "cta A\nglobal x = 0\n\
+            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
+
+    #[test]
     fn garbage_request_gets_an_invalid_reply() {
         let out = replies(b"\xff\xff\xff", 1.0);
         assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
@@ -154,11 +200,7 @@ mod tests {
     #[test]
     fn a_slow_clock_run_reports_progress_for_its_request_before_the_answer() {
         // Each clock reading is 60 ms later, so every other progress call is let through.
-        let scenario = "cta A\nglobal x = 0\n\
-            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
-        let loaded = fencelab::load(scenario);
+        let loaded = fencelab::load(SLOW_SCENARIO);
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
         let bytes = encode_request(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
             .expect("request serializes");

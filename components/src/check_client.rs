@@ -40,6 +40,8 @@ pub struct Timing {
     pub reply_at: f64,
     /// The first animation frame after the verdict was rendered: when it reaches the screen.
     pub shown_at: Option<f64>,
+    /// The worker's clock; for a first check answered on the page (`quick_check`),
+    /// the page's.
     pub worker: WorkerTiming,
 }
 

@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: install build serve test test-native test-lessons test-e2e bundle-size
+.PHONY: install build serve test test-native test-lessons test-e2e bundle-size load-timing
 
 install:
 	@bash scripts/install.sh
@@ -17,10 +17,14 @@ build: install
 	cargo fetch --locked
 	trunk build --release
 
+# trunk serve injects a live-reload script into what it writes, so it writes to its own
+# directory: dist/ stays the release build that `make build` and the e2e tests use.
+SERVE_DIST := target/serve
+
 serve: install
 	cargo fetch --locked
 	@echo "fencelab: open http://$(HOST):$(PORT)/ (Ctrl-C stops)"
-	trunk serve --release --address $(HOST) --port $(PORT)
+	trunk serve --release --dist $(SERVE_DIST) --address $(HOST) --port $(PORT)
 
 test: install test-native test-lessons build test-e2e
 
@@ -36,3 +40,7 @@ test-e2e:
 
 bundle-size:
 	@bash scripts/bundle-size.sh
+
+# Navigation → first verdict on screen, 5 cold loads (needs a release dist/).
+load-timing:
+	node e2e/load-timing.mjs 5

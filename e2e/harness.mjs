@@ -9,7 +9,8 @@ import { startServer } from "./server.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, "..");
-export const distDir = join(repoRoot, "dist");
+// FENCELAB_DIST points the timing scripts at another build (e.g. to compare two).
+export const distDir = process.env.FENCELAB_DIST ?? join(repoRoot, "dist");
 export const screenshotDir = join(here, "screenshots");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 

@@ -156,9 +156,9 @@ for (const r of rows) {
 }
 console.log(
     "input: the input event's timeStamp to the app's handler; handler: the app's input handler (parse and post included).\n" +
-        "→post: input event to request posted (parse, request = clone + JSON + postMessage; tape runs after posting).\n" +
+        "→post: input event to request posted (parse, request = clone + postcard + postMessage; tape runs after posting).\n" +
         "worker: posted to reply received: decode + check by the worker's clock; the rest is encoding, messaging and the main thread finishing the edit's own rendering.\n" +
-        "→shown: reply received to the first animation frame after the verdict rendered (decode = reply JSON).",
+        "→shown: reply received to the first animation frame after the verdict rendered (decode = reply postcard).",
 );
 if (problems.length) console.log("page problems:", problems);
 await browser.close();

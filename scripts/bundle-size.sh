@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
-# Prints the size of every wasm and js file trunk put in dist/, raw and gzipped.
+# Prints the size of every wasm and js file trunk put in dist/, raw and gzipped, against
+# the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
+# only on demand (the lessons, on the first lessons page).
+# Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist}
+budget_kib=350
 if [ ! -d "$dist" ]; then
     echo "no $dist/ directory: run \`trunk build --release\` (or \`make build\`) first" >&2
     exit 2
 fi
+gz() { gzip -9 -c "$1" | wc -c; }
 total_raw=0
 total_gz=0
 printf '%-44s %10s %10s\n' file bytes gzipped
 for f in "$dist"/*.wasm "$dist"/*.js; do
     [ -e "$f" ] || continue
     raw=$(wc -c < "$f")
-    gz=$(gzip -9 -c "$f" | wc -c)
+    packed=$(gz "$f")
     total_raw=$((total_raw + raw))
-    total_gz=$((total_gz + gz))
-    printf '%-44s %10d %10d\n' "$(basename "$f")" "$raw" "$gz"
+    total_gz=$((total_gz + packed))
+    printf '%-44s %10d %10d\n' "$(basename "$f")" "$raw" "$packed"
 done
-printf '%-44s %10d %10d\n' total "$total_raw" "$total_gz"
+printf '%-44s %10d %10d  (%d KiB gzipped; budget %d KiB: %s)\n' total "$total_raw" "$total_gz" \
+    $(((total_gz + 1023) / 1024)) "$budget_kib" "$([ "$total_gz" -le $((budget_kib * 1024)) ] && echo met || echo OVER)"
+if [ -d "$dist/lessons" ]; then
+    lessons_raw=0
+    lessons_gz=0
+    for f in "$dist"/lessons/*.md; do
+        lessons_raw=$((lessons_raw + $(wc -c < "$f")))
+        lessons_gz=$((lessons_gz + $(gz "$f")))
+    done
+    printf '%-44s %10d %10d\n' "on demand: lessons/*.md" "$lessons_raw" "$lessons_gz"
+fi

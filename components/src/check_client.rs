@@ -10,12 +10,12 @@ use fencelab::check::{Mode, Options, Progress, Report};
 use fencelab::model::Scenario;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
-use crate::perf::{measured, now_ms};
-use crate::protocol::{CheckReply, CheckRequest, WorkerTiming};
+use crate::perf::{self, measured, now_ms};
+use crate::protocol::{decode_reply, encode_request, quick_check, CheckReply, CheckRequest, WorkerTiming};
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,10 +40,13 @@ pub struct Timing {
     pub reply_at: f64,
     /// The first animation frame after the verdict was rendered: when it reaches the screen.
     pub shown_at: Option<f64>,
+    /// The worker's clock; for a first check answered on the page (`quick_check`),
+    /// the page's.
     pub worker: WorkerTiming,
 }
 
-/// Our loader (assets/check-worker-loader.js) for the Cargo bin `check-worker`.
+/// The worker's loader (assets/check-worker-loader.js): it runs this very wasm, which
+/// the page hands it at start (`crate::worker`). index.html starts the first worker.
 const WORKER_URL: &str = "./check-worker-loader.js";
 
 #[derive(PartialEq)]
@@ -55,7 +58,7 @@ struct Job {
 struct Live {
     worker: Worker,
     ready: Rc<Cell<bool>>,
-    queued: Rc<RefCell<Option<String>>>,
+    queued: Rc<RefCell<Option<Vec<u8>>>>,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(ErrorEvent)>,
 }
@@ -179,25 +182,42 @@ impl CheckClient {
         self.next_id.set_value(id);
         self.wanted.set_value(Some(id));
         let request = CheckRequest { id, scenario: job.scenario, options: job.options };
-        let text = measured("fencelab:request", || serde_json::to_string(&request));
-        let CheckRequest { scenario, options, .. } = request;
-        self.last_sent.set_value(Some(Job { scenario, options }));
-        let Ok(text) = text else {
+        let bytes = measured("fencelab:request", || encode_request(&request));
+        let Ok(bytes) = bytes else {
+            self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
             self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
             return;
         };
-        self.live.with_value(|live| {
-            if let Some(live) = live {
-                if live.ready.get() {
-                    let _ = live.worker.post_message(&JsValue::from_str(&text));
-                } else {
-                    *live.queued.borrow_mut() = Some(text);
+        let posted_at = now_ms();
+        let answered_here = self.live.with_value(|live| {
+            let live = live.as_ref()?;
+            if live.ready.get() {
+                post_bytes(&live.worker, &bytes);
+                return None;
+            }
+            // The worker is still starting (the first check of a visit): a small scenario
+            // is answered here at once, a larger one waits for the worker.
+            let report = measured("fencelab:quick-check", || quick_check(&request.scenario, &request.options));
+            let mut queued = live.queued.borrow_mut();
+            match report {
+                Some(report) => {
+                    queued.take();
+                    Some((report, now_ms() - posted_at))
+                }
+                None => {
+                    *queued = Some(bytes);
+                    None
                 }
             }
         });
-        self.posted_at.set_value(now_ms());
+        self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
+        self.posted_at.set_value(posted_at);
         self.progress.set(None);
         self.state.set(CheckState::Running { request: id });
+        if let Some((report, check_ms)) = answered_here {
+            self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms }, now_ms());
+            self.act(|d, now| d.finished(now));
+        }
     }
 
     /// Stops the running check.
@@ -212,7 +232,9 @@ impl CheckClient {
 
     fn respawn(self) {
         self.live.update_value(|l| l.take().into_iter().for_each(Live::stop));
-        let worker = match Worker::new(WORKER_URL) {
+        // From spawning to the worker's Ready: what a fresh worker costs before its first check.
+        perf::begin("fencelab:worker-start");
+        let worker = match start_worker() {
             Ok(w) => w,
             Err(err) => {
                 self.state.set(CheckState::Failed(format!("could not start the checker worker: {err:?}")));
@@ -220,17 +242,18 @@ impl CheckClient {
             }
         };
         let ready = Rc::new(Cell::new(false));
-        let queued: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
+        let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
         let on_message = {
             let (ready, queued, worker) = (ready.clone(), queued.clone(), worker.clone());
             Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
                 let reply_at = now_ms();
-                let text = ev.data().as_string().unwrap_or_default();
-                match measured("fencelab:decode-reply", || serde_json::from_str::<CheckReply>(&text)) {
+                let bytes = js_sys::Uint8Array::new(&ev.data()).to_vec();
+                match measured("fencelab:decode-reply", || decode_reply(&bytes)) {
                     Ok(CheckReply::Ready) => {
+                        perf::end("fencelab:worker-start");
                         ready.set(true);
                         if let Some(request) = queued.borrow_mut().take() {
-                            let _ = worker.post_message(&JsValue::from_str(&request));
+                            post_bytes(&worker, &request);
                         }
                     }
                     Ok(CheckReply::Progress { id, progress }) => {
@@ -278,4 +301,36 @@ impl CheckClient {
             });
         });
     }
+}
+
+/// Where index.html leaves the worker it starts while the wasm loads.
+const EARLY_WORKER: &str = "fencelabWorker";
+
+/// Starts a module worker on the loader (or adopts the one index.html started early, once)
+/// and hands it this page's wasm module and glue.
+fn start_worker() -> Result<Worker, JsValue> {
+    let window = js_sys::global();
+    let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
+    let worker = match early.dyn_into::<Worker>() {
+        Ok(worker) => {
+            js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &EARLY_WORKER.into())?;
+            worker
+        }
+        Err(_) => {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            Worker::new_with_options(WORKER_URL, &options)?
+        }
+    };
+    let start = js_sys::Object::new();
+    js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
+    js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
+    worker.post_message(&start)?;
+    Ok(worker)
+}
+
+/// Posts `bytes` to the worker; a worker that is gone answers nothing, which the page
+/// already handles (a restart or an error event).
+fn post_bytes(worker: &Worker, bytes: &[u8]) {
+    let _ = worker.post_message(&js_sys::Uint8Array::from(bytes));
 }

@@ -32,10 +32,21 @@ mod theme;
 mod timeline;
 mod trace;
 mod verdict_panel;
+pub mod worker;
 
 use leptos::prelude::*;
 
 use crate::route::Route;
+
+/// The wasm's entry point. The page mounts the app; the checker worker runs this same
+/// wasm (see `worker`) and serves check requests instead.
+pub fn start() {
+    if worker::in_worker() {
+        worker::serve();
+    } else {
+        perf::measured("fencelab:mount", || leptos::mount::mount_to_body(App));
+    }
+}
 
 /// The whole app: header plus the page the URL hash names.
 #[component]

@@ -1,7 +1,9 @@
-//! Messages between the page and the checker worker: JSON strings both ways, so the
-//! worker needs no shared memory and a malformed message is just an error reply.
+//! Messages between the page and the checker worker: postcard bytes both ways (the page
+//! already links postcard for share links, so this costs no JSON code), so the worker
+//! needs no shared memory and a malformed message is just an error reply. Both sides are
+//! the same wasm, so the encoding never crosses versions.
 
-use fencelab::check::{check_with_progress, Options, Progress, Report};
+use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -38,11 +40,11 @@ pub struct WorkerTiming {
     pub check_ms: f64,
 }
 
-/// The worker's whole job: one request text in, progress texts and one reply text out
-/// through `post`. `now` is the worker's clock (ms); the checker itself reads none.
-pub fn answer(request: &str, now: &dyn Fn() -> f64, post: &mut dyn FnMut(String)) {
+/// The worker's whole job: one request in, progress and one reply out through `post`.
+/// `now` is the worker's clock (ms); the checker itself reads none.
+pub fn answer(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
-    let req = match serde_json::from_str::<CheckRequest>(request) {
+    let req = match postcard::from_bytes::<CheckRequest>(request) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable check request: {err}") }));
@@ -58,6 +60,26 @@ pub fn answer(request: &str, now: &dyn Fn() -> f64, post: &mut dyn FnMut(String)
     });
     let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded };
     post(encode(&CheckReply::Done { id: req.id, report, timing }));
+}
+
+/// The most states a pass of `quick_check` explores: a few milliseconds of work.
+pub const QUICK_STATES: u64 = 300;
+
+/// Checks `scenario` on the caller's thread if it is small: `Some` only when every pass
+/// the full check would run ends within `QUICK_STATES`, so the report is exactly the one
+/// the worker would give. The page uses it while its worker is still starting.
+pub fn quick_check(scenario: &Scenario, options: &Options) -> Option<Report> {
+    let capped = Options { max_states: QUICK_STATES.min(options.max_states), ..options.clone() };
+    let report = check_with_progress(scenario, &capped, &mut |_| {});
+    // A second pass in the other mode runs for scenarios that touch a point where the spec
+    // is silent; a capped one would silently drop its note. It completes within the cap
+    // exactly when a capped check in that mode does, so that is what is asked.
+    let other = match options.mode {
+        Mode::Strict => Mode::Pragmatic,
+        Mode::Pragmatic => Mode::Strict,
+    };
+    let other_complete = || check(scenario, &Options { mode: other, ..capped.clone() }).stats.complete;
+    (report.stats.complete && other_complete()).then_some(report)
 }
 
 /// Lets one event through per `every_ms`, the first one `every_ms` after the start.
@@ -76,11 +98,22 @@ impl Throttle {
     }
 }
 
-pub fn encode(reply: &CheckReply) -> String {
-    // Serializing plain data with string keys cannot fail; fall back to a readable error.
-    serde_json::to_string(reply).unwrap_or_else(|err| {
-        format!(r#"{{"Invalid":{{"message":"fencelab internal bug: reply not serializable: {err}"}}}}"#)
+pub fn encode(reply: &CheckReply) -> Vec<u8> {
+    // Serializing plain data into a growing buffer cannot fail; fall back to a readable error.
+    postcard::to_allocvec(reply).unwrap_or_else(|err| {
+        let message = format!("fencelab internal bug: reply not serializable: {err}");
+        postcard::to_allocvec(&CheckReply::Invalid { message }).unwrap_or_default()
     })
+}
+
+/// Reads a reply the worker posted.
+pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, postcard::Error> {
+    postcard::from_bytes(bytes)
+}
+
+/// Writes a request for the worker.
+pub fn encode_request(request: &CheckRequest) -> Result<Vec<u8>, postcard::Error> {
+    postcard::to_allocvec(request)
 }
 
 #[cfg(test)]
@@ -89,31 +122,57 @@ mod tests {
 
     use super::*;
 
-    fn decode(text: &str) -> CheckReply {
-        serde_json::from_str(text).expect("reply is json")
+    fn decode(bytes: &[u8]) -> CheckReply {
+        decode_reply(bytes).expect("reply decodes")
     }
 
     /// Runs `answer` with a clock that advances `tick_ms` on every reading.
-    fn replies(request: &str, tick_ms: f64) -> Vec<CheckReply> {
+    fn replies(request: &[u8], tick_ms: f64) -> Vec<CheckReply> {
         let clock = Cell::new(0.0);
         let now = || {
             clock.set(clock.get() + tick_ms);
             clock.get()
         };
         let mut out = Vec::new();
-        answer(request, &now, &mut |text| out.push(decode(&text)));
+        answer(request, &now, &mut |bytes| out.push(decode(&bytes)));
         out
     }
 
-    fn request(id: u64, max_states: u64) -> String {
+    fn request(id: u64, max_states: u64) -> Vec<u8> {
         let scenario = fencelab::load(crate::state::STARTER_SCENARIO).scenario;
-        serde_json::to_string(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
+        encode_request(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
             .expect("request serializes")
     }
 
     #[test]
+    fn a_small_scenario_is_answered_quickly_exactly_as_the_worker_would() {
+        for source in [crate::state::STARTER_SCENARIO, include_str!("../templates/mp-relaxed.fence")] {
+            let scenario = fencelab::load(source).scenario;
+            for mode in [Mode::Strict, Mode::Pragmatic] {
+                let options = Options { mode, ..Options::default() };
+                let quick = quick_check(&scenario, &options).expect("a small scenario fits the quick check");
+                assert_eq!(quick, check_with_progress(&scenario, &options, &mut |_| {}));
+            }
+        }
+    }
+
+    #[test]
+    fn a_scenario_past_the_quick_cap_is_left_to_the_worker() {
+        let scenario = fencelab::load(SLOW_SCENARIO).scenario;
+        let full = check_with_progress(&scenario, &Options::default(), &mut |_| {});
+        assert!(full.stats.states > QUICK_STATES, "the test scenario is large: {:?}", full.stats);
+        assert_eq!(quick_check(&scenario, &Options::default()), None);
+    }
+
+    /// Three threads racing on one location: thousands of states.
+    const SLOW_SCENARIO: &str = "cta A\nglobal x = 0\n\
+            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
+
+    #[test]
     fn garbage_request_gets_an_invalid_reply() {
-        let out = replies("{not json", 1.0);
+        let out = replies(b"\xff\xff\xff", 1.0);
         assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
     }
 
@@ -141,15 +200,11 @@ mod tests {
     #[test]
     fn a_slow_clock_run_reports_progress_for_its_request_before_the_answer() {
         // Each clock reading is 60 ms later, so every other progress call is let through.
-        let scenario = "cta A\nglobal x = 0\n\
-            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
-        let loaded = fencelab::load(scenario);
+        let loaded = fencelab::load(SLOW_SCENARIO);
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
-        let text = serde_json::to_string(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
+        let bytes = encode_request(&CheckRequest { id: 9, scenario: loaded.scenario, options: Options::default() })
             .expect("request serializes");
-        let out = replies(&text, 60.0);
+        let out = replies(&bytes, 60.0);
         let Some((CheckReply::Done { id: 9, report, .. }, progress)) = out.split_last() else { panic!("ends in Done: {out:?}") };
         assert!(!progress.is_empty(), "a run of {} states reports progress", report.stats.states);
         for reply in progress {

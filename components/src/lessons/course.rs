@@ -1,16 +1,19 @@
-//! The course compiled into the app (see `build.rs`), parsed once by the core.
+//! The course, fetched on first visit to a lessons page (`lessons/` is copied next to the
+//! app by trunk, so the lesson texts are not in the wasm) and parsed once by the core.
 
 use std::sync::OnceLock;
 
 use fencelab::lesson::{parse_index, parse_lesson, Lesson, LessonError};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::Response;
 
-mod bundle {
-    include!(concat!(env!("OUT_DIR"), "/lesson_bundle.rs"));
-}
+/// Where the lesson files are served, relative to the page (index.html `copy-dir`).
+const LESSONS_URL: &str = "./lessons/";
 
 /// One lesson of the course with whatever its parse reported.
 pub struct CourseLesson {
-    pub file: &'static str,
+    pub file: String,
     pub lesson: Lesson,
     pub errors: Vec<LessonError>,
 }
@@ -23,18 +26,51 @@ pub struct CourseSection {
 
 pub struct Course {
     pub sections: Vec<CourseSection>,
+    /// The first lesson's text, as a starting point for the instructor preview.
+    sample: String,
 }
 
+static COURSE: OnceLock<Course> = OnceLock::new();
+static NO_COURSE: Course = Course { sections: Vec::new(), sample: String::new() };
+
 impl Course {
-    /// The bundled course, parsed on first use.
+    /// The course once `load` has fetched it; empty before. The lessons route waits for
+    /// `load` before it shows any page that reads the course.
     pub fn get() -> &'static Course {
-        static COURSE: OnceLock<Course> = OnceLock::new();
-        COURSE.get_or_init(|| Course::from_texts(bundle::INDEX, bundle::LESSONS))
+        COURSE.get().unwrap_or(&NO_COURSE)
+    }
+
+    pub fn is_loaded() -> bool {
+        COURSE.get().is_some()
+    }
+
+    /// Fetches and parses the course, once per page load.
+    pub async fn load() -> Result<&'static Course, String> {
+        if let Some(course) = COURSE.get() {
+            return Ok(course);
+        }
+        let index = fetch_text("index.md").await?.ok_or("the course index is missing")?;
+        let (parsed, _) = parse_index(&index);
+        // Every fetch starts before the first is awaited, so they load side by side.
+        let pending: Vec<(String, Result<JsFuture, String>)> = parsed
+            .sections
+            .iter()
+            .flat_map(|section| section.files.iter())
+            .filter(|file| is_plain_file_name(file))
+            .map(|file| (file.clone(), start_fetch(file)))
+            .collect();
+        let mut texts = Vec::with_capacity(pending.len());
+        for (file, fetch) in pending {
+            if let Some(text) = finish_fetch(fetch?).await? {
+                texts.push((file, text));
+            }
+        }
+        Ok(COURSE.get_or_init(|| Course::from_texts(&index, &texts)))
     }
 
     /// Builds a course from an index text and `(file, text)` pairs; unlisted files are
     /// ignored and listed files without a text are left out.
-    pub fn from_texts(index: &str, texts: &[(&'static str, &'static str)]) -> Course {
+    pub fn from_texts(index: &str, texts: &[(String, String)]) -> Course {
         let (index, _) = parse_index(index);
         let sections = index
             .sections
@@ -47,17 +83,20 @@ impl Course {
                     .filter_map(|name| texts.iter().find(|(file, _)| file == name))
                     .map(|(file, text)| {
                         let (lesson, errors) = parse_lesson(text);
-                        CourseLesson { file, lesson, errors }
+                        CourseLesson { file: file.clone(), lesson, errors }
                     })
                     .collect(),
             })
             .collect();
-        Course { sections }
+        let sample = index.sections.iter().flat_map(|s| s.files.iter()).find_map(|name| {
+            texts.iter().find(|(file, _)| file == name).map(|(_, text)| text.clone())
+        });
+        Course { sections, sample: sample.unwrap_or_default() }
     }
 
-    /// The first bundled lesson's text, as a starting point for the instructor preview.
+    /// The first lesson's text, as a starting point for the instructor preview.
     pub fn sample_text() -> &'static str {
-        bundle::LESSONS.first().map_or("", |(_, text)| *text)
+        &Course::get().sample
     }
 
     pub fn lessons(&self) -> impl Iterator<Item = &CourseLesson> {
@@ -78,33 +117,88 @@ impl Course {
     }
 }
 
+/// Only plain names in `lessons/` become URLs; the core's `parse_index` reports the rest.
+fn is_plain_file_name(file: &str) -> bool {
+    file.ends_with(".md") && !file.contains(['/', '\\', ' ', '"', '?', '#', '%']) && !file.starts_with('.')
+}
+
+fn start_fetch(file: &str) -> Result<JsFuture, String> {
+    let window = web_sys::window().ok_or("no window to fetch lessons from")?;
+    Ok(JsFuture::from(window.fetch_with_str(&format!("{LESSONS_URL}{file}"))))
+}
+
+/// The body of a finished fetch; `None` when the server has no such file.
+async fn finish_fetch(fetch: JsFuture) -> Result<Option<String>, String> {
+    let response: Response = fetch.await.map_err(describe)?.dyn_into().map_err(describe)?;
+    if !response.ok() {
+        return Ok(None);
+    }
+    let text = JsFuture::from(response.text().map_err(describe)?).await.map_err(describe)?;
+    Ok(text.as_string())
+}
+
+async fn fetch_text(file: &str) -> Result<Option<String>, String> {
+    finish_fetch(start_fetch(file)?).await
+}
+
+fn describe(err: JsValue) -> String {
+    let detail = err.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| err.as_string());
+    format!("could not load the lessons: {}", detail.unwrap_or_else(|| "the browser refused".into()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The course as the app fetches it: the index and every file it lists.
+    fn shipped_course() -> (usize, Course) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../lessons");
+        let index = std::fs::read_to_string(dir.join("index.md")).expect("lessons/index.md");
+        let (parsed, _) = parse_index(&index);
+        let texts: Vec<(String, String)> = parsed
+            .sections
+            .iter()
+            .flat_map(|s| s.files.iter())
+            .map(|file| {
+                assert!(is_plain_file_name(file), "{file} is a plain file name");
+                (file.clone(), std::fs::read_to_string(dir.join(file)).expect("listed lesson exists"))
+            })
+            .collect();
+        (texts.len(), Course::from_texts(&index, &texts))
+    }
+
     #[test]
-    fn the_bundled_course_lists_every_lesson_and_each_parses() {
-        let course = Course::get();
-        let files: Vec<&str> = course.lessons().map(|l| l.file).collect();
-        assert_eq!(files.len(), bundle::LESSONS.len());
+    fn the_shipped_course_lists_every_lesson_and_each_parses() {
+        let (listed, course) = shipped_course();
+        let files: Vec<&str> = course.lessons().map(|l| l.file.as_str()).collect();
+        assert_eq!(files.len(), listed);
         assert!(files.len() >= 10, "expected the whole course, got {files:?}");
         for lesson in course.lessons() {
             assert_eq!(lesson.errors, vec![], "{} parses", lesson.file);
             assert!(!lesson.lesson.meta.id.is_empty(), "{} has an id", lesson.file);
         }
+        assert!(course.sample.starts_with("---"), "the preview starts from the first lesson");
+    }
+
+    #[test]
+    fn file_names_that_would_leave_the_lessons_folder_are_not_fetched() {
+        for bad in ["../secret.md", "a/b.md", ".hidden.md", "x.txt", "a b.md", "q?.md", "h#.md", "%2e%2e.md"] {
+            assert!(!is_plain_file_name(bad), "{bad}");
+        }
+        assert!(is_plain_file_name("01-executed-is-not-visible.md"));
     }
 
     #[test]
     fn neighbours_follow_course_order() {
         let index = "## A\n- a.md\n- b.md\n## B\n- c.md\n";
-        let lesson = |id: &str| -> &'static str {
-            Box::leak(format!("---\nid: {id}\ntitle: T\norder: 1\n---\nbody\n").into_boxed_str())
-        };
-        let course = Course::from_texts(index, &[("a.md", lesson("a")), ("b.md", lesson("b")), ("c.md", lesson("c"))]);
+        let lesson = |id: &str| format!("---\nid: {id}\ntitle: T\norder: 1\n---\nbody\n");
+        let texts: Vec<(String, String)> = ["a", "b", "c"].iter().map(|id| (format!("{id}.md"), lesson(id))).collect();
+        let course = Course::from_texts(index, &texts);
         let (before, after) = course.neighbours("b");
-        assert_eq!(before.map(|l| l.file), Some("a.md"));
-        assert_eq!(after.map(|l| l.file), Some("c.md"));
+        assert_eq!(before.map(|l| l.file.as_str()), Some("a.md"));
+        assert_eq!(after.map(|l| l.file.as_str()), Some("c.md"));
         assert!(course.neighbours("a").0.is_none());
         assert!(course.neighbours("zzz").1.is_none());
+        assert_eq!(course.sample, lesson("a"));
     }
 }

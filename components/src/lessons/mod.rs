@@ -12,6 +12,16 @@ mod prose;
 mod scenario_card;
 
 pub use list::LessonList;
+
+/// Fetches the course (once); the lessons screens read it only after this has finished.
+pub async fn load_course() -> Result<(), String> {
+    course::Course::load().await.map(|_| ())
+}
+
+/// Whether `load_course` has already finished.
+pub fn course_loaded() -> bool {
+    course::Course::is_loaded()
+}
 pub use page::LessonView;
 pub use preview::PreviewPage;
 pub use progress::provide_progress;

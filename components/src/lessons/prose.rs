@@ -21,7 +21,7 @@ pub fn Prose(
     view! { <div class=format!("prose {class}") inner_html=html></div> }
 }
 
-/// `#/lessons/<id>` for a bundled lesson's file name.
+/// `#/lessons/<id>` for a course lesson's file name.
 fn lesson_href(file: &str) -> Option<String> {
     let lesson = Course::get().lessons().find(|l| l.file == file)?;
     Some(Route::Lesson(Some(lesson.lesson.meta.id.clone())).href())

@@ -1,0 +1,46 @@
+//! The checker's Web Worker side. The page and the worker run the same wasm: the page
+//! posts its compiled `WebAssembly.Module` and the URL of its glue script to the worker
+//! (`assets/check-worker-loader.js`), which instantiates them, so the checker is neither
+//! shipped nor compiled twice. `main` tells the two apart by the global scope.
+
+use wasm_bindgen::prelude::*;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use crate::protocol::{answer, encode, CheckReply};
+
+#[wasm_bindgen]
+extern "C" {
+    /// `import.meta.url` of the wasm-bindgen glue module: the script the worker imports.
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static GLUE_URL: js_sys::JsString;
+}
+
+/// The URL of the glue script this wasm was loaded by.
+pub fn glue_url() -> String {
+    GLUE_URL.with(|url| String::from(url))
+}
+
+/// Whether this instance runs in the checker worker rather than the page.
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// Answers check requests (postcard bytes) with progress and reports, for as long as
+/// the worker lives.
+pub fn serve() {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let replier = scope.clone();
+    let clock = scope.performance();
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
+        let request = js_sys::Uint8Array::new(&event.data()).to_vec();
+        let now = || clock.as_ref().map_or(0.0, |p| p.now());
+        // A closed port only means the page went away; there is no one left to tell.
+        answer(&request, &now, &mut |reply| {
+            let _ = replier.post_message(&js_sys::Uint8Array::from(reply.as_slice()));
+        });
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    let _ = scope.post_message(&js_sys::Uint8Array::from(encode(&CheckReply::Ready).as_slice()));
+}

@@ -1,0 +1,87 @@
+// Navigation → first verdict on screen, in the built app (not a test: it prints numbers).
+// Usage: node e2e/load-timing.mjs [runs, default 5] [route, default #/explore]
+// (FENCELAB_DIST=dir times another build than dist/.)
+//
+// Every run is a fresh browser profile (the server also sends `no-store`), so nothing is
+// cached: the page, its wasm and the worker's wasm are fetched and compiled each time.
+// Times come from the page's own clock, whose zero is the start of navigation: the verdict
+// panel's `data-shown-at` (the first animation frame after the verdict rendered), the
+// resource timings of the wasm files, and every long task (> 50 ms) the main thread ran,
+// observed from before the page's first script. The stage columns are the app's own User
+// Timing measures: mounting the app (its first render included), parsing the starter
+// scenario, building its stepping session, and a fresh worker's start until it is ready.
+import { launch, skipReason } from "./harness.mjs";
+
+const runs = Number(process.argv[2] ?? 5);
+const route = process.argv[3] ?? "#/explore";
+const skip = await skipReason();
+if (skip) {
+    console.error(`cannot time: ${skip}`);
+    process.exit(2);
+}
+
+/** Registered before any page script: collects long tasks into `window.__longTasks`. */
+function watchLongTasks() {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+}
+
+async function oneRun() {
+    const browser = await launch();
+    try {
+        const { page, problems } = await browser.newPage();
+        await page.addInitScript(watchLongTasks);
+        await page.goto(`${browser.url}/${route}`);
+        await page.locator('[data-region="verdict"][data-shown-at]').waitFor({ timeout: 30000 });
+        // Long tasks are reported after they end; one more frame lets the last one in.
+        await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
+        const run = await page.evaluate(() => {
+            const nav = performance.getEntriesByType("navigation")[0];
+            const wasm = performance
+                .getEntriesByType("resource")
+                .filter((r) => r.name.endsWith(".wasm"))
+                .map((r) => ({ name: r.name.split("/").pop(), end: r.responseEnd }));
+            const d = document.querySelector('[data-region="verdict"]').dataset;
+            return {
+                shown: Number(d.shownAt),
+                posted: Number(d.postedAt),
+                reply: Number(d.replyAt),
+                check: Number(d.workerCheckMs),
+                domContentLoaded: nav?.domContentLoadedEventEnd ?? 0,
+                wasm,
+                longTasks: window.__longTasks,
+                // The app's own measures during load (the latest of each).
+                stages: Object.fromEntries(
+                    ["mount", "parse", "tape", "worker-start"].map((n) => [
+                        n,
+                        performance.getEntriesByName(`fencelab:${n}`, "measure").at(-1)?.duration ?? NaN,
+                    ]),
+                ),
+            };
+        });
+        run.problems = problems;
+        return run;
+    } finally {
+        await browser.close();
+    }
+}
+
+const samples = [];
+for (let i = 0; i < runs; i++) samples.push(await oneRun());
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f = (x, w = 7) => x.toFixed(0).padStart(w);
+console.log(`navigation → first verdict on screen (${route}), ${runs} cold runs, ms from navigation start`);
+const stageNames = ["mount", "parse", "tape", "worker-start"];
+console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
+samples.forEach((s, i) => {
+    const wasm = s.wasm.map((w) => `${w.name.replace(/-[0-9a-f]{16,}/, "")}@${w.end.toFixed(0)}`).join(" ");
+    const tasks = s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";
+    console.log(String(i + 1).padEnd(3), f(s.shown), f(s.posted), f(s.reply), f(s.check), f(s.domContentLoaded), ...stageNames.map((n) => f(s.stages[n], 13)), "  " + wasm, "  " + tasks);
+});
+const longest = samples.map((s) => Math.max(0, ...s.longTasks.map((t) => t.duration)));
+console.log(`median first verdict: ${median(samples.map((s) => s.shown)).toFixed(0)} ms; longest task: median ${median(longest).toFixed(0)} ms, worst ${Math.max(...longest).toFixed(0)} ms`);
+const problems = samples.flatMap((s) => s.problems);
+if (problems.length) console.log("page problems:", problems);

@@ -4,7 +4,7 @@
 //! attempt, so deleting a condition or writing a different `expect` changes nothing.
 
 use super::engine::{load, run};
-use super::forbid::{instruction_count, is_forbidden};
+use super::forbid::{instruction_count, is_forbidden, scope_name, synchronizing_scope};
 use super::types::{Exercise, Grade};
 use crate::check::{Options, Report, Verdict};
 use crate::model::{Expect, Scenario};
@@ -26,6 +26,7 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     let mut reasons = same_machine(&start, &attempt);
     reasons.extend(lanes_respected(exercise, &start, &attempt));
     reasons.extend(forbidden_instructions(exercise, &attempt));
+    reasons.extend(scopes_too_wide(exercise, &attempt));
     if let Some(max) = exercise.goal.max_instructions {
         let count = instruction_count(attempt.threads.iter().map(|t| &t.program));
         if count > max {
@@ -88,7 +89,34 @@ fn forbidden_instructions(exercise: &Exercise, attempt: &Scenario) -> Vec<String
     for class in &exercise.goal.forbid {
         for thread in &attempt.threads {
             for instr in thread.program.iter().filter(|i| is_forbidden(i, *class)) {
-                reasons.push(format!("`{}` in `{}` is not allowed here (`forbid: {}`)", instr_text(instr), thread.name, class.name()));
+                reasons.push(format!(
+                    "`{}` in `{}` is not allowed here (`forbid: {}`): {}",
+                    instr_text(instr),
+                    thread.name,
+                    class.name(),
+                    class.why()
+                ));
+            }
+        }
+    }
+    reasons
+}
+
+/// Over-synchronizing is not the lesson: a `.sys` fence makes most handoffs correct.
+fn scopes_too_wide(exercise: &Exercise, attempt: &Scenario) -> Vec<String> {
+    let Some(max) = exercise.goal.max_scope else { return Vec::new() };
+    let mut reasons = Vec::new();
+    for thread in &attempt.threads {
+        for instr in &thread.program {
+            if let Some(scope) = synchronizing_scope(instr).filter(|s| *s > max) {
+                reasons.push(format!(
+                    "`{}` in `{}` synchronizes at `.{}`, wider than this exercise allows (`max-scope: {}`): the point is \
+the narrowest scope that holds both threads, and every wider scope costs more [spec §1.2]",
+                    instr_text(instr),
+                    thread.name,
+                    scope_name(scope),
+                    scope_name(max)
+                ));
             }
         }
     }

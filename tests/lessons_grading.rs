@@ -231,8 +231,34 @@ fn the_grade_command_prints_the_verdict_and_exits_by_it() {
 
     let (code, text) = fencelab(&["lessons", "grade", lesson, "no-such-exercise"], &ex.solution.source);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("has no exercise `no-such-exercise` (it has: widen-the-acquire)"), "{text}");
+    assert!(text.contains("has no exercise `no-such-exercise` (it has: predict-cluster-scope, widen-the-acquire)"), "{text}");
 
     let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], "thread t @Nowhere:\n    bogus\n");
     assert_eq!(code, Some(2), "{text}");
+}
+
+#[test]
+fn predictions_are_graded_and_checked_against_the_checker() {
+    let options = Options::default();
+    let ex = exercise("06-cta-barriers.md", "predict-store-after-sync");
+    assert!(grade(&ex, "race", &options).passed);
+    let wrong = grade(&ex, "correct", &options);
+    assert!(!wrong.passed && wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
+
+    // A lesson whose declared answer the checker contradicts is flagged.
+    let src = std::fs::read_to_string(lesson_path("06-cta-barriers.md")).expect("lesson 6");
+    let lying = src.replacen("kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: race", "kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: correct", 1);
+    assert_ne!(lying, src, "the predict block is where the test expects it");
+    let (lesson, errors) = parse_lesson(&lying);
+    assert_eq!(errors, vec![]);
+    let found = fencelab::lesson::check_lesson(&lesson, &options);
+    assert!(
+        found.iter().any(|m| m.declared.contains("predict-store-after-sync") && m.actual.contains("the checker says race")),
+        "{found:#?}"
+    );
+
+    let lesson = lesson_path("06-cta-barriers.md");
+    let (code, text) = fencelab(&["lessons", "grade", lesson.to_str().expect("utf-8"), "predict-store-after-sync"], "race\n");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("PASS predict-store-after-sync") && text.contains("the checker says race"), "{text}");
 }

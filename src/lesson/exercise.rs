@@ -20,7 +20,7 @@ use crate::check::Mode;
 use super::forbid::scope_from_name;
 use super::front::is_valid_id;
 use super::provenance::tag_problems;
-use super::types::{Exercise, Forbid, Goal, LessonError, Part};
+use super::types::{Exercise, ExerciseKind, Forbid, Goal, LessonError, Part};
 use crate::model::Expect;
 
 #[derive(PartialEq)]
@@ -79,6 +79,10 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
         let value = value.trim();
         match key.trim() {
             "id" => ex.id = value.to_string(),
+            "kind" => match [ExerciseKind::Fix, ExerciseKind::Predict].into_iter().find(|k| k.name() == value) {
+                Some(kind) => ex.kind = kind,
+                None => errors.push(LessonError::new(line_no, format!("unknown exercise kind `{value}` (expected `fix` or `predict`)"))),
+            },
             "prompt" => {
                 check_tags(value, line_no, errors);
                 prompt.push(value);
@@ -116,7 +120,7 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
             },
             other => errors.push(LessonError::new(
                 line_no,
-                format!("unknown exercise key `{other}` (expected `id`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
+                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
             )),
         }
     }
@@ -132,16 +136,28 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
     if !is_valid_id(&ex.id) {
         errors.push(LessonError::new(line, format!("exercise id `{}` must be lowercase letters, digits and `-`", ex.id)));
     }
+    let fix = ex.kind == ExerciseKind::Fix;
     for (missing, what) in [
         (!seen_goal, "a `goal:`"),
         (ex.prompt.is_empty(), "a `prompt:`"),
         (ex.hints.is_empty(), "a `hint:`"),
         (!has_start, "a `--- start` section"),
-        (!has_solution, "a `--- solution` section"),
+        (fix && !has_solution, "a `--- solution` section"),
     ] {
         if missing {
             errors.push(LessonError::new(line, format!("exercise `{}` lacks {what}", ex.id)));
         }
+    }
+    let goal = &ex.goal;
+    let edits_rules = goal.lanes.is_some() || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some();
+    if !fix && (has_solution || edits_rules) {
+        errors.push(LessonError::new(
+            line,
+            format!(
+                "predict exercise `{}` has no `--- solution`, `lanes`, `forbid`, `max-instructions` or `max-scope`: the program is not edited, and `goal:` is the answer",
+                ex.id
+            ),
+        ));
     }
 }
 
@@ -151,7 +167,7 @@ fn check_tags(value: &str, line_no: usize, errors: &mut Vec<LessonError>) {
     }
 }
 
-fn parse_verdict(value: &str) -> Option<Expect> {
+pub fn parse_verdict(value: &str) -> Option<Expect> {
     match value {
         "correct" => Some(Expect::Correct),
         "race" => Some(Expect::Race),
@@ -204,6 +220,21 @@ forbid: membar-gpu, fence-sc\nmax-instructions: 7\nmax-scope: cluster\nhint: fir
         // Fence on line 10, so `--- start` is on line 20 and the program starts on 21.
         assert_eq!(ex.start, Part { source: "cta A\n".into(), line: 21 });
         assert_eq!(ex.solution, Part { source: "cta B\n".into(), line: 23 });
+    }
+
+    #[test]
+    fn a_predict_exercise_needs_no_solution_and_takes_no_edit_rules() {
+        let body: Vec<&str> = "id: p\nkind: predict\nprompt: What will it say?\ngoal: race\nhint: h\n--- start\ncta A\n".lines().collect();
+        let mut errors = Vec::new();
+        let ex = parse_exercise(&body, 1, &mut errors);
+        assert_eq!(errors, vec![]);
+        assert_eq!((ex.kind, ex.goal.verdict), (ExerciseKind::Predict, Expect::Race));
+        let body: Vec<&str> = "id: p\nkind: predict\nprompt: p\ngoal: race\nlanes: a\nhint: h\n--- start\n--- solution\n".lines().collect();
+        parse_exercise(&body, 1, &mut errors);
+        assert!(errors.iter().any(|e| e.message.contains("predict exercise `p` has no `--- solution`")), "{errors:?}");
+        let body: Vec<&str> = "id: p\nkind: guess\n".lines().collect();
+        parse_exercise(&body, 1, &mut errors);
+        assert!(errors.iter().any(|e| e.message.contains("unknown exercise kind `guess`")), "{errors:?}");
     }
 
     #[test]

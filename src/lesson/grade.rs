@@ -5,14 +5,21 @@
 
 use super::engine::{load, run};
 use super::forbid::{instruction_count, is_forbidden, scope_name, synchronizing_scope};
-use super::types::{Exercise, Grade};
+use super::exercise::parse_verdict;
+use super::types::{Exercise, ExerciseKind, Grade};
 use crate::check::{Options, Report, Verdict};
 use crate::model::{Expect, Scenario};
 use crate::syntax::{condition_text, expect_str, instr_text};
 
 /// Grades `learner_source` against `exercise`'s goal. `options` gives the checker's caps;
 /// the mode comes from the goal.
+///
+/// For a [`ExerciseKind::Predict`] exercise `learner_source` is the predicted verdict
+/// (`race`), and the grade says whether the checker agrees, and why it decided so.
 pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Grade {
+    if exercise.kind == ExerciseKind::Predict {
+        return grade_prediction(exercise, learner_source, options);
+    }
     let start = match load(&exercise.start.source, exercise.start.line) {
         Ok(s) => s,
         Err(_) => return failed(vec!["this exercise's starting program does not parse (a lesson bug)".into()]),
@@ -41,6 +48,30 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     attempt.conditions = start.conditions.clone();
     let (complete, reasons) = checker_reasons(exercise, &attempt, options);
     Grade { passed: complete && reasons.is_empty(), complete, reasons }
+}
+
+fn grade_prediction(exercise: &Exercise, answer: &str, options: &Options) -> Grade {
+    let Some(predicted) = parse_verdict(answer.trim()) else {
+        return failed(vec![format!(
+            "`{}` is not a verdict: answer `correct`, `race`, `deadlock` or `undefined`",
+            answer.trim()
+        )]);
+    };
+    let program = match load(&exercise.start.source, exercise.start.line) {
+        Ok(s) => s,
+        Err(_) => return failed(vec!["this exercise's program does not parse (a lesson bug)".into()]),
+    };
+    let report = run(&program, exercise.goal.mode, options);
+    if report.verdict == Verdict::Partial {
+        return Grade { passed: false, complete: false, reasons: vec![partial_reason(&report, options)] };
+    }
+    let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
+    let said = format!("the checker says {}{why}", report.verdict.name());
+    if verdict_matches(predicted, report.verdict) {
+        Grade { passed: true, complete: true, reasons: vec![said] }
+    } else {
+        failed(vec![format!("you predicted {}; {said}", expect_str(predicted))])
+    }
 }
 
 fn failed(reasons: Vec<String>) -> Grade {
@@ -185,6 +216,19 @@ mod tests {
 
     fn attempt(edit: impl Fn(&str) -> String) -> String {
         edit(START)
+    }
+
+    #[test]
+    fn a_prediction_is_graded_against_the_checker_with_its_reason() {
+        let predict = Exercise { kind: ExerciseKind::Predict, ..exercise(Goal { verdict: Expect::Race, ..Goal::default() }) };
+        let right = grade(&predict, " race\n", &Options::default());
+        assert!(right.passed && right.complete, "{:?}", right.reasons);
+        assert!(right.reasons[0].starts_with("the checker says race: "), "{:?}", right.reasons);
+        let wrong = grade(&predict, "correct", &Options::default());
+        assert!(!wrong.passed && wrong.complete);
+        assert!(wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
+        let nonsense = grade(&predict, "maybe", &Options::default());
+        assert!(!nonsense.passed && nonsense.reasons[0].contains("`maybe` is not a verdict"), "{:?}", nonsense.reasons);
     }
 
     #[test]

@@ -23,4 +23,4 @@ pub use index::{check_course, check_lesson_links, parse_index, Index, Section};
 pub use markdown::{is_safe_url, lesson_file_link, lesson_file_links, render_markdown, render_markdown_linked};
 pub use parse::parse_lesson;
 pub use provenance::{scan_tags, tag_problems, Provenance, ProvenanceTag};
-pub use types::{Block, Exercise, Forbid, Goal, Grade, Lesson, LessonError, LessonMeta, Part};
+pub use types::{Block, Exercise, ExerciseKind, Forbid, Goal, Grade, Lesson, LessonError, LessonMeta, Part};

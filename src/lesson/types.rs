@@ -61,6 +61,8 @@ pub struct Exercise {
     pub id: String,
     /// Lesson line of the ```` ```exercise ```` fence.
     pub line: usize,
+    /// Fix a program, or predict the checker's verdict on it.
+    pub kind: ExerciseKind,
     /// What to do, in Markdown.
     pub prompt: String,
     pub goal: Goal,
@@ -68,8 +70,29 @@ pub struct Exercise {
     pub hints: Vec<String>,
     /// What the learner starts from; its final conditions are part of the goal.
     pub start: Part,
-    /// The reference solution. Never shown to learners; CI checks that it passes.
+    /// The reference solution. Never shown to learners; CI checks that it passes. Empty
+    /// for a [`ExerciseKind::Predict`] exercise, whose answer is `goal.verdict`.
     pub solution: Part,
+}
+
+/// What the learner does with an exercise's program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExerciseKind {
+    /// Edit the starting program until it meets the goal (`kind: fix`, the default).
+    #[default]
+    Fix,
+    /// Read the program and say which verdict the checker will give before it runs
+    /// (`kind: predict`); the goal's verdict is the answer, and the program is not edited.
+    Predict,
+}
+
+impl ExerciseKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExerciseKind::Fix => "fix",
+            ExerciseKind::Predict => "predict",
+        }
+    }
 }
 
 /// What a learner's program must achieve. Every item is graded by the checker or by a

@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use fencelab::check::Options;
 use fencelab::lesson::{
-    check_course, check_lesson, check_lesson_links, grade, parse_index, parse_lesson, Block, Lesson, Mismatch,
-    MismatchKind,
+    check_course, check_lesson, check_lesson_links, grade, parse_index, parse_lesson, Block, ExerciseKind, Lesson,
+    Mismatch, MismatchKind,
 };
 
 use crate::input::{read_scenario, read_text, Input, INPUT_ERROR};
@@ -64,7 +64,8 @@ unknown exercise, an attempt that does not parse).")]
         lesson: PathBuf,
         /// The exercise's id in that lesson
         exercise: String,
-        /// The attempt: a .fence file, or - for standard input
+        /// The attempt: a .fence file (for a predict exercise, a file holding the predicted
+        /// verdict), or - for standard input
         #[arg(value_parser = Input::parser())]
         file: Input,
     },
@@ -104,8 +105,13 @@ fn grade_attempt(lesson_path: &Path, exercise_id: &str, file: &Input, ui: Ui) ->
         ));
         return INPUT_ERROR;
     };
-    // Parse errors are shown as diagnostics with the attempt's own name and lines.
-    let Ok((attempt, _, _)) = read_scenario(file, ui) else { return INPUT_ERROR };
+    // A prediction is a verdict word; a fix is a program, whose parse errors are shown as
+    // diagnostics with the attempt's own name and lines.
+    let attempt = match exercise.kind {
+        ExerciseKind::Predict => read_text(file, ui),
+        ExerciseKind::Fix => read_scenario(file, ui).map(|(src, _, _)| src),
+    };
+    let Ok(attempt) = attempt else { return INPUT_ERROR };
     let result = grade(exercise, &attempt, &Options::default());
     let verdict = match (result.complete, result.passed) {
         (_, true) => "PASS",

@@ -82,3 +82,21 @@ fn the_cli_flags_a_wrong_claim() {
     assert!(text.contains(&format!("01-executed-is-not-visible.md:{}:", line.unwrap_or(0))), "{text}");
     assert!(text.contains("- declared: expect correct") && text.contains("+ actual:   verdict race"), "{text}");
 }
+
+#[test]
+fn every_provenance_tag_in_the_prose_renders_as_a_badge() {
+    let mut tags = 0;
+    for (file, lesson) in load_course() {
+        for block in &lesson.blocks {
+            let Block::Prose(prose) = block else { continue };
+            // Tags outside code spans; a tag the Markdown parser swallowed (as a link, say)
+            // would be missing from the HTML.
+            let outside_code: String = prose.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+            let written = fencelab::lesson::scan_tags(&outside_code).into_iter().filter(|(_, t)| t.is_ok()).count();
+            let html = fencelab::lesson::render_markdown(prose);
+            assert_eq!(html.matches("<span class=\"prov prov-").count(), written, "{file}: {html}");
+            tags += written;
+        }
+    }
+    assert!(tags >= 100, "the course tags its rules with their provenance ({tags} tags)");
+}

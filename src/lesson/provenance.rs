@@ -144,6 +144,8 @@ fn parse_tag(inner: &str) -> Result<ProvenanceTag, String> {
 pub fn tag_problems(markdown: &str, first_line: usize) -> Vec<(usize, String)> {
     let mut problems = Vec::new();
     let mut in_fence = false;
+    // A code span may run over a line break, but not over a blank line.
+    let mut in_span = false;
     for (i, line) in markdown.lines().enumerate() {
         if line.trim_start().starts_with("```") {
             in_fence = !in_fence;
@@ -152,7 +154,18 @@ pub fn tag_problems(markdown: &str, first_line: usize) -> Vec<(usize, String)> {
         if in_fence {
             continue;
         }
-        let outside_code: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        if line.trim().is_empty() {
+            in_span = false;
+        }
+        let mut outside_code = String::new();
+        for c in line.chars() {
+            if c == '`' {
+                in_span = !in_span;
+                outside_code.push(' ');
+            } else if !in_span {
+                outside_code.push(c);
+            }
+        }
         for (_, result) in scan_tags(&outside_code) {
             if let Err(message) = result {
                 problems.push((first_line + i, message));
@@ -191,8 +204,8 @@ mod tests {
 
     #[test]
     fn problems_carry_lines_and_skip_code() {
-        let md = "fine [spec §1.6]\n`[spec 9]` in code\n```\n[spec nope]\n```\nbad [inferred 4.4]\n";
-        assert_eq!(tag_problems(md, 10).iter().map(|p| p.0).collect::<Vec<_>>(), vec![15]);
+        let md = "fine [spec §1.6]\n`[spec 9]` in code\n```\n[spec nope]\n```\nbad [inferred 4.4]\nsplit `code\nspan` then [spec x]\n";
+        assert_eq!(tag_problems(md, 10).iter().map(|p| p.0).collect::<Vec<_>>(), vec![15, 17]);
     }
 
     #[test]

@@ -37,6 +37,12 @@ fn every_lesson_is_well_formed() {
         let exercises = lesson.blocks.iter().filter(|b| matches!(b, Block::Exercise(_))).count();
         let scenarios = lesson.blocks.iter().filter(|b| matches!(b, Block::Scenario { .. })).count();
         assert!(exercises >= 1 && scenarios >= 1, "{file} needs a scenario and an exercise");
+        let predicts = lesson
+            .blocks
+            .iter()
+            .filter(|b| matches!(b, Block::Exercise(ex) if ex.kind == fencelab::lesson::ExerciseKind::Predict))
+            .count();
+        assert!(predicts >= 1 && predicts < exercises, "{file} needs a predict exercise and a fix exercise");
     }
 }
 

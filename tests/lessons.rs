@@ -106,3 +106,20 @@ fn every_provenance_tag_in_the_prose_renders_as_a_badge() {
     }
     assert!(tags >= 100, "the course tags its rules with their provenance ({tags} tags)");
 }
+
+#[test]
+fn the_cli_rejects_a_malformed_provenance_tag() {
+    let dir = std::env::temp_dir().join(format!("fencelab-lessons-tag-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let lesson = std::fs::read_to_string(lessons_dir().join("01-executed-is-not-visible.md")).expect("lesson 1");
+    let broken = lesson.replacen("[spec §1.5]", "[spec 1.5]", 1);
+    assert_ne!(broken, lesson, "lesson 1 cites §1.5");
+    let line = broken.lines().position(|l| l.contains("[spec 1.5]")).map_or(0, |i| i + 1);
+    std::fs::write(dir.join("01-executed-is-not-visible.md"), broken).expect("write lesson");
+    std::fs::write(dir.join("index.md"), "## One\n- 01-executed-is-not-visible.md\n").expect("write index");
+    let out = Command::new(env!("CARGO_BIN_EXE_fencelab")).args(["lessons", "check"]).arg(&dir).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("01-executed-is-not-visible.md:{line}: error: malformed provenance tag `[spec 1.5]`")), "{stderr}");
+}

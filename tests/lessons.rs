@@ -37,6 +37,12 @@ fn every_lesson_is_well_formed() {
         let exercises = lesson.blocks.iter().filter(|b| matches!(b, Block::Exercise(_))).count();
         let scenarios = lesson.blocks.iter().filter(|b| matches!(b, Block::Scenario { .. })).count();
         assert!(exercises >= 1 && scenarios >= 1, "{file} needs a scenario and an exercise");
+        let predicts = lesson
+            .blocks
+            .iter()
+            .filter(|b| matches!(b, Block::Exercise(ex) if ex.kind == fencelab::lesson::ExerciseKind::Predict))
+            .count();
+        assert!(predicts >= 1 && predicts < exercises, "{file} needs a predict exercise and a fix exercise");
     }
 }
 
@@ -65,20 +71,59 @@ fn the_cli_reports_a_clean_course() {
     assert!(summary.ends_with(": 0 mismatches, 0 unverified, 0 malformed"), "{text}");
 }
 
-#[test]
-fn the_cli_flags_a_wrong_claim() {
-    let dir = std::env::temp_dir().join(format!("fencelab-lessons-{}", std::process::id()));
+/// Runs `lessons check` on a one-lesson course holding lesson 1 with `edit` applied; the
+/// exit code, stdout, stderr, and the 1-based line of the first line containing `marker`.
+fn check_edited_lesson_1(tag: &str, edit: impl Fn(&str) -> String, marker: &str) -> (Option<i32>, String, String, usize) {
+    let dir = std::env::temp_dir().join(format!("fencelab-lessons-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let lesson = std::fs::read_to_string(lessons_dir().join("01-executed-is-not-visible.md")).expect("lesson 1");
-    // Claim the relaxed handoff is correct: the checker must object, with the line.
-    let wrong = lesson.replacen("expect race", "expect correct", 1);
-    let line = wrong.lines().position(|l| l.starts_with("# Relaxed arrive and relaxed wait")).map(|i| i + 1);
-    std::fs::write(dir.join("01-executed-is-not-visible.md"), wrong).expect("write lesson");
+    let edited = edit(&lesson);
+    assert_ne!(edited, lesson, "the edit applies to lesson 1");
+    let line = edited.lines().position(|l| l.contains(marker)).map_or(0, |i| i + 1);
+    std::fs::write(dir.join("01-executed-is-not-visible.md"), edited).expect("write lesson");
     std::fs::write(dir.join("index.md"), "## One\n- 01-executed-is-not-visible.md\n").expect("write index");
     let out = Command::new(env!("CARGO_BIN_EXE_fencelab")).args(["lessons", "check"]).arg(&dir).output().expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains(&format!("01-executed-is-not-visible.md:{}:", line.unwrap_or(0))), "{text}");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (out.status.code(), text(&out.stdout), text(&out.stderr), line)
+}
+
+#[test]
+fn the_cli_flags_a_wrong_claim() {
+    // Claim the relaxed handoff is correct: the checker must object, with the line.
+    let (code, text, _, line) = check_edited_lesson_1(
+        "claim",
+        |l| l.replacen("expect race", "expect correct", 1),
+        "# Relaxed arrive and relaxed wait",
+    );
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains(&format!("01-executed-is-not-visible.md:{line}:")), "{text}");
     assert!(text.contains("- declared: expect correct") && text.contains("+ actual:   verdict race"), "{text}");
+}
+
+#[test]
+fn every_provenance_tag_in_the_prose_renders_as_a_badge() {
+    let mut tags = 0;
+    for (file, lesson) in load_course() {
+        for block in &lesson.blocks {
+            let Block::Prose(prose) = block else { continue };
+            // Tags outside code spans; a tag the Markdown parser swallowed (as a link, say)
+            // would be missing from the HTML.
+            let outside_code: String = prose.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+            let written = fencelab::lesson::scan_tags(&outside_code).into_iter().filter(|(_, t)| t.is_ok()).count();
+            let html = fencelab::lesson::render_markdown(prose);
+            assert_eq!(html.matches("<span class=\"prov prov-").count(), written, "{file}: {html}");
+            tags += written;
+        }
+    }
+    assert!(tags >= 100, "the course tags its rules with their provenance ({tags} tags)");
+}
+
+#[test]
+fn the_cli_rejects_a_malformed_provenance_tag() {
+    let (code, _, stderr, line) =
+        check_edited_lesson_1("tag", |l| l.replacen("[spec §1.5]", "[spec 1.5]", 1), "[spec 1.5]");
+    assert_eq!(code, Some(2), "{stderr}");
+    let expected = format!("01-executed-is-not-visible.md:{line}: error: malformed provenance tag `[spec 1.5]`");
+    assert!(stderr.contains(&expected), "{stderr}");
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::{load, run};
 use super::grade::{grade, partial_reason};
-use super::types::{Block, Exercise, Lesson, LessonError};
+use super::types::{Block, Exercise, ExerciseKind, Lesson, LessonError};
 use crate::check::{stated_modes, Mode, Options, Verdict};
 use crate::model::Scenario;
 use crate::syntax::{condition_text, expect_str, expectation_text};
@@ -143,10 +143,15 @@ fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options,
     }
 }
 
-/// Whether both programs of `ex` load and leave the verdict to the goal.
+/// Whether the programs of `ex` (a predict exercise has no solution) load and leave the
+/// verdict to the goal.
 fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
     let mut broken = false;
-    for part in [&ex.start, &ex.solution] {
+    let parts = match ex.kind {
+        ExerciseKind::Fix => vec![&ex.start, &ex.solution],
+        ExerciseKind::Predict => vec![&ex.start],
+    };
+    for part in parts {
         match load(&part.source, part.line) {
             Ok(s) if !s.expect.is_empty() => {
                 broken = true;
@@ -164,6 +169,20 @@ fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
 }
 
 fn check_exercise(ex: &Exercise, options: &Options, block: usize, out: &mut Vec<Mismatch>) {
+    if ex.kind == ExerciseKind::Predict {
+        let answer = grade(ex, expect_str(ex.goal.verdict), options);
+        if !answer.passed {
+            let kind = if answer.complete { MismatchKind::Exercise } else { MismatchKind::Unverified };
+            out.push(Mismatch {
+                kind,
+                line: ex.start.line,
+                block,
+                declared: format!("exercise `{}`: the checker's verdict is `{}`", ex.id, expect_str(ex.goal.verdict)),
+                actual: answer.reasons.join("; "),
+            });
+        }
+        return;
+    }
     let start = grade(ex, &ex.start.source, options);
     let solution = grade(ex, &ex.solution.source, options);
     let checks = [

@@ -17,8 +17,10 @@
 //! ```
 
 use crate::check::Mode;
+use super::forbid::scope_from_name;
 use super::front::is_valid_id;
-use super::types::{Exercise, Forbid, Goal, LessonError, Part};
+use super::provenance::tag_problems;
+use super::types::{Exercise, ExerciseKind, Forbid, Goal, LessonError, Part};
 use crate::model::Expect;
 
 #[derive(PartialEq)]
@@ -77,8 +79,18 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
         let value = value.trim();
         match key.trim() {
             "id" => ex.id = value.to_string(),
-            "prompt" => prompt.push(value),
-            "hint" => ex.hints.push(value.to_string()),
+            "kind" => match [ExerciseKind::Fix, ExerciseKind::Predict].into_iter().find(|k| k.name() == value) {
+                Some(kind) => ex.kind = kind,
+                None => errors.push(LessonError::new(line_no, format!("unknown exercise kind `{value}` (expected `fix` or `predict`)"))),
+            },
+            "prompt" => {
+                check_tags(value, line_no, errors);
+                prompt.push(value);
+            }
+            "hint" => {
+                check_tags(value, line_no, errors);
+                ex.hints.push(value.to_string());
+            }
             "goal" => {
                 seen_goal = true;
                 match parse_verdict(value) {
@@ -99,9 +111,16 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
                 Ok(n) => ex.goal.max_instructions = Some(n),
                 Err(_) => errors.push(LessonError::new(line_no, format!("`max-instructions` must be a number, found `{value}`"))),
             },
+            "max-scope" => match scope_from_name(value) {
+                Some(scope) => ex.goal.max_scope = Some(scope),
+                None => errors.push(LessonError::new(
+                    line_no,
+                    format!("unknown scope `{value}` in `max-scope` (expected `cta`, `cluster`, `gpu` or `sys`)"),
+                )),
+            },
             other => errors.push(LessonError::new(
                 line_no,
-                format!("unknown exercise key `{other}` (expected `id`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `mode` or `hint`)"),
+                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
             )),
         }
     }
@@ -117,20 +136,38 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
     if !is_valid_id(&ex.id) {
         errors.push(LessonError::new(line, format!("exercise id `{}` must be lowercase letters, digits and `-`", ex.id)));
     }
+    let fix = ex.kind == ExerciseKind::Fix;
     for (missing, what) in [
         (!seen_goal, "a `goal:`"),
         (ex.prompt.is_empty(), "a `prompt:`"),
         (ex.hints.is_empty(), "a `hint:`"),
         (!has_start, "a `--- start` section"),
-        (!has_solution, "a `--- solution` section"),
+        (fix && !has_solution, "a `--- solution` section"),
     ] {
         if missing {
             errors.push(LessonError::new(line, format!("exercise `{}` lacks {what}", ex.id)));
         }
     }
+    let goal = &ex.goal;
+    let edits_rules = goal.lanes.is_some() || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some();
+    if !fix && (has_solution || edits_rules) {
+        errors.push(LessonError::new(
+            line,
+            format!(
+                "predict exercise `{}` has no `--- solution`, `lanes`, `forbid`, `max-instructions` or `max-scope`: the program is not edited, and `goal:` is the answer",
+                ex.id
+            ),
+        ));
+    }
 }
 
-fn parse_verdict(value: &str) -> Option<Expect> {
+fn check_tags(value: &str, line_no: usize, errors: &mut Vec<LessonError>) {
+    for (line, message) in tag_problems(value, line_no) {
+        errors.push(LessonError::new(line, message));
+    }
+}
+
+pub fn parse_verdict(value: &str) -> Option<Expect> {
     match value {
         "correct" => Some(Expect::Correct),
         "race" => Some(Expect::Race),
@@ -165,7 +202,7 @@ mod tests {
     use super::*;
 
     const BLOCK: &str = "id: fix-it\nprompt: Make it right.\ngoal: correct\nlanes: producer, consumer\n\
-forbid: membar-gpu, fence-sc\nmax-instructions: 7\nhint: first\nhint: second\n--- start\ncta A\n\
+forbid: membar-gpu, fence-sc\nmax-instructions: 7\nmax-scope: cluster\nhint: first\nhint: second\n--- start\ncta A\n\
 --- solution\ncta B\n";
 
     #[test]
@@ -178,20 +215,36 @@ forbid: membar-gpu, fence-sc\nmax-instructions: 7\nhint: first\nhint: second\n--
         assert_eq!(ex.goal.lanes, Some(vec!["producer".to_string(), "consumer".to_string()]));
         assert_eq!(ex.goal.forbid, vec![Forbid::MembarGpu, Forbid::FenceSc]);
         assert_eq!(ex.goal.max_instructions, Some(7));
+        assert_eq!(ex.goal.max_scope, Some(crate::model::Scope::Cluster));
         assert_eq!(ex.hints, vec!["first", "second"]);
-        // Fence on line 10, so `--- start` is on line 19 and the program starts on 20.
-        assert_eq!(ex.start, Part { source: "cta A\n".into(), line: 20 });
-        assert_eq!(ex.solution, Part { source: "cta B\n".into(), line: 22 });
+        // Fence on line 10, so `--- start` is on line 20 and the program starts on 21.
+        assert_eq!(ex.start, Part { source: "cta A\n".into(), line: 21 });
+        assert_eq!(ex.solution, Part { source: "cta B\n".into(), line: 23 });
+    }
+
+    #[test]
+    fn a_predict_exercise_needs_no_solution_and_takes_no_edit_rules() {
+        let body: Vec<&str> = "id: p\nkind: predict\nprompt: What will it say?\ngoal: race\nhint: h\n--- start\ncta A\n".lines().collect();
+        let mut errors = Vec::new();
+        let ex = parse_exercise(&body, 1, &mut errors);
+        assert_eq!(errors, vec![]);
+        assert_eq!((ex.kind, ex.goal.verdict), (ExerciseKind::Predict, Expect::Race));
+        let body: Vec<&str> = "id: p\nkind: predict\nprompt: p\ngoal: race\nlanes: a\nhint: h\n--- start\n--- solution\n".lines().collect();
+        parse_exercise(&body, 1, &mut errors);
+        assert!(errors.iter().any(|e| e.message.contains("predict exercise `p` has no `--- solution`")), "{errors:?}");
+        let body: Vec<&str> = "id: p\nkind: guess\n".lines().collect();
+        parse_exercise(&body, 1, &mut errors);
+        assert!(errors.iter().any(|e| e.message.contains("unknown exercise kind `guess`")), "{errors:?}");
     }
 
     #[test]
     fn missing_parts_and_unknown_words_are_errors() {
-        let body: Vec<&str> = "id: x\ngoal: fast\nforbid: magic\ncolour: red\n--- solution\n".lines().collect();
+        let body: Vec<&str> = "id: x\ngoal: fast\nforbid: magic\ncolour: red\n--- solution\nmax-scope: warp\n".lines().collect();
         let mut errors = Vec::new();
         parse_exercise(&body, 1, &mut errors);
         let text: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.line, e.message)).collect();
         for needle in ["3: unknown goal `fast`", "4: unknown forbidden class `magic`", "5: unknown exercise key `colour`",
-            "6: unexpected section `--- solution`", "lacks a `prompt:`", "lacks a `hint:`", "lacks a `--- start`"] {
+            "6: unexpected section `--- solution`", "7: unknown scope `warp`", "lacks a `prompt:`", "lacks a `hint:`", "lacks a `--- start`"] {
             assert!(text.iter().any(|t| t.contains(needle)), "missing {needle:?} in {text:#?}");
         }
     }

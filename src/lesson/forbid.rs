@@ -22,6 +22,84 @@ pub fn is_forbidden(instr: &Instr, class: Forbid) -> bool {
         Forbid::ProxyFence => matches!(instr, Instr::Fence(Fence::Proxy(_))),
         Forbid::CtaBarrier => matches!(instr, Instr::Bar { .. }),
         Forbid::ClusterBarrier => matches!(instr, Instr::ClusterArrive { .. } | Instr::ClusterWait),
+        Forbid::CtaScopeMbarrier => match instr {
+            Instr::Mbar(op) if is_arrive_or_wait(&op.kind) => op.scope.unwrap_or(Scope::Cta) == Scope::Cta,
+            _ => false,
+        },
+        Forbid::ReleaseAcquireMbarrier => match instr {
+            // Both default to the synchronizing semantics: `.release` arrives, `.acquire` waits.
+            Instr::Mbar(op) if is_arrive_or_wait(&op.kind) => !matches!(op.sem, Some(Sem::Relaxed)),
+            _ => false,
+        },
+        Forbid::ProxyFenceHalf => matches!(instr, Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { .. }))),
+    }
+}
+
+/// The `max-scope:` spelling of a scope.
+pub fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Cta => "cta",
+        Scope::Cluster => "cluster",
+        Scope::Gpu => "gpu",
+        Scope::Sys => "sys",
+    }
+}
+
+pub fn scope_from_name(name: &str) -> Option<Scope> {
+    [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys].into_iter().find(|s| scope_name(*s) == name)
+}
+
+fn is_arrive_or_wait(kind: &MbarKind) -> bool {
+    matches!(kind, MbarKind::Arrive { .. } | MbarKind::Wait { .. })
+}
+
+/// The scope `instr` synchronizes at, written or by default (reference §1.1, §4.4, §5.2);
+/// `None` when it takes no scope: weak accesses, proxy fences, CTA barriers, async copies.
+/// Shared-memory clamping (§1.2) is deliberately not applied: a learner who writes `.sys`
+/// on a shared access asked for more than the handoff needs.
+pub fn synchronizing_scope(instr: &Instr) -> Option<Scope> {
+    match instr {
+        Instr::Wait { instr, .. } => synchronizing_scope(instr),
+        Instr::Ld { sem, scope, .. } | Instr::St { sem, scope, .. } => match sem {
+            None | Some(Sem::Weak) => None,
+            Some(Sem::Volatile | Sem::Mmio) => Some(Scope::Sys),
+            Some(Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel) => Some(scope.unwrap_or(Scope::Gpu)),
+        },
+        Instr::Atom { sem, scope, .. } => match sem {
+            Some(Sem::Volatile | Sem::Mmio) => Some(Scope::Sys),
+            _ => Some(scope.unwrap_or(Scope::Gpu)),
+        },
+        Instr::Fence(Fence::Thread { scope, .. }) => Some(*scope),
+        Instr::Fence(Fence::MbarrierInit) => Some(Scope::Cluster),
+        Instr::Fence(Fence::Proxy(ProxyKind::Tensormap { scope, .. })) => Some(*scope),
+        Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { .. })) => Some(Scope::Cluster),
+        Instr::Fence(Fence::Proxy(
+            ProxyKind::Alias | ProxyKind::Texture | ProxyKind::Surface | ProxyKind::Constant | ProxyKind::Async { .. },
+        )) => None,
+        Instr::Mbar(op) => match op.kind {
+            MbarKind::Arrive { .. } | MbarKind::Wait { .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. } => {
+                Some(op.scope.unwrap_or(Scope::Cta))
+            }
+            _ => None,
+        },
+        Instr::ClusterArrive { .. } | Instr::ClusterWait => Some(Scope::Cluster),
+        Instr::Bar { .. }
+        | Instr::CpAsync { .. }
+        | Instr::CpAsyncCommit
+        | Instr::CpAsyncWait { .. }
+        | Instr::CpAsyncWaitAll
+        | Instr::CpAsyncMbarArrive { .. }
+        | Instr::Bulk { .. }
+        | Instr::BulkCommit
+        | Instr::BulkWait { .. }
+        | Instr::StAsync { .. }
+        | Instr::Wgmma(_)
+        | Instr::Tc(_)
+        | Instr::Label(_)
+        | Instr::Branch { .. }
+        | Instr::Mov { .. }
+        | Instr::Add { .. }
+        | Instr::Exit => None,
     }
 }
 
@@ -88,6 +166,39 @@ mod tests {
         assert!(gpu(&Instr::ClusterArrive { sem: None }));
         assert!(!gpu(&Instr::ClusterArrive { sem: Some(Sem::Relaxed) }));
         assert!(gpu(&Instr::Fence(Fence::Proxy(ProxyKind::Async { space: None }))));
+    }
+
+    #[test]
+    fn mbarrier_classes_see_defaults() {
+        let wait = |sem, scope| {
+            Instr::Mbar(MbarOp {
+                kind: MbarKind::Wait { blocking: true, parity: true, phase: crate::model::Operand::Imm(0), dst: None },
+                sem,
+                scope,
+                space: None,
+                bar: "bar".into(),
+            })
+        };
+        assert!(is_forbidden(&arrive(None, None), Forbid::CtaScopeMbarrier), "default arrive is .cta");
+        assert!(!is_forbidden(&arrive(Some(Sem::Relaxed), Some(Scope::Cluster)), Forbid::CtaScopeMbarrier));
+        assert!(is_forbidden(&wait(None, None), Forbid::CtaScopeMbarrier));
+        assert!(is_forbidden(&arrive(None, Some(Scope::Cluster)), Forbid::ReleaseAcquireMbarrier), "default arrive is .release");
+        assert!(is_forbidden(&wait(None, None), Forbid::ReleaseAcquireMbarrier), "default wait is .acquire");
+        assert!(!is_forbidden(&wait(Some(Sem::Relaxed), Some(Scope::Cta)), Forbid::ReleaseAcquireMbarrier));
+        let half = Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Release, restrict: SyncRestrict::SharedCta }));
+        assert!(is_forbidden(&half, Forbid::ProxyFenceHalf));
+        assert!(!is_forbidden(&Instr::Fence(Fence::Proxy(ProxyKind::Async { space: None })), Forbid::ProxyFenceHalf));
+    }
+
+    #[test]
+    fn scopes_include_defaults() {
+        assert_eq!(synchronizing_scope(&arrive(None, None)), Some(Scope::Cta));
+        assert_eq!(synchronizing_scope(&fence(Some(FenceSem::Sc), Scope::Sys, None)), Some(Scope::Sys));
+        let weak = Instr::St { sem: None, scope: None, space: None, proxy: crate::model::Proxy::Generic, addr: "x".into(), src: crate::model::Operand::Imm(1) };
+        assert_eq!(synchronizing_scope(&weak), None);
+        let atom = Instr::Atom { op: crate::model::AtomOp::Add, sem: None, scope: None, space: None, dst: None, addr: "x".into(), args: vec![] };
+        assert_eq!(synchronizing_scope(&atom), Some(Scope::Gpu), "atomics default to .gpu");
+        assert_eq!(synchronizing_scope(&Instr::Fence(Fence::Proxy(ProxyKind::Async { space: None }))), None);
     }
 
     #[test]

@@ -4,15 +4,22 @@
 //! attempt, so deleting a condition or writing a different `expect` changes nothing.
 
 use super::engine::{load, run};
-use super::forbid::{instruction_count, is_forbidden};
-use super::types::{Exercise, Grade};
+use super::forbid::{instruction_count, is_forbidden, scope_name, synchronizing_scope};
+use super::exercise::parse_verdict;
+use super::types::{Exercise, ExerciseKind, Grade};
 use crate::check::{Options, Report, Verdict};
 use crate::model::{Expect, Expectation, Scenario};
 use crate::syntax::{condition_text, expect_str, instr_text};
 
 /// Grades `learner_source` against `exercise`'s goal. `options` gives the checker's caps;
 /// the mode comes from the goal.
+///
+/// For a [`ExerciseKind::Predict`] exercise `learner_source` is the predicted verdict
+/// (`race`), and the grade says whether the checker agrees, and why it decided so.
 pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Grade {
+    if exercise.kind == ExerciseKind::Predict {
+        return grade_prediction(exercise, learner_source, options);
+    }
     let start = match load(&exercise.start.source, exercise.start.line) {
         Ok(s) => s,
         Err(_) => return failed(vec!["this exercise's starting program does not parse (a lesson bug)".into()]),
@@ -26,6 +33,7 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     let mut reasons = same_machine(&start, &attempt);
     reasons.extend(lanes_respected(exercise, &start, &attempt));
     reasons.extend(forbidden_instructions(exercise, &attempt));
+    reasons.extend(scopes_too_wide(exercise, &attempt));
     if let Some(max) = exercise.goal.max_instructions {
         let count = instruction_count(attempt.threads.iter().map(|t| &t.program));
         if count > max {
@@ -40,6 +48,27 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     attempt.conditions = start.conditions.clone();
     let (complete, reasons) = checker_reasons(exercise, &attempt, options);
     Grade { passed: complete && reasons.is_empty(), complete, reasons }
+}
+
+fn grade_prediction(exercise: &Exercise, answer: &str, options: &Options) -> Grade {
+    let Some(predicted) = parse_verdict(answer.trim()) else {
+        return failed(vec!["answer with one verdict: `correct`, `race`, `deadlock` or `undefined`".into()]);
+    };
+    let program = match load(&exercise.start.source, exercise.start.line) {
+        Ok(s) => s,
+        Err(_) => return failed(vec!["this exercise's program does not parse (a lesson bug)".into()]),
+    };
+    let report = run(&program, exercise.goal.mode, options);
+    if report.verdict == Verdict::Partial {
+        return Grade { passed: false, complete: false, reasons: vec![partial_reason(&report, options)] };
+    }
+    let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
+    let said = format!("the checker says {}{why}", report.verdict.name());
+    if verdict_matches(predicted, report.verdict) {
+        Grade { passed: true, complete: true, reasons: vec![said] }
+    } else {
+        failed(vec![format!("you predicted {}; {said}", expect_str(predicted))])
+    }
 }
 
 fn failed(reasons: Vec<String>) -> Grade {
@@ -88,7 +117,34 @@ fn forbidden_instructions(exercise: &Exercise, attempt: &Scenario) -> Vec<String
     for class in &exercise.goal.forbid {
         for thread in &attempt.threads {
             for instr in thread.program.iter().filter(|i| is_forbidden(i, *class)) {
-                reasons.push(format!("`{}` in `{}` is not allowed here (`forbid: {}`)", instr_text(instr), thread.name, class.name()));
+                reasons.push(format!(
+                    "`{}` in `{}` is not allowed here (`forbid: {}`): {}",
+                    instr_text(instr),
+                    thread.name,
+                    class.name(),
+                    class.why()
+                ));
+            }
+        }
+    }
+    reasons
+}
+
+/// Over-synchronizing is not the lesson: a `.sys` fence makes most handoffs correct.
+fn scopes_too_wide(exercise: &Exercise, attempt: &Scenario) -> Vec<String> {
+    let Some(max) = exercise.goal.max_scope else { return Vec::new() };
+    let mut reasons = Vec::new();
+    for thread in &attempt.threads {
+        for instr in &thread.program {
+            if let Some(scope) = synchronizing_scope(instr).filter(|s| *s > max) {
+                reasons.push(format!(
+                    "`{}` in `{}` synchronizes at `.{}`, wider than this exercise allows (`max-scope: {}`): the point is \
+the narrowest scope that holds both threads, and every wider scope costs more [spec §1.2]",
+                    instr_text(instr),
+                    thread.name,
+                    scope_name(scope),
+                    scope_name(max)
+                ));
             }
         }
     }
@@ -157,6 +213,19 @@ mod tests {
 
     fn attempt(edit: impl Fn(&str) -> String) -> String {
         edit(START)
+    }
+
+    #[test]
+    fn a_prediction_is_graded_against_the_checker_with_its_reason() {
+        let predict = Exercise { kind: ExerciseKind::Predict, ..exercise(Goal { verdict: Expect::Race, ..Goal::default() }) };
+        let right = grade(&predict, " race\n", &Options::default());
+        assert!(right.passed && right.complete, "{:?}", right.reasons);
+        assert!(right.reasons[0].starts_with("the checker says race: "), "{:?}", right.reasons);
+        let wrong = grade(&predict, "correct", &Options::default());
+        assert!(!wrong.passed && wrong.complete);
+        assert!(wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
+        let nonsense = grade(&predict, "maybe", &Options::default());
+        assert!(!nonsense.passed && nonsense.reasons[0].starts_with("answer with one verdict"), "{:?}", nonsense.reasons);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
+use super::provenance::scan_tags;
+
 /// Renders `markdown` to HTML that contains no markup the author wrote as HTML and no link
 /// to a scheme other than `http`/`https`.
 pub fn render_markdown(markdown: &str) -> String {
@@ -22,8 +24,49 @@ pub fn render_markdown_linked(markdown: &str, lesson_href: &dyn Fn(&str) -> Opti
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events);
+    pulldown_cmark::html::push_html(&mut html, with_badges(events).into_iter());
     html
+}
+
+/// Replaces well-formed provenance tags (`[spec §1.6]`) in prose text with badges. The
+/// parser splits text at brackets, so adjacent text events are joined first; text inside
+/// code blocks is left alone. A malformed tag stays text (`lessons check` reports it).
+fn with_badges<'a>(events: impl Iterator<Item = Event<'a>>) -> Vec<Event<'a>> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut in_code_block = false;
+    for event in events {
+        match event {
+            Event::Text(t) if !in_code_block => text.push_str(&t),
+            other => {
+                flush_text(&mut text, &mut out);
+                match &other {
+                    Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
+                    Event::End(TagEnd::CodeBlock) => in_code_block = false,
+                    _ => {}
+                }
+                out.push(other);
+            }
+        }
+    }
+    flush_text(&mut text, &mut out);
+    out
+}
+
+fn flush_text(text: &mut String, out: &mut Vec<Event<'_>>) {
+    let mut rest = 0;
+    for (range, tag) in scan_tags(text) {
+        let Ok(tag) = tag else { continue };
+        if let Some(before) = text.get(rest..range.start).filter(|b| !b.is_empty()) {
+            out.push(Event::Text(CowStr::from(before.to_string())));
+        }
+        out.push(Event::InlineHtml(CowStr::from(tag.badge_html())));
+        rest = range.end;
+    }
+    if let Some(after) = text.get(rest..).filter(|a| !a.is_empty()) {
+        out.push(Event::Text(CowStr::from(after.to_string())));
+    }
+    text.clear();
 }
 
 /// The lesson file a relative link names (`02-scopes.md`, `./02-scopes.md#top`), as
@@ -172,6 +215,18 @@ mod tests {
         assert!(html.contains("href=\"#top\""), "{html}");
         assert!(html.contains("href=\"http://e.org\""), "{html}");
         assert!(is_safe_url("dir/page?x=a:b"));
+    }
+
+    #[test]
+    fn provenance_tags_become_badges_and_stay_escape_safe() {
+        let html = render_markdown("Scopes must include each other [spec §1.6]. <b>[practice §3.2]</b>\n\n`[spec §1.6]`\n\n```\n[spec §1.6]\n```\n");
+        assert_eq!(html.matches("<span class=\"prov prov-spec\"").count(), 1, "{html}");
+        assert!(html.contains(">spec §1.6</span>"), "{html}");
+        assert!(html.contains("&lt;b&gt;<span class=\"prov prov-practice\""), "raw HTML around a tag stays escaped: {html}");
+        assert!(html.contains("<code>[spec §1.6]</code>"), "code spans keep the text: {html}");
+        assert!(html.contains("<pre><code>[spec §1.6]\n</code></pre>"), "code blocks keep the text: {html}");
+        let bad = render_markdown("[spec 1.6] [spec §1.6\"><script>]");
+        assert!(!bad.contains("<span") && !bad.contains("<script"), "{bad}");
     }
 
     #[test]

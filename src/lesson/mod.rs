@@ -13,6 +13,7 @@ mod grade;
 mod index;
 mod markdown;
 mod parse;
+mod provenance;
 mod types;
 
 pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
@@ -21,4 +22,5 @@ pub use grade::grade;
 pub use index::{check_course, check_lesson_links, parse_index, Index, Section};
 pub use markdown::{is_safe_url, lesson_file_link, lesson_file_links, render_markdown, render_markdown_linked};
 pub use parse::parse_lesson;
-pub use types::{Block, Exercise, Forbid, Goal, Grade, Lesson, LessonError, LessonMeta, Part};
+pub use provenance::{scan_tags, tag_problems, Provenance, ProvenanceTag};
+pub use types::{Block, Exercise, ExerciseKind, Forbid, Goal, Grade, Lesson, LessonError, LessonMeta, Part};

@@ -4,6 +4,7 @@
 
 use super::exercise::parse_exercise;
 use super::front::parse_front_matter;
+use super::provenance::tag_problems;
 use super::types::{Block, Lesson, LessonError};
 use crate::check::Mode;
 
@@ -18,14 +19,19 @@ pub fn parse_lesson(src: &str) -> (Lesson, Vec<LessonError>) {
     let (meta, body_start) = parse_front_matter(&lines, &mut errors);
     let mut blocks = Vec::new();
     let mut prose: Vec<&str> = Vec::new();
+    let mut prose_line = body_start + 1;
     let mut i = body_start;
     while let Some(line) = lines.get(i) {
         let fence_line = i + 1;
         let Some((info, mode)) = special_fence(line) else {
+            if prose.is_empty() {
+                prose_line = fence_line;
+            }
             prose.push(line);
             i += 1;
             continue;
         };
+        check_tags(&prose, prose_line, &mut errors);
         flush_prose(&mut prose, &mut blocks);
         let end = closing_fence(&lines, i + 1);
         let body = lines.get(i + 1..end).unwrap_or_default();
@@ -42,6 +48,7 @@ pub fn parse_lesson(src: &str) -> (Lesson, Vec<LessonError>) {
         }
         i = end + 1;
     }
+    check_tags(&prose, prose_line, &mut errors);
     flush_prose(&mut prose, &mut blocks);
     check_exercise_ids(&blocks, &mut errors);
     (Lesson { meta, blocks }, errors)
@@ -69,6 +76,13 @@ fn closing_fence(lines: &[&str], from: usize) -> usize {
 
 fn join(body: &[&str]) -> String {
     body.iter().flat_map(|l| [*l, "\n"]).collect()
+}
+
+/// Provenance tags (`[spec §1.6]`) in prose whose first line is lesson line `first_line`.
+fn check_tags(prose: &[&str], first_line: usize, errors: &mut Vec<LessonError>) {
+    for (line, message) in tag_problems(&join(prose), first_line) {
+        errors.push(LessonError::new(line, message));
+    }
 }
 
 fn flush_prose(prose: &mut Vec<&str>, blocks: &mut Vec<Block>) {
@@ -112,6 +126,15 @@ mod tests {
         let Block::Exercise(ex) = &lesson.blocks[3] else { panic!("not an exercise") };
         assert_eq!(ex.line, 21);
         assert_eq!(ex.start.line, 27);
+    }
+
+    #[test]
+    fn malformed_provenance_tags_are_errors_with_their_lines() {
+        let src = "---\nid: d\ntitle: D\norder: 1\n---\nGood [spec §1.6].\n\nBad [spec 1.6].\n```fence\ncta A\n```\n\nAlso bad [practice §99].\n";
+        let (_, errors) = parse_lesson(src);
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![8, 13], "{errors:?}");
+        assert!(errors[0].message.contains("malformed provenance tag `[spec 1.6]`"), "{errors:?}");
     }
 
     #[test]

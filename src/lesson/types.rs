@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::check::Mode;
-use crate::model::Expect;
+use crate::model::{Expect, Scope};
 
 /// A problem in a lesson file, with the 1-based line it is on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +61,8 @@ pub struct Exercise {
     pub id: String,
     /// Lesson line of the ```` ```exercise ```` fence.
     pub line: usize,
+    /// Fix a program, or predict the checker's verdict on it.
+    pub kind: ExerciseKind,
     /// What to do, in Markdown.
     pub prompt: String,
     pub goal: Goal,
@@ -68,8 +70,29 @@ pub struct Exercise {
     pub hints: Vec<String>,
     /// What the learner starts from; its final conditions are part of the goal.
     pub start: Part,
-    /// The reference solution. Never shown to learners; CI checks that it passes.
+    /// The reference solution. Never shown to learners; CI checks that it passes. Empty
+    /// for a [`ExerciseKind::Predict`] exercise, whose answer is `goal.verdict`.
     pub solution: Part,
+}
+
+/// What the learner does with an exercise's program.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExerciseKind {
+    /// Edit the starting program until it meets the goal (`kind: fix`, the default).
+    #[default]
+    Fix,
+    /// Read the program and say which verdict the checker will give before it runs
+    /// (`kind: predict`); the goal's verdict is the answer, and the program is not edited.
+    Predict,
+}
+
+impl ExerciseKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExerciseKind::Fix => "fix",
+            ExerciseKind::Predict => "predict",
+        }
+    }
 }
 
 /// What a learner's program must achieve. Every item is graded by the checker or by a
@@ -84,6 +107,9 @@ pub struct Goal {
     pub forbid: Vec<Forbid>,
     /// At most this many instructions over all threads, labels excluded.
     pub max_instructions: Option<usize>,
+    /// No instruction may synchronize at a wider scope than this (`max-scope: cluster`):
+    /// the exercise is about the narrowest scope that holds the threads involved.
+    pub max_scope: Option<Scope>,
     /// The checker mode grading runs in (`mode: strict`); pragmatic unless given.
     pub mode: Mode,
 }
@@ -95,6 +121,7 @@ impl Default for Goal {
             lanes: None,
             forbid: Vec::new(),
             max_instructions: None,
+            max_scope: None,
             mode: Mode::Pragmatic,
         }
     }
@@ -116,16 +143,26 @@ pub enum Forbid {
     CtaBarrier,
     /// `barrier.cluster.*`.
     ClusterBarrier,
+    /// An mbarrier arrive or wait at `.cta` scope, written or by default.
+    CtaScopeMbarrier,
+    /// An mbarrier arrive with `.release` or wait with `.acquire` semantics, written or by
+    /// default: the exercise wants the relaxed forms plus fences.
+    ReleaseAcquireMbarrier,
+    /// Half of the split proxy fence, `fence.proxy.async::generic.{release,acquire}…`.
+    ProxyFenceHalf,
 }
 
 impl Forbid {
-    pub const ALL: [Forbid; 6] = [
+    pub const ALL: [Forbid; 9] = [
         Forbid::MembarGpu,
         Forbid::FenceSc,
         Forbid::ThreadFence,
         Forbid::ProxyFence,
         Forbid::CtaBarrier,
         Forbid::ClusterBarrier,
+        Forbid::CtaScopeMbarrier,
+        Forbid::ReleaseAcquireMbarrier,
+        Forbid::ProxyFenceHalf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -136,6 +173,34 @@ impl Forbid {
             Forbid::ProxyFence => "proxy-fence",
             Forbid::CtaBarrier => "cta-barrier",
             Forbid::ClusterBarrier => "cluster-barrier",
+            Forbid::CtaScopeMbarrier => "cta-scope-mbarrier",
+            Forbid::ReleaseAcquireMbarrier => "release-acquire-mbarrier",
+            Forbid::ProxyFenceHalf => "proxy-fence-half",
+        }
+    }
+
+    /// Why an exercise would forbid the class: the feedback a learner sees, so it names
+    /// the point of the exercise and where the rule comes from.
+    pub fn why(self) -> &'static str {
+        match self {
+            Forbid::MembarGpu => "it lowers to a GPU-wide `MEMBAR` on sm_90a in one compiler's lowering (a cost fact, not a \
+memory-model rule); this exercise asks for the handoff without that cost",
+            Forbid::FenceSc => "a sequentially consistent fence orders everything at its scope and is never the cheapest \
+fix; this exercise is about the release/acquire pair that does the job [spec §1.10]",
+            Forbid::ThreadFence => "this exercise is about the semantics of the synchronizing instructions themselves, \
+not a separate fence",
+            Forbid::ProxyFence => "this exercise does not need a proxy fence",
+            Forbid::CtaBarrier => "a CTA barrier makes every participant wait for every other; this exercise asks for the \
+one-way protocol that lets each side run on",
+            Forbid::ClusterBarrier => "a cluster barrier stops the whole cluster; this exercise asks for a cheaper handoff",
+            Forbid::CtaScopeMbarrier => "its `.cta` scope does not include the thread in the other CTA, so it is not \
+morally strong with it and the handoff does not synchronize [spec §1.6] (bug 1 of the reference, the relay-warp arrive \
+[spec §10.1]), even after a cluster-scope fence",
+            Forbid::ReleaseAcquireMbarrier => "this exercise keeps the relaxed mbarrier operations and puts the release \
+and acquire into fences [spec §1.5]",
+            Forbid::ProxyFenceHalf => "it is one half of the split proxy fence: the specification pairs a release half \
+before the synchronization with an acquire half in the thread that issues the async operation [spec §2.3], and it \
+does not document that pairing for this use [ambiguous §10.8]; use the bi-directional `fence.proxy.async.shared::cta`",
         }
     }
 

@@ -2,14 +2,21 @@
 //! checker on every scenario and exercise, and report each claim the checker disagrees
 //! with. Exit 0 when all agree, 1 on a mismatch or a claim the checker could not decide,
 //! 2 on a malformed lesson or bad usage.
+//!
+//! `fencelab lessons grade LESSON EXERCISE FILE`: grade one attempt the way the app does.
+//! Exit 0 pass, 1 fail (or undecided), 2 bad input.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fencelab::check::Options;
 use fencelab::lesson::{
-    check_course, check_lesson, check_lesson_links, parse_index, parse_lesson, Block, Lesson, Mismatch, MismatchKind,
+    check_course, check_lesson, check_lesson_links, grade, parse_index, parse_lesson, Block, ExerciseKind, Lesson,
+    Mismatch, MismatchKind,
 };
+
+use crate::input::{read_scenario, read_text, Input, INPUT_ERROR};
+use crate::ui::Ui;
 
 const INDEX: &str = "index.md";
 
@@ -38,12 +45,84 @@ Exit status: 0 all agree, 1 a mismatch or an undecided claim, 2 a malformed less
         #[arg(default_value = "lessons")]
         dir: PathBuf,
     },
+    /// Grade an attempt at one exercise, as the app does
+    #[command(long_about = "Grade an attempt at one exercise, as the app does.
+
+Checks the attempt against the exercise's goal: the declarations and the threads outside
+`lanes` unchanged, nothing the exercise forbids, no scope wider than its `max-scope`, the
+instruction budget, then the checker's verdict and the starting program's conditions.
+Prints PASS or FAIL and every reason.")]
+    #[command(after_help = "\
+Examples:
+  fencelab lessons grade lessons/02-scopes.md widen-the-acquire attempt.fence
+  fencelab lessons grade lessons/04-release-acquire.md fence-the-relaxed-pair - < attempt.fence
+
+Exit status: 0 pass, 1 fail or undecided, 2 bad input (unreadable or malformed lesson,
+unknown exercise, an attempt that does not parse).")]
+    Grade {
+        /// The lesson file, e.g. lessons/02-scopes.md
+        lesson: PathBuf,
+        /// The exercise's id in that lesson
+        exercise: String,
+        /// The attempt: a .fence file (for a predict exercise, a file holding the predicted
+        /// verdict), or - for standard input
+        #[arg(value_parser = Input::parser())]
+        file: Input,
+    },
 }
 
-pub fn run(args: &Args) -> u8 {
+pub fn run(args: &Args, ui: Ui) -> u8 {
     match &args.action {
         Action::Check { dir } => check_dir(dir),
+        Action::Grade { lesson, exercise, file } => grade_attempt(lesson, exercise, file, ui),
     }
+}
+
+fn grade_attempt(lesson_path: &Path, exercise_id: &str, file: &Input, ui: Ui) -> u8 {
+    let lesson_input = Input::Path(lesson_path.to_path_buf());
+    let Ok(lesson_src) = read_text(&lesson_input, ui) else { return INPUT_ERROR };
+    let (lesson, errors) = parse_lesson(&lesson_src);
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("{}:{}: error: {}", lesson_path.display(), e.line, e.message);
+        }
+        return INPUT_ERROR;
+    }
+    let exercises: Vec<_> = lesson
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Exercise(ex) => Some(ex),
+            Block::Prose(_) | Block::Scenario { .. } => None,
+        })
+        .collect();
+    let Some(exercise) = exercises.iter().find(|ex| ex.id == exercise_id) else {
+        let known: Vec<&str> = exercises.iter().map(|ex| ex.id.as_str()).collect();
+        ui.error(&format!(
+            "`{}` has no exercise `{exercise_id}` (it has: {})",
+            lesson_path.display(),
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        ));
+        return INPUT_ERROR;
+    };
+    // A prediction is a verdict word; a fix is a program, whose parse errors are shown as
+    // diagnostics with the attempt's own name and lines.
+    let attempt = match exercise.kind {
+        ExerciseKind::Predict => read_text(file, ui),
+        ExerciseKind::Fix => read_scenario(file, ui).map(|(src, _, _)| src),
+    };
+    let Ok(attempt) = attempt else { return INPUT_ERROR };
+    let result = grade(exercise, &attempt, &Options::default());
+    let verdict = match (result.complete, result.passed) {
+        (_, true) => "PASS",
+        (true, false) => "FAIL",
+        (false, false) => "UNDECIDED",
+    };
+    println!("{verdict} {exercise_id} ({file})");
+    for reason in &result.reasons {
+        println!("  - {reason}");
+    }
+    u8::from(!result.passed)
 }
 
 #[derive(Default)]

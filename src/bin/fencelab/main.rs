@@ -75,7 +75,7 @@ impl Command {
             Command::Fmt(args) => fmt::run(&args, ui),
             Command::Parse(args) => parse::run(&args, ui),
             Command::Litmus(args) => litmus::run(&args, ui),
-            Command::Lessons(args) => lessons::run(&args),
+            Command::Lessons(args) => lessons::run(&args, ui),
             Command::Share(args) => share::share(&args, ui),
             Command::Unshare(args) => share::unshare(&args, ui),
             Command::Mutate(args) => mutate::run(&args, ui),

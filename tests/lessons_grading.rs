@@ -1,0 +1,264 @@
+//! Exercises are graded on their point: for each shipped exercise that a lazy,
+//! over-synchronized or beside-the-point answer used to pass, that answer is rejected with
+//! feedback naming why, while the intended answer passes.
+
+use std::path::Path;
+use std::process::Command;
+
+use fencelab::check::Options;
+use fencelab::lesson::{grade, parse_lesson, Block, Exercise};
+
+fn lesson_path(file: &str) -> std::path::PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons")).join(file)
+}
+
+fn exercise(file: &str, id: &str) -> Exercise {
+    let src = std::fs::read_to_string(lesson_path(file)).expect("lesson is readable");
+    let (lesson, errors) = parse_lesson(&src);
+    assert_eq!(errors, vec![], "{file}");
+    lesson
+        .blocks
+        .into_iter()
+        .find_map(|b| match b {
+            Block::Exercise(ex) if ex.id == id => Some(ex),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{file} has exercise {id}"))
+}
+
+/// `program` with each `(from, to)` applied once; every `from` must occur.
+fn edited(program: &str, edits: &[(&str, &str)]) -> String {
+    edits.iter().fold(program.to_string(), |src, (from, to)| {
+        assert!(src.contains(from), "`{from}` not in\n{src}");
+        src.replacen(from, to, 1)
+    })
+}
+
+enum From {
+    Start,
+    Solution,
+}
+
+/// An answer that must fail: the file, the exercise, the program it edits, the edits, and
+/// a phrase the feedback must contain.
+struct Lazy {
+    file: &'static str,
+    exercise: &'static str,
+    from: From,
+    edits: &'static [(&'static str, &'static str)],
+    feedback: &'static str,
+}
+
+const LAZY: &[Lazy] = &[
+    Lazy {
+        file: "01-executed-is-not-visible.md",
+        exercise: "publish-the-data",
+        from: From::Solution,
+        edits: &[("st.release.gpu", "st.release.sys"), ("ld.acquire.gpu", "ld.acquire.sys")],
+        feedback: "wider than this exercise allows (`max-scope: gpu`)",
+    },
+    Lazy {
+        file: "02-scopes.md",
+        exercise: "widen-the-acquire",
+        from: From::Solution,
+        edits: &[("fence.acquire.gpu", "fence.acquire.sys")],
+        feedback: "`max-scope: gpu`",
+    },
+    Lazy {
+        file: "02-scopes.md",
+        exercise: "widen-the-acquire",
+        from: From::Solution,
+        edits: &[("fence.acquire.gpu", "fence.sc.gpu")],
+        feedback: "(`forbid: fence-sc`)",
+    },
+    Lazy {
+        file: "03-state-spaces.md",
+        exercise: "publish-global-data",
+        from: From::Solution,
+        edits: &[
+            ("fence.release.cluster", "fence.release.gpu"),
+            (
+                "wait mbarrier.try_wait.parity.acquire.cluster.shared::cta [bar], 0",
+                "wait mbarrier.try_wait.parity.relaxed.cluster.shared::cta [bar], 0\n    fence.acquire.sys",
+            ),
+        ],
+        feedback: "`max-scope: cluster`",
+    },
+    Lazy {
+        file: "04-release-acquire.md",
+        exercise: "fence-the-relaxed-pair",
+        from: From::Solution,
+        edits: &[("fence.release.cta", "fence.acq_rel.sys"), ("fence.acquire.cta", "fence.acq_rel.sys")],
+        feedback: "`max-scope: cta`",
+    },
+    Lazy {
+        file: "04-release-acquire.md",
+        exercise: "fence-the-relaxed-pair",
+        from: From::Start,
+        edits: &[
+            ("mbarrier.arrive.relaxed.cta.shared::cta", "mbarrier.arrive.shared::cta"),
+            ("try_wait.parity.relaxed.cta.shared::cta", "try_wait.parity.shared::cta"),
+        ],
+        feedback: "(`forbid: release-acquire-mbarrier`)",
+    },
+    Lazy {
+        file: "07-cluster-handoffs.md",
+        exercise: "pull-without-membar-gpu",
+        from: From::Solution,
+        edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.shared::cluster")],
+        feedback: "(`forbid: cta-scope-mbarrier`): its `.cta` scope does not include the thread in the other CTA",
+    },
+    Lazy {
+        file: "14-relay-warp-case-study.md",
+        exercise: "fix-the-relay-cheaply",
+        from: From::Solution,
+        edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.shared::cluster")],
+        feedback: "(`forbid: cta-scope-mbarrier`)",
+    },
+    Lazy {
+        file: "14-relay-warp-case-study.md",
+        exercise: "fix-the-relay-cheaply",
+        from: From::Solution,
+        edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.relaxed.cta.shared::cluster")],
+        feedback: "(`forbid: cta-scope-mbarrier`)",
+    },
+    Lazy {
+        file: "08-mbarrier-debts.md",
+        exercise: "announce-every-byte",
+        from: From::Solution,
+        edits: &[("[bar], 4\n", "[bar], 0\n")],
+        feedback: "does not hold",
+    },
+    Lazy {
+        file: "08-mbarrier-debts.md",
+        exercise: "announce-every-byte",
+        from: From::Solution,
+        edits: &[("[bar], 4\n", "[bar], 2\n")],
+        feedback: "the checker's verdict is deadlock",
+    },
+    Lazy {
+        file: "08-mbarrier-debts.md",
+        exercise: "announce-every-byte",
+        from: From::Start,
+        edits: &[(
+            "    mbarrier.arrive.expect_tx.shared::cta [bar], 8\n",
+            "    mbarrier.complete_tx.relaxed.cta.shared::cta [bar], 4\n    mbarrier.arrive.expect_tx.shared::cta [bar], 8\n",
+        )],
+        feedback: "allows at most 4",
+    },
+    Lazy {
+        file: "13-pipelines.md",
+        exercise: "add-the-empty-barrier",
+        from: From::Start,
+        edits: &[
+            ("    st.shared [slot], 2\n", "    bar.sync 0\n    st.shared [slot], 2\n"),
+            ("    ld.shared r0, [slot]\n", "    ld.shared r0, [slot]\n    bar.sync 0\n"),
+        ],
+        feedback: "(`forbid: cta-barrier`)",
+    },
+    Lazy {
+        file: "10-tma-store.md",
+        exercise: "fence-before-the-store",
+        from: From::Solution,
+        edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
+        feedback: "(`forbid: proxy-fence-half`): it is one half of the split proxy fence",
+    },
+    Lazy {
+        file: "15-where-the-spec-is-silent.md",
+        exercise: "strict-war-fence",
+        from: From::Solution,
+        edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
+        feedback: "(`forbid: proxy-fence-half`)",
+    },
+    Lazy {
+        file: "11-wgmma-operands.md",
+        exercise: "fence-the-operands",
+        from: From::Solution,
+        edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
+        feedback: "(`forbid: proxy-fence-half`)",
+    },
+];
+
+#[test]
+fn lazy_and_beside_the_point_answers_fail_with_the_reason() {
+    let options = Options::default();
+    for lazy in LAZY {
+        let ex = exercise(lazy.file, lazy.exercise);
+        let base = match lazy.from {
+            From::Start => &ex.start.source,
+            From::Solution => &ex.solution.source,
+        };
+        let attempt = edited(base, lazy.edits);
+        let result = grade(&ex, &attempt, &options);
+        assert!(result.complete && !result.passed, "{}: {attempt}\n{:?}", lazy.exercise, result.reasons);
+        assert!(
+            result.reasons.iter().any(|r| r.contains(lazy.feedback)),
+            "{}: expected feedback containing {:?}, got {:#?}",
+            lazy.exercise,
+            lazy.feedback,
+            result.reasons
+        );
+        let intended = grade(&ex, &ex.solution.source, &options);
+        assert!(intended.passed, "{}: the intended answer fails: {:?}", lazy.exercise, intended.reasons);
+    }
+}
+
+fn fencelab(args: &[&str], attempt: &str) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("fencelab-grade-{}-{}", std::process::id(), args.join("-").len()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("attempt.fence");
+    std::fs::write(&file, attempt).expect("write attempt");
+    let out = Command::new(env!("CARGO_BIN_EXE_fencelab")).args(args).arg(&file).output().expect("fencelab runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_grade_command_prints_the_verdict_and_exits_by_it() {
+    let lesson = lesson_path("02-scopes.md");
+    let lesson = lesson.to_str().expect("utf-8 path");
+    let ex = exercise("02-scopes.md", "widen-the-acquire");
+
+    let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], &ex.solution.source);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("PASS widen-the-acquire"), "{text}");
+
+    let sys = edited(&ex.solution.source, &[("fence.acquire.gpu", "fence.acquire.sys")]);
+    let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], &sys);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.starts_with("FAIL widen-the-acquire") && text.contains("`max-scope: gpu`"), "{text}");
+
+    let (code, text) = fencelab(&["lessons", "grade", lesson, "no-such-exercise"], &ex.solution.source);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("has no exercise `no-such-exercise` (it has: predict-cluster-scope, widen-the-acquire)"), "{text}");
+
+    let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], "thread t @Nowhere:\n    bogus\n");
+    assert_eq!(code, Some(2), "{text}");
+}
+
+#[test]
+fn predictions_are_graded_and_checked_against_the_checker() {
+    let options = Options::default();
+    let ex = exercise("06-cta-barriers.md", "predict-store-after-sync");
+    assert!(grade(&ex, "race", &options).passed);
+    let wrong = grade(&ex, "correct", &options);
+    assert!(!wrong.passed && wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
+
+    // A lesson whose declared answer the checker contradicts is flagged.
+    let src = std::fs::read_to_string(lesson_path("06-cta-barriers.md")).expect("lesson 6");
+    let lying = src.replacen("kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: race", "kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: correct", 1);
+    assert_ne!(lying, src, "the predict block is where the test expects it");
+    let (lesson, errors) = parse_lesson(&lying);
+    assert_eq!(errors, vec![]);
+    let found = fencelab::lesson::check_lesson(&lesson, &options);
+    assert!(
+        found.iter().any(|m| m.declared.contains("predict-store-after-sync") && m.actual.contains("the checker says race")),
+        "{found:#?}"
+    );
+
+    let lesson = lesson_path("06-cta-barriers.md");
+    let (code, text) = fencelab(&["lessons", "grade", lesson.to_str().expect("utf-8"), "predict-store-after-sync"], "race\n");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.starts_with("PASS predict-store-after-sync") && text.contains("the checker says race"), "{text}");
+}

@@ -193,8 +193,8 @@ impl Timeline {
                 Some(x) => (x, row_y(f.from_step.map_or(0, |s| s + 1))),
                 None => (to.0 - 0.4 * COLUMN_WIDTH, to.1 - 0.8 * ROW_HEIGHT),
             };
-            // A failed attempt by a named agent without a step is one the checker keeps no
-            // step for (a relaxed arrive): it is drawn from the top of that agent's column.
+            // A failed attempt by a named agent without a step (the checker records one for
+            // every arrival it knows of) is drawn from the top of that agent's column.
             let origin = match (x_named(&f.from_agent), f.from_step) {
                 (Some(_), Some(s)) => format!("from {} (step {}) ", f.from_agent, s + 1),
                 (Some(_), None) => format!("from {} (step not recorded) ", f.from_agent),

@@ -101,7 +101,11 @@ describe("share links", { skip: skip ?? false }, () => {
         const stepInput = page.getByLabel("Jump to step");
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "4");
         assert.equal(await stepInput.inputValue(), "4", "at the end of the 4-step witness");
-        assert.equal(await page.locator('[data-region="lanes"] .access-mark').count(), 2, "both accesses marked");
+        // The frozen program ends the relay right after its arrive, so the peer's read of its
+        // shared memory is undefined (ref §10 #35) before it is a race: one access, the read.
+        const marks = page.locator('[data-region="lanes"] .access-mark');
+        assert.equal(await marks.count(), 1, "the undefined read is marked");
+        assert.match(await marks.first().innerText(), /read of/);
         await screenshot(page, "share-finding-opened");
         assert.deepEqual(problems, []);
         await page.close();

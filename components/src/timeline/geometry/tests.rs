@@ -150,7 +150,8 @@ fn a_relaxed_arrive_is_a_failed_edge_from_its_own_step() {
     assert_eq!(failed.len(), 1, "{:?}", tl.arrows);
     assert!(failed[0].caption.contains("from producer (step 2) to consumer (step 3)"), "{}", failed[0].caption);
     assert!(failed[0].caption.contains("relaxed"), "{}", failed[0].caption);
-    assert_eq!(failed[0].from.1, row_y(2), "drawn from the arrive's row");
+    // The arrow leaves the edge of the arrive's dot, a few pixels off the row's centre.
+    assert!((failed[0].from.1 - row_y(2)).abs() < ROW_HEIGHT / 4.0, "drawn from the arrive's row: {}", failed[0].from.1);
     assert!(!tl.arrows.iter().any(|a| matches!(a.kind, ArrowKind::Formed { .. })), "nothing formed");
 }
 

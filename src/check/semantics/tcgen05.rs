@@ -1,10 +1,11 @@
 //! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*` and
 //! the thread-sync fences (TMEM allocation: [`super::tmem_alloc`]).
 //!
-//! Model: an async tcgen05 op inherits the issuer's knowledge for ordinary memory (program
-//! order; its smem reads are async proxy) but, for tensor memory, only the thread's
-//! tcgen05 view: what `fence::after_thread_sync`, `wait::ld`/`wait::st` and pipelined
-//! predecessors (§8.2) put there. `fence::before_thread_sync` publishes completed ld/st and
+//! Model: an async tcgen05 op inherits, for ordinary memory, the issuer's own accesses by
+//! program order and other agents' events only as far as its last
+//! `fence::after_thread_sync` saw them (§8.4; its smem reads are async proxy); for tensor
+//! memory, only the thread's tcgen05 view: what `fence::after_thread_sync`,
+//! `wait::ld`/`wait::st` and pipelined predecessors (§8.2) put there. `fence::before_thread_sync` publishes completed ld/st and
 //! in-flight pipelined producers to the thread's next synchronization, relaxed included.
 //! A pipelined consumer (mma/cp/shift) waits for the producers it knows of.
 
@@ -105,8 +106,29 @@ fn tmem_view(ex: &Exec, what: &TcWhat) -> Result<Knowledge, String> {
     Ok(k)
 }
 
-fn spawn(ex: &mut Exec, what: TcWhat, tmem: Knowledge) -> Result<u32, String> {
+/// What a new asynchronous op knows of ordinary memory (§8.4): the thread's knowledge, but
+/// of other agents' events only those its last `fence::after_thread_sync` saw (the
+/// `Filter::Memory` part of `tc_view`); its own earlier accesses count by program order.
+fn memory_view(ex: &Exec) -> Result<Knowledge, String> {
+    let me = ex.agent;
+    let mut bound = crate::check::machine::VersionVec::default();
+    for e in &ex.me()?.asyncs.tc_view.entries {
+        if e.filter != Filter::Tmem {
+            bound.join(&e.vv);
+        }
+    }
     let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
+    for e in &mut k.entries {
+        for agent in (0..ex.m.agents.len() as u32).filter(|a| *a != me) {
+            let seen = e.vv.get(agent).min(bound.get(agent));
+            e.vv.set(agent, seen);
+        }
+    }
+    Ok(k)
+}
+
+fn spawn(ex: &mut Exec, what: TcWhat, tmem: Knowledge) -> Result<u32, String> {
+    let mut k = memory_view(ex)?;
     k.join(&tmem);
     let place = ex.place();
     let name = kind_name(&what);
@@ -185,6 +207,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             for msg in ex.me()?.pending_acquire.clone() {
                 k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
             }
+            // Ordinary memory too: the mma's smem operand reads follow the thread's prior
+            // synchronization only through this fence (§8.4, §10 #30).
+            k.join(&ex.me()?.knowledge.restrict(Filter::Memory, ex.layout));
             // §8.4: the fence orders later ops after *prior synchronization*. This thread's
             // own ops still in flight cannot have been observed by any (completion comes
             // first); what its own `before_thread_sync` (or the one `commit` implies) put in

@@ -44,6 +44,8 @@ pub struct TmemState {
     /// Some `tcgen05.alloc` of the CTA has run (tells "before alloc" from "after dealloc").
     pub ever_allocated: bool,
     pub relinquished: bool,
+    /// The ordering points (`tcgen05::TcWhat::Alloc` agents) of the allocations now live.
+    pub live_allocs: Vec<u32>,
 }
 
 /// Total TMEM columns of a CTA.

@@ -22,6 +22,13 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     }
     let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
     let crossing = needed(from, from_cta, to, ex.place().cta);
+    if let Some((issuer, text)) = super::tc_explain::unfenced_operand(ex, event, loc) {
+        // The issuer's synchronization reached the write; the op did not inherit it.
+        let proxy_too = !crossing.steps.is_empty()
+            && !ex.m.agents.get(issuer).is_some_and(|a| a.knowledge.orders(ex.layout, event, loc, &crossing));
+        let text = if proxy_too { format!("{text}; the path also lacks {}", fence_names(from, to)) } else { text };
+        return (RaceReason::MissingTcgen05Fence, text);
+    }
     // An edge that reaches the location and lacks only proxy fences: name the fences, whatever
     // filtered entries (tensor-memory-only, restricted fences) the knowledge also holds.
     if !crossing.steps.is_empty() && me.knowledge.orders_ignoring_proxies(ex.layout, event, loc) {

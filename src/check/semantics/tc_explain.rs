@@ -97,7 +97,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize) -> Option<(RaceReason, St
             let fix = match first {
                 TcWhat::Ld { .. } => "`tcgen05.wait::ld`",
                 TcWhat::St { .. } => "`tcgen05.wait::st`",
-                TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Commit { .. } => {
+                TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => {
                     "`tcgen05.commit` and a wait on its mbarrier, then `tcgen05.fence::after_thread_sync`"
                 }
             };
@@ -123,6 +123,30 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize) -> Option<(RaceReason, St
     (!problems.is_empty()).then(|| (RaceReason::MissingTcgen05Fence, problems.join("; ")))
 }
 
+/// An async tcgen05 op (executing) reads ordinary memory written by `event`, which its
+/// issuer's synchronization ordered but the op did not inherit: the issuer lacks a
+/// `fence::after_thread_sync` between that synchronization and the op (§8.4, §10 #30).
+/// Returns the issuer's agent index and the sentence.
+pub fn unfenced_operand(ex: &Exec, event: EventId, loc: usize) -> Option<(usize, String)> {
+    if matches!(ex.layout.locs.get(loc).map(|l| l.space), Some(Space::Tmem(_))) {
+        return None;
+    }
+    let (at, _) = tc_op(ex, ex.agent)?;
+    let issuer_knows = ex.m.agents.get(at.thread).is_some_and(|a| a.knowledge.orders_ignoring_proxies(ex.layout, event, loc));
+    if !issuer_knows {
+        return None;
+    }
+    consumer_side(ex, at).map(|(_, text)| (at.thread, text))
+}
+
+/// Which thread-sync fences are missing or misplaced between a `tcgen05.alloc` at
+/// `alloc_at` and another thread's tcgen05 op at `op_at` (§8.4, §8.5).
+pub fn alloc_handoff(ex: &Exec, alloc_at: InstrRef, op_at: InstrRef) -> Vec<String> {
+    let mut problems: Vec<String> = producer_side(ex, alloc_at, &TcWhat::Alloc).into_iter().collect();
+    problems.extend(consumer_side(ex, op_at).map(|(_, text)| text));
+    problems
+}
+
 /// The issuer of an earlier tcgen05 op must, before its next synchronization, complete it
 /// (ld/st: `wait::*`) and run `fence::before_thread_sync`.
 fn producer_side(ex: &Exec, at: InstrRef, op: &TcWhat) -> Option<String> {
@@ -136,7 +160,7 @@ fn producer_side(ex: &Exec, at: InstrRef, op: &TcWhat) -> Option<String> {
     let wait = match op {
         TcWhat::Ld { .. } => Some(TcOp::WaitLd),
         TcWhat::St { .. } => Some(TcOp::WaitSt),
-        TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Commit { .. } => None,
+        TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => None,
     };
     if let Some(wait) = wait.filter(|w| !between(w)) {
         return Some(format!(

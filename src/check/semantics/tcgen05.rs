@@ -1,16 +1,17 @@
 //! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*` and
 //! the thread-sync fences (TMEM allocation: [`super::tmem_alloc`]).
 //!
-//! Model: an async tcgen05 op inherits the issuer's knowledge for ordinary memory (program
-//! order; its smem reads are async proxy) but, for tensor memory, only the thread's
-//! tcgen05 view: what `fence::after_thread_sync`, `wait::ld`/`wait::st` and pipelined
-//! predecessors (§8.2) put there. `fence::before_thread_sync` publishes completed ld/st and
+//! Model: an async tcgen05 op inherits, for ordinary memory, the issuer's own accesses by
+//! program order and other agents' events only as far as its last
+//! `fence::after_thread_sync` saw them (§8.4; its smem reads are async proxy); for tensor
+//! memory, only the thread's tcgen05 view: what `fence::after_thread_sync`,
+//! `wait::ld`/`wait::st` and pipelined predecessors (§8.2) put there. `fence::before_thread_sync` publishes completed ld/st and
 //! in-flight pipelined producers to the thread's next synchronization, relaxed included.
 //! A pipelined consumer (mma/cp/shift) waits for the producers it knows of.
 
 use super::async_op::{self, AsyncOp, AsyncWhat};
 use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, Filter, Knowledge, Layout, Machine, ProxyKey, Stage};
+use crate::check::machine::{AgentKind, EventId, Filter, InstrRef, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, Scope, Space, TcOp};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +23,9 @@ pub enum TcWhat {
     St { dst: usize, value: i64 },
     /// Async arrive-on (count 1, cluster scope) on each barrier once `after` completed.
     Commit { bars: Vec<usize>, after: Vec<u32> },
+    /// The ordering point of a `tcgen05.alloc`, completed at issue: a synchronous tcgen05 op
+    /// that other threads' tcgen05 ops follow only through the thread-sync fences (§8.4, §8.5).
+    Alloc,
 }
 
 pub fn kind_name(t: &TcWhat) -> &'static str {
@@ -32,6 +36,7 @@ pub fn kind_name(t: &TcWhat) -> &'static str {
         TcWhat::Ld { .. } => "tcgen05.ld",
         TcWhat::St { .. } => "tcgen05.st",
         TcWhat::Commit { .. } => "tcgen05.commit",
+        TcWhat::Alloc => "tcgen05.alloc",
     }
 }
 
@@ -53,7 +58,7 @@ fn pipelined(earlier: &TcWhat, later: &TcWhat) -> bool {
         // Same accumulator (the shape is not modelled).
         (TcWhat::Mma { d: first, .. }, TcWhat::Mma { d: second, .. }) => first == second,
         (TcWhat::Cp { .. } | TcWhat::Shift { .. }, TcWhat::Mma { .. }) | (TcWhat::Mma { .. }, TcWhat::Shift { .. }) => true,
-        (TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Ld { .. } | TcWhat::St { .. } | TcWhat::Commit { .. }, _) => false,
+        (TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Ld { .. } | TcWhat::St { .. } | TcWhat::Commit { .. } | TcWhat::Alloc, _) => false,
     }
 }
 
@@ -85,11 +90,12 @@ fn promise(layout: &Layout, ids: &[u32]) -> Knowledge {
     k
 }
 
-fn spawn(ex: &mut Exec, what: TcWhat) -> Result<u32, String> {
+/// What a new asynchronous op knows of tensor memory: the thread's tcgen05 view and the
+/// pipelined producers it follows (§8.2, §8.4).
+fn tmem_view(ex: &Exec, what: &TcWhat) -> Result<Knowledge, String> {
     let thread = thread_of(ex)?;
-    let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
-    k.join(&ex.me()?.asyncs.tc_view.clone());
-    let producers = issued_by(ex.m, thread, |w, _| pipelined(w, &what));
+    let mut k = ex.me()?.asyncs.tc_view.clone();
+    let producers = issued_by(ex.m, thread, |w, _| pipelined(w, what));
     k.join(&promise(ex.layout, &producers));
     // Ordering is transitive: shift → mma → shift orders the two shifts.
     for id in &producers {
@@ -97,6 +103,33 @@ fn spawn(ex: &mut Exec, what: TcWhat) -> Result<u32, String> {
             k.join(&a.knowledge.restrict(Filter::Tmem, ex.layout));
         }
     }
+    Ok(k)
+}
+
+/// What a new asynchronous op knows of ordinary memory (§8.4): the thread's knowledge, but
+/// of other agents' events only those its last `fence::after_thread_sync` saw (the
+/// `Filter::Memory` part of `tc_view`); its own earlier accesses count by program order.
+fn memory_view(ex: &Exec) -> Result<Knowledge, String> {
+    let me = ex.agent;
+    let mut bound = crate::check::machine::VersionVec::default();
+    for e in &ex.me()?.asyncs.tc_view.entries {
+        if e.filter != Filter::Tmem {
+            bound.join(&e.vv);
+        }
+    }
+    let mut k = ex.me()?.knowledge.restrict(Filter::Memory, ex.layout);
+    for e in &mut k.entries {
+        for agent in (0..ex.m.agents.len() as u32).filter(|a| *a != me) {
+            let seen = e.vv.get(agent).min(bound.get(agent));
+            e.vv.set(agent, seen);
+        }
+    }
+    Ok(k)
+}
+
+fn spawn(ex: &mut Exec, what: TcWhat, tmem: Knowledge) -> Result<u32, String> {
+    let mut k = memory_view(ex)?;
+    k.join(&tmem);
     let place = ex.place();
     let name = kind_name(&what);
     let id = async_op::spawn(ex, AsyncWhat::Tc(what), k, place)?;
@@ -174,6 +207,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             for msg in ex.me()?.pending_acquire.clone() {
                 k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
             }
+            // Ordinary memory too: the mma's smem operand reads follow the thread's prior
+            // synchronization only through this fence (§8.4, §10 #30).
+            k.join(&ex.me()?.knowledge.restrict(Filter::Memory, ex.layout));
             // §8.4: the fence orders later ops after *prior synchronization*. This thread's
             // own ops still in flight cannot have been observed by any (completion comes
             // first); what its own `before_thread_sync` (or the one `commit` implies) put in
@@ -198,11 +234,49 @@ fn spawn_in_tmem(ex: &mut Exec, text: &str, what: TcWhat) -> Result<(), String> 
     let mut tmem: Vec<usize> = reads_of(ex.layout, &what).into_iter().map(|(l, _)| l).collect();
     tmem.extend(writes_of(&what));
     tmem.retain(|l| matches!(ex.layout.locs.get(*l).map(|x| x.space), Some(Space::Tmem(_))));
-    if super::tmem_alloc::unallocated_access(ex, text, &tmem, writes_of(&what)) {
+    let view = tmem_view(ex, &what)?;
+    if super::tmem_alloc::unallocated_access(ex, text, &tmem, writes_of(&what), &view) {
         return Ok(());
     }
-    spawn(ex, what)?;
+    spawn(ex, what, view)?;
     ex.next()
+}
+
+/// Record the executing thread's `tcgen05.alloc` as an agent completed at issue (§8.4,
+/// §8.5). Like a completed `tcgen05.ld`, its event orders this thread's later tcgen05 ops
+/// and reaches another thread's only through `fence::before_thread_sync`, a thread
+/// synchronization and `fence::after_thread_sync`. The agent also remembers the thread's
+/// epoch at the alloc, to tell a missing fence from a missing synchronization.
+pub fn alloc_point(ex: &mut Exec) -> Result<u32, String> {
+    let me = ex.agent;
+    let epoch = ex.me()?.knowledge.own_epoch(me);
+    let place = ex.place();
+    let id = async_op::spawn(ex, AsyncWhat::Tc(TcWhat::Alloc), Knowledge::default(), place)?;
+    let own = async_op::own_events(ex.layout, ex.m, id, false);
+    if let Some(a) = ex.m.agents.get_mut(id as usize) {
+        a.knowledge = own.clone();
+        if let Some(main) = a.knowledge.main_mut() {
+            main.vv.set(me, epoch);
+        }
+        a.status = crate::check::machine::Status::Done;
+        if let AgentKind::Async { op, .. } = &mut a.kind {
+            op.stage = Stage::Completed;
+        }
+    }
+    let tmem = own.restrict(Filter::Tmem, ex.layout);
+    let asyncs = &mut ex.me_mut()?.asyncs;
+    asyncs.tc_view.join(&tmem);
+    asyncs.tc_done.join(&tmem);
+    Ok(id)
+}
+
+/// The thread that ran the alloc behind ordering point `id`, and its event at the alloc.
+pub fn alloc_issuer(m: &Machine, id: u32) -> Option<(InstrRef, EventId)> {
+    let agent = m.agents.get(id as usize)?;
+    let AgentKind::Async { issuer, .. } = agent.kind else { return None };
+    let thread_agent = issuer.thread as u32;
+    let epoch = agent.knowledge.main().map_or(0, |e| e.vv.get(thread_agent));
+    Some((issuer, EventId { agent: thread_agent, epoch }))
 }
 
 fn writes_of(t: &TcWhat) -> Option<usize> {
@@ -210,7 +284,7 @@ fn writes_of(t: &TcWhat) -> Option<usize> {
         TcWhat::Mma { d, .. } => Some(*d),
         TcWhat::Cp { dst, .. } | TcWhat::St { dst, .. } => Some(*dst),
         TcWhat::Shift { tmem } => Some(*tmem),
-        TcWhat::Ld { .. } | TcWhat::Commit { .. } => None,
+        TcWhat::Ld { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => None,
     }
 }
 
@@ -271,7 +345,7 @@ fn reads_of(layout: &Layout, t: &TcWhat) -> Vec<(usize, ProxyKey)> {
         TcWhat::Cp { src, .. } => vec![r(*src)],
         TcWhat::Shift { tmem } => vec![r(*tmem)],
         TcWhat::Ld { src, .. } => vec![r(*src)],
-        TcWhat::St { .. } | TcWhat::Commit { .. } => Vec::new(),
+        TcWhat::St { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => Vec::new(),
     }
 }
 
@@ -375,7 +449,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
             tmem_write(ex, *dst, *value)?;
             ex.out.description = format!("st: wrote {value} to TMEM");
         }
-        TcWhat::Commit { .. } => {}
+        TcWhat::Commit { .. } | TcWhat::Alloc => {}
     }
     async_op::set_stage(ex, Stage::Accessed)
 }

@@ -4,7 +4,7 @@
 
 use super::async_op;
 use super::exec::{Exec, RawAccess, Readiness};
-use crate::check::machine::{AgentKind, InstrRef, Machine, Status, TMEM_COLUMNS};
+use crate::check::machine::{AgentKind, EventId, InstrRef, Knowledge, Machine, Status, TMEM_COLUMNS};
 use crate::model::{Instr, TcOp};
 
 /// An `alloc` blocks while the CTA lacks `cols` free columns.
@@ -25,9 +25,11 @@ pub fn alloc(ex: &mut Exec, text: &str, dst: &str, cols: u32) -> Result<bool, St
     }
     let dst = ex.layout.loc(dst)?;
     super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
+    let point = super::tcgen05::alloc_point(ex)?;
     if let Some(s) = ex.m.tmem.get_mut(cta) {
         s.allocated += cols;
         s.ever_allocated = true;
+        s.live_allocs.push(point);
     }
     ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
     Ok(true)
@@ -44,6 +46,9 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
     }
     if let Some(s) = ex.m.tmem.get_mut(cta) {
         s.allocated -= cols;
+        if s.allocated == 0 {
+            s.live_allocs.clear();
+        }
     }
     ex.out.description = format!("freed {cols} TMEM columns");
     true
@@ -71,29 +76,35 @@ pub fn check_exit(ex: &mut Exec, cta: usize) {
     }
 }
 
-/// A tcgen05 op reaching TMEM of a CTA that allocates TMEM, while none is allocated: before
-/// the `tcgen05.alloc` or after the `dealloc` (§9.7.16.7.1; reference §8.5, §10 #34).
-/// Scenarios whose CTA never allocates declare their TMEM as already allocated (a departure
-/// listed in ARCHITECTURE.md). The model does not map locations to columns: any allocated
-/// column counts. Returns true when it reported undefined behaviour.
-pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], written: Option<usize>) -> bool {
+/// A tcgen05 op reaching TMEM of a CTA that allocates TMEM, while none is allocated (before
+/// the `tcgen05.alloc` or after the `dealloc`), or while the op, whose tensor-memory
+/// knowledge is `view`, is not ordered after any live alloc (§8.4, §9.7.16.7.1; reference
+/// §8.5, §10 #33–34). Scenarios whose CTA never allocates declare their TMEM as already
+/// allocated (a departure listed in ARCHITECTURE.md). The model does not map locations to
+/// columns: any allocated column counts. Returns true when it reported undefined behaviour.
+pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], written: Option<usize>, view: &Knowledge) -> bool {
     for &loc in tmem_locs {
         let Some(crate::model::Space::Tmem(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { continue };
         let allocates = ex.layout.threads.iter().any(|t| {
             t.place.cta == cta && t.program.iter().any(|i| matches!(i, Instr::Tc(TcOp::Alloc { .. })))
         });
-        let state = ex.m.tmem.get(cta).cloned().unwrap_or_default();
-        if !allocates || state.allocated > 0 {
+        if !allocates {
             continue;
         }
-        let name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()).to_string();
+        let state = ex.m.tmem.get(cta).cloned().unwrap_or_default();
         let cta_name = ex.layout.cta_name(cta).to_string();
-        let (when, fix) = if state.ever_allocated {
-            ("after `tcgen05.dealloc` freed it", "free TMEM only after every tcgen05 op on it completed, and use it no more afterwards")
+        let (when, fix) = if state.allocated > 0 {
+            let ordered = state.live_allocs.iter().any(|id| view.orders_ignoring_proxies(ex.layout, EventId { agent: *id, epoch: 1 }, loc));
+            if ordered {
+                continue;
+            }
+            (format!("not ordered after the `tcgen05.alloc` of CTA `{cta_name}`"), unordered_fix(ex, &state.live_allocs))
+        } else if state.ever_allocated {
+            ("after `tcgen05.dealloc` freed it".to_string(), "free TMEM only after every tcgen05 op on it completed, and use it no more afterwards".to_string())
         } else {
-            ("before any `tcgen05.alloc` of CTA", "issue tcgen05 ops only after the `tcgen05.alloc` of their TMEM, ordered after it (same thread, or a barrier with the tcgen05 thread-sync fences)")
+            (format!("before any `tcgen05.alloc` of CTA `{cta_name}`"), "issue tcgen05 ops only after the `tcgen05.alloc` of their TMEM, ordered after it (same thread, or `tcgen05.fence::before_thread_sync` in the allocating thread, a thread synchronization, then `tcgen05.fence::after_thread_sync` in the issuing thread)".to_string())
         };
-        let when = if state.ever_allocated { when.to_string() } else { format!("{when} `{cta_name}`") };
+        let name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()).to_string();
         let who = ex.name_of(ex.agent);
         let access = RawAccess { agent_name: who.clone(), instr: ex.instr_ref(), loc, is_write: written == Some(loc), step: Some(ex.step) };
         ex.undefined(
@@ -106,6 +117,25 @@ pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], writte
         return true;
     }
     false
+}
+
+/// Why the executing thread's tcgen05 op does not follow the live allocs: another thread's
+/// alloc reaches it only through `fence::before_thread_sync`, a synchronization and
+/// `fence::after_thread_sync` (§8.4). Names the missing pieces the programs show.
+fn unordered_fix(ex: &Exec, live_allocs: &[u32]) -> String {
+    let chain = "the allocating thread runs `tcgen05.fence::before_thread_sync` after the alloc, then synchronizes with this thread, which runs `tcgen05.fence::after_thread_sync` before its first tcgen05 op";
+    let Some((alloc_at, _)) = live_allocs.first().and_then(|id| super::tcgen05::alloc_issuer(ex.m, *id)) else {
+        return format!("order it after the alloc: {chain}");
+    };
+    let synced = live_allocs.iter().filter_map(|id| super::tcgen05::alloc_issuer(ex.m, *id)).any(|(_, event)| {
+        ex.me().is_ok_and(|me| me.knowledge.orders_ignoring(event).is_some())
+    });
+    let missing = ex.instr_ref().map(|at| super::tc_explain::alloc_handoff(ex, alloc_at, at)).unwrap_or_default();
+    match (synced, missing.is_empty()) {
+        (_, false) => format!("{} ({chain})", missing.join("; ")),
+        (true, true) => format!("the thread synchronization that follows the alloc does not carry it: {chain}"),
+        (false, true) => format!("no synchronization orders the alloc before this op: {chain}"),
+    }
 }
 
 pub fn relinquish(ex: &mut Exec) {

@@ -43,8 +43,8 @@ fn plain_check_meets_every_scenario_files_expectations() {
     let failed: Vec<&str> = text.lines().filter(|l| l.starts_with("FAILED") || l.starts_with("error:")).collect();
     assert!(ok && failed.is_empty(), "plain `fencelab check` fails:\n{}", failed.join("\n"));
     // Files that claim a verdict per mode really run in both.
-    assert!(text.contains("003-relay-warp-release-cluster.fence: race in strict mode"), "{text}");
-    assert!(text.contains("003-relay-warp-release-cluster.fence: correct in pragmatic mode"), "{text}");
+    assert!(text.contains("st_async_own_cta.fence: undefined in strict mode"), "{text}");
+    assert!(text.contains("st_async_own_cta.fence: correct in pragmatic mode"), "{text}");
 }
 
 #[test]

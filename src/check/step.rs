@@ -36,9 +36,7 @@ pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) ->
     let mut ex = Exec { layout, mode, m, agent: step.agent, step: index, out: StepOutcome::default() };
     semantics::step(&mut ex, step.choice)?;
     let out = ex.out;
-    m.trace.0.steps += 1;
-    m.trace.0.edges.extend(out.edges.iter().cloned());
-    m.trace.0.failed.extend(out.failed.iter().cloned());
+    m.trace.0.record(&out.edges, &out.failed);
     Ok(out)
 }
 

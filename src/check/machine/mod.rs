@@ -3,6 +3,7 @@
 mod agents;
 mod knowledge;
 mod layout;
+mod shared;
 mod state;
 mod vv;
 

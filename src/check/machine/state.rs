@@ -4,9 +4,11 @@
 //! equality ignore: two paths reaching the same state are the same state.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::knowledge::{Knowledge, Message};
 use super::layout::{Layout, Place, Via};
+use super::shared::Shared;
 use super::vv::{EventId, Meta};
 use crate::check::report::RaceReason;
 use crate::check::semantics::AsyncOp;
@@ -192,18 +194,71 @@ pub struct FailedRec {
     pub knowledge: Knowledge,
 }
 
+/// What the steps so far formed and failed to form. States share the records of their
+/// common past, so a step costs only its own records, not a copy of the whole history.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub steps: usize,
-    pub edges: Vec<EdgeRec>,
-    pub failed: Vec<FailedRec>,
+    latest: Option<Arc<TraceLink>>,
+}
+
+/// One step's records (steps that recorded nothing have no link) and the steps before.
+#[derive(Debug)]
+struct TraceLink {
+    edges: Vec<EdgeRec>,
+    failed: Vec<FailedRec>,
+    earlier: Option<Arc<TraceLink>>,
+}
+
+impl Trace {
+    /// Counts a step and keeps what it formed and failed to form.
+    pub fn record(&mut self, edges: &[EdgeRec], failed: &[FailedRec]) {
+        self.steps += 1;
+        if edges.is_empty() && failed.is_empty() {
+            return;
+        }
+        let earlier = self.latest.take();
+        self.latest = Some(Arc::new(TraceLink { edges: edges.to_vec(), failed: failed.to_vec(), earlier }));
+    }
+
+    /// The links, oldest first.
+    fn links(&self) -> Vec<&TraceLink> {
+        let mut links = Vec::new();
+        let mut at = self.latest.as_deref();
+        while let Some(link) = at {
+            links.push(link);
+            at = link.earlier.as_deref();
+        }
+        links.reverse();
+        links
+    }
+
+    /// Edges formed, in step order.
+    pub fn edges(&self) -> impl Iterator<Item = &EdgeRec> {
+        self.links().into_iter().flat_map(|l| l.edges.iter())
+    }
+
+    /// Synchronization that failed to form, in step order.
+    pub fn failed(&self) -> impl Iterator<Item = &FailedRec> {
+        self.links().into_iter().flat_map(|l| l.failed.iter())
+    }
+}
+
+impl Drop for Trace {
+    /// Unlinks iteratively: a long history dropped recursively could overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.latest.take();
+        while let Some(link) = next {
+            next = Arc::try_unwrap(link).ok().and_then(|mut l| l.earlier.take());
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Machine {
-    pub agents: Vec<Agent>,
-    pub cells: Vec<Cell>,
-    pub mbars: Vec<MbarState>,
+    pub agents: Vec<Shared<Agent>>,
+    pub cells: Vec<Shared<Cell>>,
+    pub mbars: Vec<Shared<MbarState>>,
     pub bars: BTreeMap<(usize, u32), BarState>,
     pub cluster_bars: Vec<ClusterBarState>,
     /// `fence.sc` releases in Fence-SC order.
@@ -233,6 +288,7 @@ impl Machine {
                 cluster_arrived: None,
                 asyncs: Default::default(),
             })
+            .map(Shared::new)
             .collect();
         let cells = layout
             .locs
@@ -255,10 +311,11 @@ impl Machine {
                 },
                 reads: Vec::new(),
             })
+            .map(Shared::new)
             .collect();
         let mbars = preinit
             .iter()
-            .map(|count| MbarState::fresh(*count, None))
+            .map(|count| Shared::new(MbarState::fresh(*count, None)))
             .collect();
         Machine {
             agents,

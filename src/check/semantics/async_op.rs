@@ -83,7 +83,7 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, mut knowledge: Knowledge, place: Pl
         pending_acquire: Vec::new(),
         cluster_arrived: None,
         asyncs: Default::default(),
-    });
+    }.into());
     let me = ex.agent;
     ex.me_mut()?.knowledge.bump(me);
     Ok(id)

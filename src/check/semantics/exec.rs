@@ -59,11 +59,11 @@ pub struct Exec<'a> {
 
 impl Exec<'_> {
     pub fn me(&self) -> Result<&crate::check::machine::Agent, String> {
-        self.m.agents.get(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+        self.m.agents.get(self.agent as usize).map(|a| &**a).ok_or_else(|| internal("agent out of range"))
     }
 
     pub fn me_mut(&mut self) -> Result<&mut crate::check::machine::Agent, String> {
-        self.m.agents.get_mut(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+        self.m.agents.get_mut(self.agent as usize).map(|a| &mut **a).ok_or_else(|| internal("agent out of range"))
     }
 
     pub fn place(&self) -> Place {

@@ -8,7 +8,7 @@ use super::por;
 use crate::check::machine::{fingerprint, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
-use crate::check::step::apply;
+use crate::check::step::{apply, perform};
 use crate::schedule::{Schedule, Step};
 
 /// A final state (every thread finished) and how many explored paths end in it.
@@ -139,7 +139,7 @@ pub fn explore(
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
                 let mut next = m.clone();
-                let result = apply(layout, mode, &mut next, step)?;
+                let result = perform(layout, mode, &mut next, step)?;
                 out.transitions += 1;
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {

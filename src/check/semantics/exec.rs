@@ -107,7 +107,7 @@ impl Exec<'_> {
         let me = self.me_mut()?;
         let origin = crate::check::machine::EventId { agent, epoch: me.knowledge.own_epoch(agent) };
         me.knowledge.bump(agent);
-        Ok(Message { origin, from_agent: agent, scope, via, knowledge, step: Meta(Some(step)) })
+        Ok(Message { origin, from_agent: agent, scope, via, knowledge: knowledge.into(), step: Meta(Some(step)) })
     }
 
     /// Release everything this agent knows.

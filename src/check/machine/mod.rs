@@ -10,6 +10,7 @@ mod vv;
 
 pub use agents::{Stage, TMEM_COLUMNS};
 pub use fingerprint::fingerprint;
+pub use shared::Shared;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
 pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{

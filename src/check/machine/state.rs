@@ -83,7 +83,8 @@ pub struct ReadRec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cell {
     /// Coherence order = the order writes were performed; index 0 is the initial value.
-    pub writes: Vec<WriteRec>,
+    /// Shared: a step that changes a cell copies its write list, not every write.
+    pub writes: Vec<Shared<WriteRec>>,
     /// Latest read per agent and proxy (earlier ones are program-ordered before it).
     pub reads: Vec<ReadRec>,
 }
@@ -305,7 +306,8 @@ impl Machine {
                         msgs: Vec::new(),
                         instr: None,
                         step: Meta(None),
-                    }]
+                    }
+                    .into()]
                 } else {
                     Vec::new()
                 },

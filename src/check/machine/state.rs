@@ -43,8 +43,9 @@ pub struct Agent {
     pub kind: AgentKind,
     pub place: Place,
     pub pc: usize,
-    pub regs: BTreeMap<String, i64>,
-    pub knowledge: Knowledge,
+    /// Shared: most steps move the pc and leave registers and knowledge as they were.
+    pub regs: Shared<BTreeMap<String, i64>>,
+    pub knowledge: Shared<Knowledge>,
     pub status: Status,
     /// Release fences executed so far, latest per scope and restriction (pattern 3).
     pub release_fences: Vec<Message>,
@@ -281,8 +282,8 @@ impl Machine {
                 kind: AgentKind::Thread(i),
                 place: t.place,
                 pc: 0,
-                regs: BTreeMap::new(),
-                knowledge: Knowledge::new(layout.cells, i as u32),
+                regs: Shared::default(),
+                knowledge: Knowledge::new(layout.cells, i as u32).into(),
                 status: Status::Running,
                 release_fences: Vec::new(),
                 pending_acquire: Vec::new(),

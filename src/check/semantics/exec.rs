@@ -1,7 +1,7 @@
 //! The execution context every semantics module works in, and what a step reports.
 
 use crate::check::machine::{
-    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place,
+    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
     Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
@@ -101,7 +101,7 @@ impl Exec<'_> {
     }
 
     /// Snapshot this agent's knowledge as a release and start a new epoch.
-    pub fn release(&mut self, scope: Scope, via: String, knowledge: Knowledge) -> Result<Message, String> {
+    pub fn release(&mut self, scope: Scope, via: String, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
         let agent = self.agent;
         let step = self.step;
         let me = self.me_mut()?;

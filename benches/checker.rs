@@ -1,5 +1,6 @@
 //! Checker speed: every scenario under `tests/scenarios/checker/`, and the scaling of the
-//! partial-order reduction on k independent message-passing pairs (states printed per k).
+//! partial-order reduction on k independent message-passing pairs (states printed per k),
+//! and a 6-thread relaxed scenario that runs into the default 200,000-state cap.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -10,8 +11,11 @@ use fencelab::model::Scenario;
 
 #[path = "../tests/support/mp_pairs.rs"]
 mod mp_pairs;
+#[path = "../tests/support/relaxed_threads.rs"]
+mod relaxed_threads;
 
 use mp_pairs::mp_pairs;
+use relaxed_threads::relaxed_threads;
 
 fn load_dir(dir: &Path) -> Vec<(String, Scenario)> {
     let mut out = Vec::new();
@@ -49,5 +53,15 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scenarios, scaling);
+fn at_the_cap(c: &mut Criterion) {
+    let scenario = fencelab::load(&relaxed_threads(6, 12)).scenario;
+    let report = check(&scenario, &Options::default());
+    println!("relaxed 6x12: {} states, {} transitions, complete {}", report.stats.states, report.stats.transitions, report.stats.complete);
+    let mut group = c.benchmark_group("cap");
+    group.sample_size(10);
+    group.bench_function("relaxed_6x12", |b| b.iter(|| check(black_box(&scenario), &Options::default())));
+    group.finish();
+}
+
+criterion_group!(benches, scenarios, scaling, at_the_cap);
 criterion_main!(benches);

@@ -1,18 +1,21 @@
 //! The warp-specialized TMA + wgmma pipeline (tests/scenarios/async/pipeline_ws.fence):
 //! time to check it in one mode, and in both (what `check` does when the scenario touches
-//! a point the spec leaves open). States explored are printed once per variant.
+//! a point the spec leaves open), its missing-proxy-fence mutant, and a larger pipeline
+//! (benches/data/pipeline_ws_3x3.fence: 3 stages, 3 iterations, two consumer warps) up to
+//! the default state cap. States explored are printed once per variant.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fencelab::check::{check, Mode, Options};
 
 fn load(name: &str) -> fencelab::model::Scenario {
-    let path = format!("{}/tests/scenarios/async/{name}", env!("CARGO_MANIFEST_DIR"));
+    let dir = if name.contains("3x3") { "benches/data" } else { "tests/scenarios/async" };
+    let path = format!("{}/{dir}/{name}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap_or_default();
     fencelab::load(&src).scenario
 }
 
 fn pipeline(c: &mut Criterion) {
-    for name in ["pipeline_ws.fence", "pipeline_ws_missing_expect_tx.fence"] {
+    for name in ["pipeline_ws.fence", "pipeline_ws_missing_expect_tx.fence", "pipeline_ws_missing_proxy_fence.fence"] {
         let scenario = load(name);
         for mode in [Mode::Pragmatic, Mode::Strict] {
             let options = Options { mode, max_states: 1_000_000 };
@@ -29,9 +32,17 @@ fn pipeline(c: &mut Criterion) {
     }
 }
 
+fn larger_pipeline(c: &mut Criterion) {
+    let scenario = load("pipeline_ws_3x3.fence");
+    let options = Options::default();
+    let report = check(&scenario, &options);
+    println!("pipeline_ws_3x3.fence: {:?}, {} states, complete {}", report.verdict, report.stats.states, report.stats.complete);
+    c.bench_function("check pipeline_ws_3x3.fence to the default cap", |b| b.iter(|| check(&scenario, &options)));
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = pipeline
+    targets = pipeline, larger_pipeline
 }
 criterion_main!(benches);

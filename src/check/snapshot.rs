@@ -114,8 +114,8 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
         });
     }
     view.async_ops = super::semantics::async_op::views(layout, m);
-    view.edges = m.trace.0.edges.iter().map(|e| edge_view(layout, m, e)).collect();
-    view.failed_edges = m.trace.0.failed.iter().map(|f| failed_view(layout, m, f)).collect();
+    view.edges = m.trace.0.edges().map(|e| edge_view(layout, m, e)).collect();
+    view.failed_edges = m.trace.0.failed().map(|f| failed_view(layout, m, f)).collect();
     view
 }
 

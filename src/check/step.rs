@@ -32,13 +32,17 @@ pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) ->
         Readiness::Blocked(why) => return Err(format!("{} is blocked: {why}", agent_name(layout, m, step.agent))),
         Readiness::Done => return Err(format!("{} has finished", agent_name(layout, m, step.agent))),
     }
+    perform(layout, mode, m, step)
+}
+
+/// [`apply`] for a step already known to be enabled (the explorer takes its steps from
+/// the readiness it just computed, so checking again would only repeat that work).
+pub(crate) fn perform(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) -> Result<StepOutcome, String> {
     let index = m.trace.0.steps;
     let mut ex = Exec { layout, mode, m, agent: step.agent, step: index, out: StepOutcome::default() };
     semantics::step(&mut ex, step.choice)?;
     let out = ex.out;
-    m.trace.0.steps += 1;
-    m.trace.0.edges.extend(out.edges.iter().cloned());
-    m.trace.0.failed.extend(out.failed.iter().cloned());
+    m.trace.0.record(&out.edges, &out.failed);
     Ok(out)
 }
 

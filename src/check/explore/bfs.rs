@@ -2,13 +2,13 @@
 //! shortest one, so every witness is a shortest schedule.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::por;
-use crate::check::machine::{Layout, Machine, Status};
+use crate::check::machine::{fingerprint, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
-use crate::check::step::apply;
+use crate::check::step::{apply, perform};
 use crate::schedule::{Schedule, Step};
 
 /// A final state (every thread finished) and how many explored paths end in it.
@@ -46,42 +46,24 @@ struct Node {
     paths: u64,
 }
 
-/// A fast deterministic hasher (Fx-style multiply-rotate), run twice with different
-/// seeds for a 128-bit state key: collisions are negligible at the state caps we use.
-struct Fx(u64);
+/// Hashes a fingerprint by taking its low bits: it is already uniformly mixed.
+#[derive(Default)]
+struct FingerprintHasher(u64);
 
-impl Hasher for Fx {
+impl Hasher for FingerprintHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
         }
     }
 
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
     }
 
     fn finish(&self) -> u64 {
         self.0
     }
-}
-
-fn key(m: &Machine) -> u128 {
-    let mut a = Fx(0);
-    m.hash(&mut a);
-    let mut b = Fx(0x9e37_79b9_7f4a_7c15);
-    m.hash(&mut b);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
 }
 
 fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
@@ -107,8 +89,8 @@ pub fn explore(
     let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut seen: HashMap<u128, u32> = HashMap::new();
-    seen.insert(key(&m0), 0);
+    let mut seen: HashMap<u128, u32, BuildHasherDefault<FingerprintHasher>> = HashMap::default();
+    seen.insert(fingerprint(&m0), 0);
     let mut finding_keys = HashSet::new();
     let mut deadlock_keys = HashSet::new();
     let initial = m0.clone();
@@ -157,7 +139,7 @@ pub fn explore(
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
                 let mut next = m.clone();
-                let result = apply(layout, mode, &mut next, step)?;
+                let result = perform(layout, mode, &mut next, step)?;
                 out.transitions += 1;
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {
@@ -172,7 +154,7 @@ pub fn explore(
                         }
                     }
                 }
-                let k = key(&next);
+                let k = fingerprint(&next);
                 let target = match seen.get(&k) {
                     Some(&v) => {
                         if let Some(n) = nodes.get_mut(v as usize) {

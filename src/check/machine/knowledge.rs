@@ -310,7 +310,8 @@ pub struct Message {
     pub scope: Scope,
     /// How the release was formed, for explanations (`st.release.cta`, `fence.release.cta`).
     pub via: String,
-    pub knowledge: Knowledge,
+    /// Shared: a message is copied into every write, barrier and agent it reaches.
+    pub knowledge: super::shared::Shared<Knowledge>,
     pub step: Meta<Option<usize>>,
 }
 

@@ -1,12 +1,16 @@
 //! The machine the checker runs: static layout, agent knowledge, dynamic state.
 
 mod agents;
+mod fingerprint;
 mod knowledge;
 mod layout;
+mod shared;
 mod state;
 mod vv;
 
 pub use agents::{Stage, TMEM_COLUMNS};
+pub use fingerprint::fingerprint;
+pub use shared::Shared;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
 pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{

@@ -4,9 +4,11 @@
 //! equality ignore: two paths reaching the same state are the same state.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::knowledge::{Knowledge, Message};
 use super::layout::{Layout, Place, Via};
+use super::shared::Shared;
 use super::vv::{EventId, Meta};
 use crate::check::report::RaceReason;
 use crate::check::semantics::AsyncOp;
@@ -41,8 +43,9 @@ pub struct Agent {
     pub kind: AgentKind,
     pub place: Place,
     pub pc: usize,
-    pub regs: BTreeMap<String, i64>,
-    pub knowledge: Knowledge,
+    /// Shared: most steps move the pc and leave registers and knowledge as they were.
+    pub regs: Shared<BTreeMap<String, i64>>,
+    pub knowledge: Shared<Knowledge>,
     pub status: Status,
     /// Release fences executed so far, latest per scope and restriction (pattern 3).
     pub release_fences: Vec<Message>,
@@ -81,7 +84,8 @@ pub struct ReadRec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cell {
     /// Coherence order = the order writes were performed; index 0 is the initial value.
-    pub writes: Vec<WriteRec>,
+    /// Shared: a step that changes a cell copies its write list, not every write.
+    pub writes: Vec<Shared<WriteRec>>,
     /// Latest read per agent and proxy (earlier ones are program-ordered before it).
     pub reads: Vec<ReadRec>,
 }
@@ -192,18 +196,71 @@ pub struct FailedRec {
     pub knowledge: Knowledge,
 }
 
+/// What the steps so far formed and failed to form. States share the records of their
+/// common past, so a step costs only its own records, not a copy of the whole history.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub steps: usize,
-    pub edges: Vec<EdgeRec>,
-    pub failed: Vec<FailedRec>,
+    latest: Option<Arc<TraceLink>>,
+}
+
+/// One step's records (steps that recorded nothing have no link) and the steps before.
+#[derive(Debug)]
+struct TraceLink {
+    edges: Vec<EdgeRec>,
+    failed: Vec<FailedRec>,
+    earlier: Option<Arc<TraceLink>>,
+}
+
+impl Trace {
+    /// Counts a step and keeps what it formed and failed to form.
+    pub fn record(&mut self, edges: &[EdgeRec], failed: &[FailedRec]) {
+        self.steps += 1;
+        if edges.is_empty() && failed.is_empty() {
+            return;
+        }
+        let earlier = self.latest.take();
+        self.latest = Some(Arc::new(TraceLink { edges: edges.to_vec(), failed: failed.to_vec(), earlier }));
+    }
+
+    /// The links, oldest first.
+    fn links(&self) -> Vec<&TraceLink> {
+        let mut links = Vec::new();
+        let mut at = self.latest.as_deref();
+        while let Some(link) = at {
+            links.push(link);
+            at = link.earlier.as_deref();
+        }
+        links.reverse();
+        links
+    }
+
+    /// Edges formed, in step order.
+    pub fn edges(&self) -> impl Iterator<Item = &EdgeRec> {
+        self.links().into_iter().flat_map(|l| l.edges.iter())
+    }
+
+    /// Synchronization that failed to form, in step order.
+    pub fn failed(&self) -> impl Iterator<Item = &FailedRec> {
+        self.links().into_iter().flat_map(|l| l.failed.iter())
+    }
+}
+
+impl Drop for Trace {
+    /// Unlinks iteratively: a long history dropped recursively could overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.latest.take();
+        while let Some(link) = next {
+            next = Arc::try_unwrap(link).ok().and_then(|mut l| l.earlier.take());
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Machine {
-    pub agents: Vec<Agent>,
-    pub cells: Vec<Cell>,
-    pub mbars: Vec<MbarState>,
+    pub agents: Vec<Shared<Agent>>,
+    pub cells: Vec<Shared<Cell>>,
+    pub mbars: Vec<Shared<MbarState>>,
     pub bars: BTreeMap<(usize, u32), BarState>,
     pub cluster_bars: Vec<ClusterBarState>,
     /// `fence.sc` releases in Fence-SC order.
@@ -225,14 +282,15 @@ impl Machine {
                 kind: AgentKind::Thread(i),
                 place: t.place,
                 pc: 0,
-                regs: BTreeMap::new(),
-                knowledge: Knowledge::new(layout.cells, i as u32),
+                regs: Shared::default(),
+                knowledge: Knowledge::new(layout.cells, i as u32).into(),
                 status: Status::Running,
                 release_fences: Vec::new(),
                 pending_acquire: Vec::new(),
                 cluster_arrived: None,
                 asyncs: Default::default(),
             })
+            .map(Shared::new)
             .collect();
         let cells = layout
             .locs
@@ -249,16 +307,18 @@ impl Machine {
                         msgs: Vec::new(),
                         instr: None,
                         step: Meta(None),
-                    }]
+                    }
+                    .into()]
                 } else {
                     Vec::new()
                 },
                 reads: Vec::new(),
             })
+            .map(Shared::new)
             .collect();
         let mbars = preinit
             .iter()
-            .map(|count| MbarState::fresh(*count, None))
+            .map(|count| Shared::new(MbarState::fresh(*count, None)))
             .collect();
         Machine {
             agents,

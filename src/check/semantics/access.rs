@@ -4,7 +4,7 @@
 use super::exec::{agent_name, Exec, RawAccess, RawFinding};
 use super::race::classify;
 use super::sync::{morally_strong, Side};
-use crate::check::machine::{needed, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Via, WriteRec};
+use crate::check::machine::{needed, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
 use crate::check::report::FindingKind;
 use crate::model::Scope;
 
@@ -77,7 +77,7 @@ fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: Via) -> Side {
 pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String> {
     let cell = cell_of(ex.layout, acc.loc);
     let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
-    let w = c.writes.get(widx).cloned().ok_or_else(|| super::exec::internal("read choice"))?;
+    let w = c.writes.get(widx).map(|w| WriteRec::clone(w)).ok_or_else(|| super::exec::internal("read choice"))?;
     let writes = c.writes.clone();
     let me = side(ex, ex.agent, acc.strong, acc.key);
     let me_agent = ex.agent;
@@ -111,7 +111,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     let cell = cell_of(ex.layout, acc.loc);
     let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    let writes: Vec<WriteRec> = c.writes.clone();
+    let writes = c.writes.clone();
     let reads: Vec<ReadRec> = c.reads.clone();
     let me_agent = ex.agent;
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
@@ -147,14 +147,14 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
         step: Meta(Some(ex.step)),
     };
     let c = ex.m.cells.get_mut(cell).ok_or_else(|| super::exec::internal("cell"))?;
-    c.writes.push(rec);
+    c.writes.push(rec.into());
     Ok(c.writes.len() - 1)
 }
 
 /// The executing agent's own earlier conflicting accesses through another virtual address
 /// or proxy: program order orders them only across the proxy fences `needed` names
 /// (reference §1.8 (iii), §2.3), so without those they race as two threads' would.
-fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, writes: &[WriteRec], reads: &[ReadRec]) -> Result<(), String> {
+fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, writes: &[Shared<WriteRec>], reads: &[ReadRec]) -> Result<(), String> {
     let me = ex.agent;
     let earlier = writes
         .iter()

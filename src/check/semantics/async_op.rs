@@ -8,7 +8,7 @@
 use super::access;
 use super::exec::{internal, Exec, Readiness};
 use crate::check::machine::{
-    Agent, AgentKind, Filter, InstrRef, Knowledge, Layout, Machine, Message, Place, ProxyKey, Stage,
+    Agent, AgentKind, Filter, InstrRef, Knowledge, Layout, Machine, Message, Place, ProxyKey, Shared, Stage,
     Status, Via,
 };
 use crate::check::report::Mode;
@@ -68,7 +68,8 @@ pub fn all_reached(m: &Machine, agents: &[u32], stage: Stage) -> bool {
 /// Spawn an agent for the executing thread's current instruction. `knowledge` is what the
 /// agent starts from; the issuer starts a new epoch so its later accesses are not ordered
 /// before the agent's.
-pub fn spawn(ex: &mut Exec, what: AsyncWhat, mut knowledge: Knowledge, place: Place) -> Result<u32, String> {
+pub fn spawn(ex: &mut Exec, what: AsyncWhat, knowledge: impl Into<Shared<Knowledge>>, place: Place) -> Result<u32, String> {
+    let mut knowledge = knowledge.into();
     let issuer = ex.instr_ref().ok_or_else(|| internal("spawn without issuer"))?;
     let id = ex.m.agents.len() as u32;
     knowledge.join(&Knowledge::new(ex.layout.cells, id));
@@ -83,7 +84,7 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, mut knowledge: Knowledge, place: Pl
         pending_acquire: Vec::new(),
         cluster_arrived: None,
         asyncs: Default::default(),
-    });
+    }.into());
     let me = ex.agent;
     ex.me_mut()?.knowledge.bump(me);
     Ok(id)
@@ -98,7 +99,7 @@ pub fn set_stage(ex: &mut Exec, stage: Stage) -> Result<(), String> {
     let own = (stage == Stage::Completed && !keeps).then(|| own_events(ex.layout, ex.m, ex.agent, false));
     let a = ex.me_mut()?;
     if let Some(k) = own {
-        a.knowledge = k;
+        a.knowledge = k.into();
     }
     if let AgentKind::Async { op, .. } = &mut a.kind {
         op.stage = stage;

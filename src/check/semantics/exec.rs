@@ -1,7 +1,7 @@
 //! The execution context every semantics module works in, and what a step reports.
 
 use crate::check::machine::{
-    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place,
+    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
     Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
@@ -59,11 +59,11 @@ pub struct Exec<'a> {
 
 impl Exec<'_> {
     pub fn me(&self) -> Result<&crate::check::machine::Agent, String> {
-        self.m.agents.get(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+        self.m.agents.get(self.agent as usize).map(|a| &**a).ok_or_else(|| internal("agent out of range"))
     }
 
     pub fn me_mut(&mut self) -> Result<&mut crate::check::machine::Agent, String> {
-        self.m.agents.get_mut(self.agent as usize).ok_or_else(|| internal("agent out of range"))
+        self.m.agents.get_mut(self.agent as usize).map(|a| &mut **a).ok_or_else(|| internal("agent out of range"))
     }
 
     pub fn place(&self) -> Place {
@@ -101,13 +101,13 @@ impl Exec<'_> {
     }
 
     /// Snapshot this agent's knowledge as a release and start a new epoch.
-    pub fn release(&mut self, scope: Scope, via: String, knowledge: Knowledge) -> Result<Message, String> {
+    pub fn release(&mut self, scope: Scope, via: String, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
         let agent = self.agent;
         let step = self.step;
         let me = self.me_mut()?;
         let origin = crate::check::machine::EventId { agent, epoch: me.knowledge.own_epoch(agent) };
         me.knowledge.bump(agent);
-        Ok(Message { origin, from_agent: agent, scope, via, knowledge, step: Meta(Some(step)) })
+        Ok(Message { origin, from_agent: agent, scope, via, knowledge: knowledge.into(), step: Meta(Some(step)) })
     }
 
     /// Release everything this agent knows.

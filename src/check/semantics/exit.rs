@@ -63,7 +63,7 @@ pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) ->
         return false;
     }
     let owners: Vec<&crate::check::machine::Agent> =
-        ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == owner).collect();
+        ex.m.agents.iter().filter(|a| matches!(a.kind, AgentKind::Thread(_)) && a.place.cta == owner).map(|a| &**a).collect();
     if owners.iter().any(|a| a.status != Status::Done) {
         return false;
     }

@@ -128,7 +128,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     if let Some(m) = just_write.main_mut() {
         m.vv.set(w.event.agent, w.event.epoch);
     }
-    let just = Message { origin: w.event, from_agent: w.event.agent, scope: acc.strong.unwrap_or(crate::model::Scope::Cta), via: wtext.clone(), knowledge: just_write, step: w.step.clone() };
+    let just = Message { origin: w.event, from_agent: w.event.agent, scope: acc.strong.unwrap_or(crate::model::Scope::Cta), via: wtext.clone(), knowledge: just_write.into(), step: w.step.clone() };
     // A write already ordered before this read (the data read after a successful acquire)
     // needed no synchronization here: recording a failed edge would only mislead.
     let already_ordered = super::access::ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;

@@ -119,7 +119,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
         let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
         let b = MbarState::fresh(Some(count), Some(crate::check::machine::EventId { agent: ex.agent, epoch }));
-        *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
+        *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b.into();
         ex.out.description = format!("initialized `{}` with count {count}", op.bar);
         return ex.next();
     }

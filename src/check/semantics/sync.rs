@@ -154,7 +154,7 @@ pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
         to_step: ex.step,
         reason,
         text,
-        knowledge: msg.knowledge.clone(),
+        knowledge: (*msg.knowledge).clone(),
     });
 }
 

@@ -254,7 +254,7 @@ pub fn alloc_point(ex: &mut Exec) -> Result<u32, String> {
     let id = async_op::spawn(ex, AsyncWhat::Tc(TcWhat::Alloc), Knowledge::default(), place)?;
     let own = async_op::own_events(ex.layout, ex.m, id, false);
     if let Some(a) = ex.m.agents.get_mut(id as usize) {
-        a.knowledge = own.clone();
+        a.knowledge = own.clone().into();
         if let Some(main) = a.knowledge.main_mut() {
             main.vv.set(me, epoch);
         }

@@ -5,13 +5,13 @@
 
 use super::async_op::{self, AsyncOp, AsyncWhat};
 use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, Layout, Machine, ProxyKey, Stage};
+use crate::check::machine::{AgentKind, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, WgmmaOp};
 
 pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
     match op {
         WgmmaOp::Fence => {
-            let k = ex.me()?.knowledge.clone();
+            let k = Knowledge::clone(&ex.me()?.knowledge);
             let me = ex.agent;
             let t = ex.me_mut()?;
             t.asyncs.wgmma_fence = Some(k);

@@ -1,0 +1,72 @@
+//! 128-bit state fingerprints: the explorer keeps these instead of whole states.
+//!
+//! One pass feeds every word to two Fx-style multiply-rotate lanes with different seeds
+//! and multipliers; collisions are negligible at the state caps we use. Shared parts of a
+//! state (see [`super::shared`]) cache their own fingerprint, so a step rehashes only what
+//! it changed.
+
+use std::hash::{Hash, Hasher};
+
+use super::state::Machine;
+
+pub struct Fingerprinter {
+    a: u64,
+    b: u64,
+}
+
+impl Fingerprinter {
+    pub fn new() -> Fingerprinter {
+        Fingerprinter { a: 0, b: 0x9e37_79b9_7f4a_7c15 }
+    }
+
+    pub fn finish128(&self) -> u128 {
+        (u128::from(self.a) << 64) | u128::from(self.b)
+    }
+}
+
+impl Hasher for Fingerprinter {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.a = (self.a.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.b = (self.b.rotate_left(7) ^ n).wrapping_mul(0x9e_37_79_b9_7f_4a_7c_15 | 1);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.a
+    }
+}
+
+/// Fingerprint of `value` alone.
+pub fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> u128 {
+    let mut f = Fingerprinter::new();
+    value.hash(&mut f);
+    f.finish128()
+}
+
+/// The key under which the explorer remembers a state (equal states, equal keys).
+pub fn fingerprint(m: &Machine) -> u128 {
+    fingerprint_of(m)
+}

@@ -1,0 +1,67 @@
+//! Copy-on-write sharing for the parts of a machine state.
+//!
+//! The explorer clones the whole machine for every transition, but a step changes one
+//! agent and a cell or two: the rest stays shared between parent and child states, and is
+//! copied only when a step writes to it. Each part caches its fingerprint, which a write
+//! clears, so hashing a state rehashes only the parts a step changed.
+
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, OnceLock};
+
+use super::fingerprint::fingerprint_of;
+
+/// A value shared between machine states until one of them changes it.
+#[derive(Clone, Debug, Default)]
+pub struct Shared<T>(Arc<Part<T>>);
+
+#[derive(Clone, Debug, Default)]
+struct Part<T> {
+    value: T,
+    fingerprint: OnceLock<u128>,
+}
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(Part { value, fingerprint: OnceLock::new() }))
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared::new(value)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0.value
+    }
+}
+
+impl<T: Clone> DerefMut for Shared<T> {
+    /// Unshares (copies) the value if another state still holds it; forgets the cached
+    /// fingerprint, since the caller may change the value.
+    fn deref_mut(&mut self) -> &mut T {
+        let part = Arc::make_mut(&mut self.0);
+        part.fingerprint = OnceLock::new();
+        &mut part.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: Hash> Hash for Shared<T> {
+    /// Feeds the value's cached fingerprint: equal values give equal fingerprints.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let f = *self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value));
+        state.write_u128(f);
+    }
+}

@@ -97,10 +97,19 @@ describe("lessons", { skip: skip ?? false }, () => {
         const again = page.locator(`[data-exercise="${EXERCISE}"]`);
         await again.locator(".badge-pass").waitFor();
         assert.equal(await again.locator(".hint").count(), 1, "the revealed hint stays revealed");
+        // The lesson's predict exercise: pick a verdict; a wrong one says what the checker says.
+        const predict = page.locator('[data-exercise="predict-release-without-acquire"]');
+        await predict.locator('[data-grade="pending"]').waitFor();
+        await predict.getByRole("button", { name: "correct", exact: true }).click();
+        await predict.locator('[data-grade="not yet"]').waitFor();
+        assert.match(await predict.locator(".grade-reasons").innerText(), /the checker says race/);
+        await predict.getByRole("button", { name: "race", exact: true }).click();
+        await predict.locator('[data-grade="passed"]').waitFor();
+        await screenshot(page, "lesson-predict-passed");
         await page.goto(`${browser.url}/#/lessons`);
         const item = page.locator(`.lesson-item[data-lesson="${LESSON}"]`);
         await item.waitFor();
-        assert.match(await item.locator(".lesson-progress").innerText(), /^1\/1 exercises/);
+        assert.match(await item.locator(".lesson-progress").innerText(), /^2\/2 exercises/);
         assert.equal(await item.locator(".lesson-mark").innerText(), "✓");
         assert.deepEqual(problems, []);
         await page.close();

@@ -3,12 +3,15 @@
 //! reaches this component.
 
 use fencelab::check::Options;
-use fencelab::lesson::{grade, Exercise, Grade};
+use fencelab::lesson::{grade, Exercise, ExerciseKind, Grade};
 use leptos::prelude::*;
 
 use super::progress::{use_progress, Progress};
 use super::prose::Prose;
 use super::scenario_card::later;
+
+/// The verdicts a prediction may name (the words `grade` accepts).
+const PREDICTIONS: [&str; 4] = ["correct", "race", "deadlock", "undefined"];
 
 /// Typing pause after which the attempt is graded.
 const GRADE_DELAY_MS: u64 = 400;
@@ -58,7 +61,11 @@ pub fn ExerciseCard(
             });
         }
     };
-    schedule_grade();
+    // A prediction is graded once the learner picks a verdict, never on the program text.
+    let predict = exercise.kind == ExerciseKind::Predict;
+    if !predict {
+        schedule_grade();
+    }
 
     let reveal = {
         let key = key.clone();
@@ -92,24 +99,55 @@ pub fn ExerciseCard(
             </header>
             <Prose markdown=prompt class="exercise-prompt" />
             <Prose markdown=format!("**Goal:** {goal_text}") class="exercise-goal" />
-            <label class="exercise-editor">
-                <span class="visually-hidden">"Your attempt (.fence syntax)"</span>
-                <textarea
-                    class="exercise-text"
-                    spellcheck="false"
-                    autocomplete="off"
-                    autocapitalize="off"
-                    wrap="off"
-                    rows=rows
-                    prop:value=move || attempt.get()
-                    on:input:target=move |ev| {
-                        attempt.set(ev.target().value());
+            {if predict {
+                let choose = {
+                    let schedule_grade = schedule_grade.clone();
+                    move |word: &'static str| {
+                        attempt.set(word.to_string());
                         schedule_grade();
                     }
-                ></textarea>
-            </label>
+                };
+                let choices = PREDICTIONS
+                    .into_iter()
+                    .map(|word| {
+                        let choose = choose.clone();
+                        view! {
+                            <button type="button" class="predict-choice"
+                                aria-pressed=move || (attempt.get() == word).to_string()
+                                on:click=move |_| choose(word)>{word}</button>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <pre class="exercise-program"><code>{exercise.start.source.clone()}</code></pre>
+                    <div class="predict-choices" role="group" aria-label="Your prediction">{choices}</div>
+                }
+                    .into_any()
+            } else {
+                view! {
+                    <label class="exercise-editor">
+                        <span class="visually-hidden">"Your attempt (.fence syntax)"</span>
+                        <textarea
+                            class="exercise-text"
+                            spellcheck="false"
+                            autocomplete="off"
+                            autocapitalize="off"
+                            wrap="off"
+                            rows=rows
+                            prop:value=move || attempt.get()
+                            on:input:target=move |ev| {
+                                attempt.set(ev.target().value());
+                                schedule_grade();
+                            }
+                        ></textarea>
+                    </label>
+                }
+                    .into_any()
+            }}
             <div class="exercise-actions">
-                <button type="button" class="reset" on:click=reset>"Reset to the start"</button>
+                <Show when=move || !predict>
+                    <button type="button" class="reset" on:click=reset.clone()>"Reset to the start"</button>
+                </Show>
                 <button type="button" class="reveal-hint" on:click=reveal
                     disabled=no_more_hints>
                     {move || if no_more_hints() { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
@@ -118,16 +156,16 @@ pub fn ExerciseCard(
             <ol class="hints" aria-live="polite">
                 {move || hints.iter().take(shown.get()).map(|h| view! { <li class="hint"><Prose markdown=h.clone() /></li> }).collect_view()}
             </ol>
-            <GradeView result=result />
+            <GradeView result=result waiting=if predict { "Pick the verdict you expect." } else { "grading…" } />
         </section>
     }
 }
 
 /// Pass/fail with the grader's reasons.
 #[component]
-fn GradeView(result: RwSignal<Option<Grade>>) -> impl IntoView {
+fn GradeView(result: RwSignal<Option<Grade>>, waiting: &'static str) -> impl IntoView {
     move || match result.get() {
-        None => view! { <div class="grade grade-pending" data-grade="pending">"grading…"</div> }.into_any(),
+        None => view! { <div class="grade grade-pending" data-grade="pending">{waiting}</div> }.into_any(),
         Some(grade) => {
             let (class, label, title) = match (grade.passed, grade.complete) {
                 (true, _) => ("grade grade-pass", "passed", "✓ Passed"),

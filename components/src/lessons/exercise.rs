@@ -189,6 +189,10 @@ fn GradeView(result: RwSignal<Option<Grade>>, waiting: &'static str) -> impl Int
 /// The goal in words: verdict, lanes, forbidden classes, size limit, mode.
 fn goal_summary(exercise: &Exercise) -> String {
     let goal = &exercise.goal;
+    // The goal's verdict is a prediction's answer: say only what is asked.
+    if exercise.kind == ExerciseKind::Predict {
+        return format!("pick the verdict the checker will give, in {} mode", goal.mode.name());
+    }
     let mut parts = vec![format!("the checker says `{}`", fencelab::syntax::expect_str(goal.verdict))];
     if let Some(lanes) = &goal.lanes {
         parts.push(format!("change only {}", lanes.join(", ")));
@@ -196,6 +200,9 @@ fn goal_summary(exercise: &Exercise) -> String {
     if !goal.forbid.is_empty() {
         let names: Vec<&str> = goal.forbid.iter().map(|f| f.name()).collect();
         parts.push(format!("without {}", names.join(", ")));
+    }
+    if let Some(scope) = goal.max_scope {
+        parts.push(format!("no scope wider than `{}`", fencelab::syntax::scope_str(scope)));
     }
     if let Some(max) = goal.max_instructions {
         parts.push(format!("at most {max} instructions"));

@@ -91,12 +91,7 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
         Ok(input) => input,
         Err(code) => return (code, Vec::new()),
     };
-    let file_arg = file;
-    let file = file.to_string();
-    let modes = chosen.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
-    let mut code = 0;
-    let mut objects = Vec::new();
-    let observation = match super::observed::sidecar(file_arg, &scenario) {
+    let observation = match super::observed::sidecar(file, &scenario) {
         Some(Ok(obs)) => Some(obs),
         Some(Err(e)) => {
             ui.warning(&e);
@@ -104,6 +99,10 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
         }
         None => None,
     };
+    let file = file.to_string();
+    let modes = chosen.map_or_else(|| stated_modes(&scenario), |m| vec![m]);
+    let mut code = 0;
+    let mut objects = Vec::new();
     for mode in modes {
         if let Err(e) = Stepper::new(&scenario, mode) {
             ui.error(&format!("{file}: {e}"));

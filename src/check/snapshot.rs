@@ -1,7 +1,8 @@
 //! Build the UI's [`MachineView`] from a machine.
 
 use super::machine::{AgentKind, Layout, Machine, ProxyKey, Status, Via};
-use super::semantics::{access, exec::agent_name, mbarrier};
+use super::semantics::base::{access, exec::agent_name, exec::operand, flow::bar_expected};
+use super::semantics::mbarrier;
 use super::step::{edge_view, failed_view};
 use super::view::{
     ClusterBarrierView, LocationView, MachineView, MbarrierView, NamedBarrierView, VisibilityView,
@@ -64,7 +65,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                 let MbarKind::Wait { phase, .. } = &op.kind else { return None };
                 (op.bar == info.name).then(|| WaiterView {
                     thread: agent_name(layout, m, i as u32),
-                    parity: super::semantics::ld_st::operand(m, i as u32, phase),
+                    parity: operand(m, i as u32, phase),
                 })
             })
             .collect();
@@ -92,7 +93,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
             id: *id,
             arrived: b.arrived.iter().map(|(a, _)| agent_name(layout, m, *a)).collect(),
             arrived_count: b.lanes,
-            expected_count: super::semantics::bar::expected(layout, m, *cta, b.count),
+            expected_count: bar_expected(layout, m, *cta, b.count),
         });
     }
     for (c, cb) in m.cluster_bars.iter().enumerate() {

@@ -82,7 +82,7 @@ impl Stepper {
         let a = m.agents.get(id as usize);
         let kind = match a.map(|a| &a.kind) {
             Some(AgentKind::Async { issuer, op }) => AgentKindView::Async {
-                kind: semantics::async_kind(op).to_string(),
+                kind: op.kind_name().to_string(),
                 issuer: layout.threads.get(issuer.thread).map_or(String::new(), |t| t.name.clone()),
             },
             _ => AgentKindView::Thread { cta: a.map_or(String::new(), |a| layout.cta_name(a.place.cta).to_string()) },

@@ -1,7 +1,82 @@
-//! Per-thread bookkeeping of asynchronous operations (reference §6–§8, §9 item 1), and the
-//! per-CTA tensor-memory allocator. Agent ids index `Machine::agents`.
+//! What an asynchronous agent does and how far it got, per-thread bookkeeping of
+//! asynchronous operations (reference §6–§8, §9 item 1), and the per-CTA tensor-memory
+//! allocator. Agent ids index `Machine::agents`.
 
 use super::knowledge::Knowledge;
+use crate::model::AtomOp;
+
+/// The operation an asynchronous agent performs, and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AsyncOp {
+    pub what: AsyncWhat,
+    pub stage: Stage,
+}
+
+/// Locations are layout indices, barriers mbarrier indices, `after` lists agent ids.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AsyncWhat {
+    /// `cp{.reduce}.async.bulk` with `mbarrier::complete_tx::bytes` (one agent per destination CTA).
+    Bulk { dst: usize, src: usize, bytes: u32, mbar: usize, reduce: Option<AtomOp> },
+    /// `cp{.reduce}.async.bulk` with `.bulk_group`: reads the source, then writes the destination.
+    BulkGroup { dst: usize, src: usize, reduce: Option<AtomOp> },
+    CpAsync { dst: usize, src: usize },
+    /// The async arrive of `cp.async.mbarrier.arrive` once the `after` copies completed.
+    CpArrive { mbar: usize, after: Vec<u32> },
+    StAsync { addr: usize, value: i64, mbar: usize, bytes: u32, red: Option<AtomOp> },
+    /// `acc_in` is the accumulator at issue; `after` the chained wgmma on the same accumulator.
+    Wgmma { acc: String, a: usize, b: usize, acc_in: i64, after: Option<u32> },
+    Tc(TcWhat),
+}
+
+impl AsyncOp {
+    pub fn kind_name(&self) -> &'static str {
+        match &self.what {
+            AsyncWhat::Bulk { reduce: None, .. } | AsyncWhat::BulkGroup { reduce: None, .. } => "tma",
+            AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => "tma-reduce",
+            AsyncWhat::CpAsync { .. } => "cp.async",
+            AsyncWhat::CpArrive { .. } => "cp.async-arrive",
+            AsyncWhat::StAsync { red: None, .. } => "st.async",
+            AsyncWhat::StAsync { .. } => "red.async",
+            AsyncWhat::Wgmma { .. } => "wgmma",
+            AsyncWhat::Tc(t) => t.kind_name(),
+        }
+    }
+}
+
+/// An asynchronous tcgen05 op (reference §8).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TcWhat {
+    Mma { d: usize, a: usize, b: usize },
+    Cp { dst: usize, src: usize },
+    Shift { tmem: usize },
+    Ld { dst: String, src: usize },
+    St { dst: usize, value: i64 },
+    /// Async arrive-on (count 1, cluster scope) on each barrier once `after` completed.
+    Commit { bars: Vec<usize>, after: Vec<u32> },
+    /// The ordering point of a `tcgen05.alloc`, completed at issue: a synchronous tcgen05 op
+    /// that other threads' tcgen05 ops follow only through the thread-sync fences (§8.4, §8.5).
+    Alloc,
+}
+
+impl TcWhat {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            TcWhat::Mma { .. } => "tcgen05.mma",
+            TcWhat::Cp { .. } => "tcgen05.cp",
+            TcWhat::Shift { .. } => "tcgen05.shift",
+            TcWhat::Ld { .. } => "tcgen05.ld",
+            TcWhat::St { .. } => "tcgen05.st",
+            TcWhat::Commit { .. } => "tcgen05.commit",
+            TcWhat::Alloc => "tcgen05.alloc",
+        }
+    }
+
+    /// mma, cp and shift: the ops §8.2 pipelines, and whose completion `tcgen05.commit`
+    /// tracks (and publishes).
+    pub fn is_pipelined_producer(&self) -> bool {
+        matches!(self, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. })
+    }
+}
 
 /// Where an asynchronous agent is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,7 +119,7 @@ pub struct TmemState {
     /// Some `tcgen05.alloc` of the CTA has run (tells "before alloc" from "after dealloc").
     pub ever_allocated: bool,
     pub relinquished: bool,
-    /// The ordering points (`tcgen05::TcWhat::Alloc` agents) of the allocations now live.
+    /// The ordering points (`TcWhat::Alloc` agents) of the allocations now live.
     pub live_allocs: Vec<u32>,
 }
 

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::agents::AsyncOp;
 use super::knowledge::{Knowledge, Message};
 use super::layout::{Layout, Place, Via};
 use super::shared::Shared;
 use super::vv::{EventId, Meta};
 use crate::check::report::RaceReason;
-use crate::check::semantics::AsyncOp;
 use crate::model::Scope;
 
 
@@ -26,7 +26,6 @@ pub struct InstrRef {
 pub enum AgentKind {
     Thread(usize),
     /// An asynchronous agent spawned by `issuer`'s instruction.
-    #[allow(dead_code)] // built by the async semantics; `AsyncOp` has no variants yet
     Async { issuer: InstrRef, op: AsyncOp },
 }
 

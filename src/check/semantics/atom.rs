@@ -3,10 +3,9 @@
 //! An RMW morally strong with the coherence-latest write must read it (atomicity); one
 //! that is not (e.g. `atom.cta` across CTAs, §1.3) may read any visible write: lost update.
 
-use super::access::{self, Access};
-use super::exec::{Exec, Readiness};
-use super::ld_st::{observe, operand, write_messages};
-use super::sync::{self, morally_strong, Side};
+use super::base::access::{self, observe, write_messages, Access};
+use super::base::exec::{self, operand, Exec, Readiness};
+use super::base::sync::{self, morally_strong, Side};
 use crate::check::machine::{Layout, Machine};
 use crate::model::{AtomOp, Instr, Operand, Proxy, WaitTarget};
 
@@ -44,7 +43,7 @@ fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<Readiness, String> {
-    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| super::exec::internal("atom readiness"))?;
+    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| exec::internal("atom readiness"))?;
     let acc = access::resolve(layout, addr, Proxy::Generic, op.strong)?;
     let rhs = until.map(|t| operand(m, agent, &t.value));
     let ch = choices(layout, m, agent, &acc, until.zip(rhs));
@@ -59,30 +58,14 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until:
 
 /// How many read choices an `atom`/`red` (or its spin form) has now, without labels.
 pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<usize, String> {
-    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| super::exec::internal("atom choice count"))?;
+    let (_, op, _, addr, _) = parts(instr).ok_or_else(|| exec::internal("atom choice count"))?;
     let acc = access::resolve(layout, addr, Proxy::Generic, op.strong)?;
     let rhs = until.map(|t| operand(m, agent, &t.value));
     Ok(choices(layout, m, agent, &acc, until.zip(rhs)).len())
 }
 
-pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
-    let b = args.first().copied().unwrap_or(0);
-    match op {
-        AtomOp::Add => old.wrapping_add(b),
-        AtomOp::Inc => if old >= b { 0 } else { old + 1 },
-        AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
-        AtomOp::Exch => b,
-        AtomOp::Max => old.max(b),
-        AtomOp::Min => old.min(b),
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        AtomOp::Cas => if old == b { args.get(1).copied().unwrap_or(0) } else { old },
-    }
-}
-
 pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u32) -> Result<(), String> {
-    let (aop, op, dst, addr, args) = parts(instr).ok_or_else(|| super::exec::internal("atom step"))?;
+    let (aop, op, dst, addr, args) = parts(instr).ok_or_else(|| exec::internal("atom step"))?;
     let acc = access::resolve(ex.layout, addr, Proxy::Generic, op.strong)?;
     let rhs = until.map(|t| ex.eval(&t.value));
     let ch = choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs));
@@ -92,7 +75,7 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     let red = dst.is_none();
     observe(ex, &acc, &w, op, &text, red)?;
     let argv: Vec<i64> = args.iter().map(|a| ex.eval(a)).collect();
-    let new = apply(aop, w.value, &argv);
+    let new = access::apply(aop, w.value, &argv);
     // Departure: a failed `atom.cas` is treated as a read only (the spec does not say
     // whether it writes); this keeps CAS spin loops from growing the state.
     let failed_cas = aop == AtomOp::Cas && argv.first() != Some(&w.value);

@@ -3,24 +3,11 @@
 //! A scenario thread is a warp of `lanes` PTX threads. `sync`/`red` wait and acquire;
 //! `arrive` only releases. Completion joins every arriver's knowledge into the waiters.
 
-use super::exec::{Exec, Readiness};
-use super::sync::merge;
+use super::base::exec::{self, operand, Exec, Readiness};
+use super::base::flow::{bar_expected, complete_if_ready};
+use super::base::sync::merge;
 use crate::check::machine::{AgentKind, BarState, Layout, Machine, Status};
 use crate::model::{BarKind, Instr, Scope};
-
-/// PTX threads a barrier instance waits for: its count, or every non-exited thread of the CTA.
-pub fn expected(layout: &Layout, m: &Machine, cta: usize, count: Option<u32>) -> u32 {
-    count.unwrap_or_else(|| {
-        m.agents
-            .iter()
-            .filter(|a| a.place.cta == cta && a.status != Status::Done)
-            .filter_map(|a| match a.kind {
-                AgentKind::Thread(t) => layout.threads.get(t).map(|t| t.lanes),
-                AgentKind::Async { .. } => None,
-            })
-            .sum()
-    })
-}
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Readiness {
     let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
@@ -29,21 +16,21 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Readiness {
     let Some(Instr::Bar { id, .. }) = instr else {
         return Readiness::Blocked("waits at a barrier".into());
     };
-    let id = super::ld_st::operand(m, agent, id) as u32;
+    let id = operand(m, agent, id) as u32;
     let (arrived, count, names) = match m.bars.get(&(a.place.cta, id)) {
-        Some(b) => (b.lanes, b.count, b.arrived.iter().map(|(x, _)| super::exec::agent_name(layout, m, *x)).collect::<Vec<_>>()),
+        Some(b) => (b.lanes, b.count, b.arrived.iter().map(|(x, _)| exec::agent_name(layout, m, *x)).collect::<Vec<_>>()),
         None => (0, None, Vec::new()),
     };
     Readiness::Blocked(format!(
         "waits at `bar.sync {id}`: {arrived} of {} threads arrived ({})",
-        expected(layout, m, a.place.cta, count),
+        bar_expected(layout, m, a.place.cta, count),
         if names.is_empty() { "none".to_string() } else { names.join(", ") }
     ))
 }
 
 pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let Instr::Bar { kind, id, count, .. } = instr else {
-        return Err(super::exec::internal("bar step"));
+        return Err(exec::internal("bar step"));
     };
     let id = ex.eval(id);
     let text = crate::check::text::instr(instr);
@@ -70,7 +57,7 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let cta = ex.place().cta;
     let lanes = match ex.me()?.kind {
         AgentKind::Thread(t) => ex.layout.threads.get(t).map_or(32, |t| t.lanes),
-        AgentKind::Async { .. } => return Err(super::exec::internal("bar in async agent")),
+        AgentKind::Async { .. } => return Err(exec::internal("bar in async agent")),
     };
     let state = ex.m.bars.get(&(cta, id)).cloned().unwrap_or_default();
     if state.arrived.iter().any(|(a, _)| *a == ex.agent) {
@@ -104,46 +91,3 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     complete_if_ready(ex, cta, id)
 }
 
-/// An exit may complete barriers that counted the exiting thread.
-pub fn recheck_cta(ex: &mut Exec, cta: usize) -> Result<(), String> {
-    let ids: Vec<u32> = ex.m.bars.keys().filter(|(c, _)| *c == cta).map(|(_, id)| *id).collect();
-    for id in ids {
-        complete_if_ready(ex, cta, id)?;
-    }
-    Ok(())
-}
-
-fn complete_if_ready(ex: &mut Exec, cta: usize, id: u32) -> Result<(), String> {
-    let Some(state) = ex.m.bars.get(&(cta, id)).cloned() else { return Ok(()) };
-    if state.lanes < expected(ex.layout, ex.m, cta, state.count) {
-        return Ok(());
-    }
-    ex.m.bars.remove(&(cta, id));
-    let me = ex.agent;
-    for (agent, waits) in &state.arrived {
-        if !waits {
-            // An arrive-only participant acquires nothing (§5.1); remember why, for races.
-            ex.agent = *agent;
-            let who = ex.name_of(*agent);
-            for msg in state.msgs.iter().filter(|m| m.from_agent != *agent) {
-                let text = format!("`{who}` only arrived at barrier {id} (`bar.arrive`): an arrive releases but never acquires; use `bar.sync` to wait");
-                super::sync::fail(ex, msg, crate::check::report::RaceReason::ExecutionOrderOnly, text);
-            }
-            continue;
-        }
-        ex.agent = *agent;
-        for msg in &state.msgs {
-            if msg.from_agent != *agent {
-                ex.me_mut()?.knowledge.join(&msg.knowledge);
-                ex.edge(msg, "bar", None);
-            }
-        }
-        ex.set_status(Status::Running)?;
-        if ex.me()?.status == Status::Running {
-            ex.next()?;
-        }
-    }
-    ex.agent = me;
-    ex.out.description.push_str(&format!("; barrier {id} completed"));
-    Ok(())
-}

@@ -3,21 +3,12 @@
 //! A `.relaxed` arrive releases nothing by itself; earlier release fences travel with it,
 //! each at its own scope (§5.2 [I]; the pattern-3 rule generalised to every fence scope).
 
-use super::exec::{Exec, Readiness};
-use super::sync::{merge, synchronize};
-use crate::check::machine::{AgentKind, Filter, Layout, Machine, Status};
+use super::base::exec::{self, Exec, Readiness};
+use super::base::flow::{cluster_members, recheck_cluster};
+use super::base::sync::{self, merge, synchronize};
+use crate::check::machine::{Filter, Layout, Machine};
 use crate::check::report::Mode;
 use crate::model::{Scope, Sem};
-
-fn members(m: &Machine, cluster: usize) -> Vec<u32> {
-    m.agents
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.place.cluster == cluster && a.status != Status::Done)
-        .filter(|(_, a)| matches!(a.kind, AgentKind::Thread(_)))
-        .map(|(i, _)| i as u32)
-        .collect()
-}
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Readiness {
     let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
@@ -25,10 +16,10 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Readiness {
     match a.cluster_arrived {
         Some(i) if cb.instance > i => Readiness::Enabled(vec!["pass barrier.cluster.wait".into()]),
         Some(_) => {
-            let missing: Vec<String> = members(m, a.place.cluster)
+            let missing: Vec<String> = cluster_members(m, a.place.cluster)
                 .into_iter()
                 .filter(|x| !cb.arrived.contains(x))
-                .map(|x| super::exec::agent_name(layout, m, x))
+                .map(|x| exec::agent_name(layout, m, x))
                 .collect();
             Readiness::Blocked(format!("waits at `barrier.cluster.wait` for {}", missing.join(", ")))
         }
@@ -64,7 +55,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     let cluster = ex.place().cluster;
     let agent = ex.agent;
     let bare = msgs.is_empty().then(|| {
-        let mut bare = super::sync::bare_relaxed(ex, text);
+        let mut bare = sync::bare_relaxed(ex, text);
         if let Some((fence, scope)) = narrower {
             let why = format!(
                 "`{fence}` before `{text}` by `{}` has scope `{}`: strict mode lets a relaxed cluster arrive release only after a fence of cluster scope or wider (reference §5.2, §12 #11)",
@@ -75,7 +66,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         }
         bare
     });
-    let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| super::exec::internal("cluster"))?;
+    let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| exec::internal("cluster"))?;
     crate::check::machine::merge_bare(&mut cb.bare, bare);
     cb.arrived.push(agent);
     merge(&mut cb.current, msgs);
@@ -83,7 +74,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     ex.me_mut()?.cluster_arrived = Some(instance);
     ex.out.description = "arrived at the cluster barrier".into();
     ex.next()?;
-    recheck(ex, cluster)
+    recheck_cluster(ex, cluster)
 }
 
 pub fn wait(ex: &mut Exec) -> Result<(), String> {
@@ -91,7 +82,7 @@ pub fn wait(ex: &mut Exec) -> Result<(), String> {
     let msgs = ex.m.cluster_bars.get(cluster).map(|c| c.completed.clone()).unwrap_or_default();
     let bare = ex.m.cluster_bars.get(cluster).map(|c| c.bare_completed.clone()).unwrap_or_default();
     for arrival in &bare {
-        super::sync::fail_bare(ex, arrival);
+        sync::fail_bare(ex, arrival);
     }
     for msg in &msgs {
         synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;
@@ -101,17 +92,3 @@ pub fn wait(ex: &mut Exec) -> Result<(), String> {
     ex.next()
 }
 
-/// Complete the current instance once every non-exited thread of the cluster arrived.
-pub fn recheck(ex: &mut Exec, cluster: usize) -> Result<(), String> {
-    let live = members(ex.m, cluster);
-    let Some(cb) = ex.m.cluster_bars.get_mut(cluster) else { return Ok(()) };
-    if cb.arrived.is_empty() || !live.iter().all(|a| cb.arrived.contains(a)) {
-        return Ok(());
-    }
-    cb.instance += 1;
-    cb.arrived.clear();
-    cb.completed = std::mem::take(&mut cb.current);
-    cb.bare_completed = std::mem::take(&mut cb.bare);
-    ex.out.description.push_str("; cluster barrier completed");
-    Ok(())
-}

@@ -1,7 +1,8 @@
 //! Registers, branches and exit (§5.3: exited threads no longer count at barriers).
 
-use super::exec::Exec;
-use crate::check::machine::{AgentKind, Status};
+use super::base::exec::{self, Exec};
+use super::base::flow::finish;
+use crate::check::machine::AgentKind;
 use crate::model::Instr;
 
 pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
@@ -27,7 +28,7 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
             if taken {
                 let thread = match ex.me()?.kind {
                     AgentKind::Thread(t) => t,
-                    AgentKind::Async { .. } => return Err(super::exec::internal("branch in async agent")),
+                    AgentKind::Async { .. } => return Err(exec::internal("branch in async agent")),
                 };
                 let pc = ex
                     .layout
@@ -47,20 +48,7 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
             ex.out.description = "exited".into();
             finish(ex)
         }
-        _ => Err(super::exec::internal("control step")),
+        _ => Err(exec::internal("control step")),
     }
 }
 
-/// The agent finished: barriers waiting only on it may now complete.
-pub fn finish(ex: &mut Exec) -> Result<(), String> {
-    if ex.me()?.status == Status::Done {
-        return Ok(());
-    }
-    ex.set_status(Status::Done)?;
-    let place = ex.place();
-    if matches!(ex.me()?.kind, AgentKind::Thread(_)) {
-        super::tmem_alloc::check_exit(ex, place.cta);
-    }
-    super::bar::recheck_cta(ex, place.cta)?;
-    super::cluster::recheck(ex, place.cluster)
-}

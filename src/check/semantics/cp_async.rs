@@ -7,9 +7,9 @@
 //! `cp.async.bulk`), strict mode does not, so async readers (wgmma, tcgen05.mma) then need
 //! an explicit `fence.proxy.async`.
 
-use super::async_op::{self, AsyncOp, AsyncWhat};
-use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, Knowledge, Layout, Machine, ProxyKey, Stage};
+use super::base::exec::{self, internal, Exec, Readiness};
+use super::base::{access, async_agent, completion};
+use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::Instr;
 
 pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
@@ -17,7 +17,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let (dst, src) = (ex.layout.loc(dst)?, ex.layout.loc(src)?);
     let k = ex.me()?.knowledge.clone();
     let place = ex.place();
-    let id = async_op::spawn(ex, AsyncWhat::CpAsync { dst, src }, k, place)?;
+    let id = async_agent::spawn(ex, AsyncWhat::CpAsync { dst, src }, k, place)?;
     ex.me_mut()?.asyncs.cp_open.push(id);
     ex.out.description = format!("issued cp.async (agent #{id})");
     ex.next()
@@ -36,7 +36,7 @@ fn covered(m: &Machine, agent: u32, n: Option<u32>) -> Vec<u32> {
     let Some(a) = m.agents.get(agent as usize) else { return Vec::new() };
     let groups = &a.asyncs.cp_groups;
     match n {
-        Some(n) => groups.iter().take(super::tma::covered(groups, n)).flatten().copied().collect(),
+        Some(n) => groups.iter().take(async_agent::covered(groups, n)).flatten().copied().collect(),
         None => groups.iter().flatten().chain(&a.asyncs.cp_open).copied().collect(),
     }
 }
@@ -44,11 +44,11 @@ fn covered(m: &Machine, agent: u32, n: Option<u32>) -> Vec<u32> {
 pub fn wait_readiness(m: &Machine, agent: u32, n: Option<u32>) -> Readiness {
     let waiting: Vec<String> = covered(m, agent, n)
         .into_iter()
-        .filter(|id| !async_op::all_reached(m, &[*id], Stage::Completed))
+        .filter(|id| !exec::all_reached(m, &[*id], Stage::Completed))
         .map(|id| format!("#{id}"))
         .collect();
     if waiting.is_empty() {
-        async_op::one("wait returns")
+        async_agent::one("wait returns")
     } else {
         Readiness::Blocked(format!("waits for cp.async {}", waiting.join(", ")))
     }
@@ -57,15 +57,15 @@ pub fn wait_readiness(m: &Machine, agent: u32, n: Option<u32>) -> Readiness {
 /// The completed copies become visible to this thread only (§6.1).
 pub fn wait(ex: &mut Exec, n: Option<u32>) -> Result<(), String> {
     let ids = covered(ex.m, ex.agent, n);
-    let fence = async_op::pragmatic(ex);
+    let fence = exec::pragmatic(ex);
     for id in &ids {
-        let k = async_op::own_events(ex.layout, ex.m, *id, fence);
+        let k = async_agent::own_events(ex.layout, ex.m, *id, fence);
         ex.me_mut()?.knowledge.join(&k);
     }
     let a = &mut ex.me_mut()?.asyncs;
     match n {
         Some(n) => {
-            let upto = super::tma::covered(&a.cp_groups, n);
+            let upto = async_agent::covered(&a.cp_groups, n);
             a.cp_groups.drain(..upto);
         }
         None => {
@@ -91,27 +91,27 @@ pub fn mbar_arrive(ex: &mut Exec, bar: &str, noinc: bool) -> Result<(), String> 
         .map(|(i, _)| i as u32)
         .collect();
     let text = if noinc { "cp.async.mbarrier.arrive.noinc" } else { "cp.async.mbarrier.arrive" };
-    if !noinc && !super::completion::add_pending(ex, mbar, text)? {
+    if !noinc && !completion::add_pending(ex, mbar, text)? {
         return Ok(());
     }
     let place = ex.place();
     let k = ex.me()?.knowledge.clone();
-    let id = async_op::spawn(ex, AsyncWhat::CpArrive { mbar, after }, k, place)?;
+    let id = async_agent::spawn(ex, AsyncWhat::CpArrive { mbar, after }, k, place)?;
     ex.out.description = format!("{text} on `{bar}`: async arrive-on (agent #{id}) once this thread's copies complete");
     ex.next()
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Readiness {
     match &op.what {
-        AsyncWhat::CpAsync { src, .. } => async_op::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Generic)]),
+        AsyncWhat::CpAsync { src, .. } => async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Generic)]),
         AsyncWhat::CpArrive { after, .. } => {
             let waiting: Vec<String> = after
                 .iter()
-                .filter(|id| !async_op::all_reached(m, &[**id], Stage::Completed))
+                .filter(|id| !exec::all_reached(m, &[**id], Stage::Completed))
                 .map(|id| format!("#{id}"))
                 .collect();
             if waiting.is_empty() {
-                async_op::one("arrive")
+                async_agent::one("arrive")
             } else {
                 Readiness::Blocked(format!("waits for cp.async {}", waiting.join(", ")))
             }
@@ -123,23 +123,23 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
 pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
     match &op.what {
         AsyncWhat::CpAsync { dst, src } => {
-            let v = async_op::perform_reads(ex, &[(*src, ProxyKey::Generic)], choice)?;
+            let v = async_agent::perform_reads(ex, &[(*src, ProxyKey::Generic)], choice)?;
             let value = v.first().copied().unwrap_or(0);
-            super::access::write(ex, &async_op::access_to(ex.layout, *dst, None, None), value, Vec::new())?;
+            access::write(ex, &async_agent::access_to(ex.layout, *dst, None, None), value, Vec::new())?;
             let name = |l: usize| ex.layout.locs.get(l).map_or("?".to_string(), |x| x.name.clone());
             ex.out.description = format!("copied {} → {} = {value}; copy complete", name(*src), name(*dst));
-            async_op::set_stage(ex, Stage::Completed)
+            async_agent::set_stage(ex, Stage::Completed)
         }
         AsyncWhat::CpArrive { mbar, after } => {
-            let fence = async_op::pragmatic(ex);
+            let fence = exec::pragmatic(ex);
             let mut k = Knowledge::default();
             for id in after {
-                k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));
+                k.join(&async_agent::own_events(ex.layout, ex.m, *id, fence));
             }
             let who = ex.name_of(ex.agent);
-            let msg = async_op::message(ex, crate::model::Scope::Cta, format!("{who} arrive-on"), k)?;
-            if super::completion::signal(ex, *mbar, 1, 0, Some(msg), &who)? {
-                async_op::set_stage(ex, Stage::Completed)?;
+            let msg = async_agent::message(ex, crate::model::Scope::Cta, format!("{who} arrive-on"), k)?;
+            if completion::signal(ex, *mbar, 1, 0, Some(msg), &who)? {
+                async_agent::set_stage(ex, Stage::Completed)?;
             }
             Ok(())
         }

@@ -1,7 +1,7 @@
 //! Thread fences, restricted fences, `fence.mbarrier_init` and proxy fences (§1.10, §2.2, §2.3).
 
-use super::exec::Exec;
-use super::sync::{self, fence_op};
+use super::base::exec::Exec;
+use super::base::sync::{self, fence_op};
 use crate::check::machine::{covers, Filter, ProxyKey, ALIAS_BIT};
 use crate::check::text;
 use crate::model::{AddrSpace, Fence, FenceSem, ProxyKind, Scope, SyncRestrict};

@@ -1,11 +1,12 @@
 //! mbarrier: the state machine of reference §4 with a signed tx-count, and its
 //! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
 
-use super::exec::{Exec, Readiness};
-use super::sync::{bare_relaxed, defer, merge, synchronize};
+use super::base::exec::{self, operand, Exec, Readiness};
+use super::base::exit::remote_form_allowed;
+use super::base::sync::{self, bare_relaxed, defer, merge, synchronize};
 use crate::check::machine::{covers, merge_bare, BareArrival, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
-use crate::model::{AddrSpace, MbarKind, MbarOp, Scope, Sem};
+use crate::model::{MbarKind, MbarOp, Scope, Sem};
 
 const MAX_COUNT: i64 = (1 << 20) - 1;
 
@@ -48,7 +49,7 @@ pub fn next_arrive(b: &MbarState) -> String {
 }
 
 fn wait_passes(m: &Machine, agent: u32, b: &MbarState, parity: bool, phase: &crate::model::Operand) -> bool {
-    let v = super::ld_st::operand(m, agent, phase);
+    let v = operand(m, agent, phase);
     if parity {
         (v & 1) != i64::from(b.phase & 1)
     } else {
@@ -61,7 +62,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Resul
         return Ok(Readiness::Enabled(vec!["run".into()]));
     };
     let idx = layout.mbar(&op.bar)?;
-    let b = m.mbars.get(idx).ok_or_else(|| super::exec::internal("mbar"))?;
+    let b = m.mbars.get(idx).ok_or_else(|| exec::internal("mbar"))?;
     if !b.valid || wait_passes(m, agent, b, *parity, phase) {
         return Ok(Readiness::Enabled(vec![format!("wait on `{}` returns true", op.bar)]));
     }
@@ -69,25 +70,18 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Resul
         "waits on `{}` for {} {}; {}",
         op.bar,
         if *parity { "parity" } else { "phase token" },
-        super::ld_st::operand(m, agent, phase),
+        operand(m, agent, phase),
         debt(&op.bar, b)
     )))
-}
-
-/// Whether `op` is a form a peer CTA may apply to this CTA's barrier: an arrive without a
-/// state token, expect-tx or complete-tx, addressed through `.shared::cluster` (reference §4.1).
-pub fn remote_form_allowed(op: &MbarOp) -> bool {
-    matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. })
-        && op.space == Some(AddrSpace::SharedCluster)
 }
 
 pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
     let text = crate::check::text::instr(&crate::model::Instr::Mbar(op.clone()));
     let idx = ex.layout.mbar(&op.bar)?;
-    let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| super::exec::internal("mbar loc"))?;
+    let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| exec::internal("mbar loc"))?;
     let owner = match ex.layout.locs.get(loc).map(|l| l.space) {
         Some(crate::model::Space::Shared(c)) => c,
-        _ => return Err(super::exec::internal("mbar space")),
+        _ => return Err(exec::internal("mbar space")),
     };
     let place = ex.place();
     let remote = owner != place.cta;
@@ -107,7 +101,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
     }
     let me_name = ex.name_of(ex.agent);
-    let Some(state) = ex.m.mbars.get(idx).cloned() else { return Err(super::exec::internal("mbar state")) };
+    let Some(state) = ex.m.mbars.get(idx).cloned() else { return Err(exec::internal("mbar state")) };
     if let MbarKind::Init { count } = op.kind {
         if state.valid {
             ub(ex, format!("`{text}` re-initializes a valid barrier"), "run `mbarrier.inval` before initializing the barrier again (§9.7.13.15.9)");
@@ -119,7 +113,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         }
         let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
         let b = MbarState::fresh(Some(count), Some(crate::check::machine::EventId { agent: ex.agent, epoch }));
-        *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b.into();
+        *ex.m.mbars.get_mut(idx).ok_or_else(|| exec::internal("mbar"))? = b.into();
         ex.out.description = format!("initialized `{}` with count {count}", op.bar);
         return ex.next();
     }
@@ -202,7 +196,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             if ok {
                 observe_completion(ex, op, &mut b, *parity, &text)?;
             } else if spin {
-                return Err(super::exec::internal("spin wait stepped while blocked"));
+                return Err(exec::internal("spin wait stepped while blocked"));
             }
             ex.out.description = format!("wait on `{}` returned {ok}", op.bar);
         }
@@ -224,7 +218,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         b.unobserved = true;
         ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
     }
-    *ex.m.mbars.get_mut(idx).ok_or_else(|| super::exec::internal("mbar"))? = b;
+    *ex.m.mbars.get_mut(idx).ok_or_else(|| exec::internal("mbar"))? = b;
     ex.next()
 }
 
@@ -253,7 +247,7 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
     }
     let msgs = b.completed.clone();
     for arrival in &b.bare_completed {
-        super::sync::fail_bare(ex, arrival);
+        sync::fail_bare(ex, arrival);
     }
     let scope = op.scope.unwrap_or(Scope::Cta).min(Scope::Cluster);
     match op.sem {
@@ -274,11 +268,11 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
                     crate::check::text::scope(scope),
                     ex.layout.describe_place(from)
                 );
-                super::sync::fail(ex, msg, RaceReason::ScopeMismatch, why);
+                sync::fail(ex, msg, RaceReason::ScopeMismatch, why);
             }
             for msg in &linked {
                 let text = format!("`{text}` is relaxed: it observes the phase but acquires nothing unless a `fence.acquire` follows");
-                super::sync::fail(ex, msg, RaceReason::ExecutionOrderOnly, text);
+                sync::fail(ex, msg, RaceReason::ExecutionOrderOnly, text);
             }
             defer(ex, &linked)
         }

@@ -1,37 +1,39 @@
-//! Instruction semantics, one module per family, plus the causality table [`sync`].
+//! Instruction semantics in layers; a module imports only from layers below its own
+//! (`tests/semantics_layers.rs` keeps it so):
+//! 1. [`base`]: the machinery every family shares (execution context, causality table,
+//!    accesses and races, asynchronous agents, exit and completion, control flow);
+//! 2. one module per instruction family: [`ld_st`], [`atom`], [`fence`], [`bar`],
+//!    [`cluster`], [`mbarrier`], [`control`], [`tma`], [`cp_async`], [`st_async`],
+//!    [`wgmma`], [`tcgen05`] (a folder); no family imports another;
+//! 3. [`async_op`], which hands each asynchronous agent to its family, and this file, which
+//!    hands each thread instruction to its family.
 //!
-//! Adding a family = one module here + a variant of [`AsyncOp`] when it spawns agents;
+//! What an asynchronous agent does (`AsyncOp`) is machine state (`machine/agents.rs`).
+//! Adding a family = one module here + a variant of `AsyncWhat` when it spawns agents;
 //! the explorer only calls [`readiness`] and [`step`].
 
-pub mod access;
 pub mod async_op;
 pub mod atom;
 pub mod bar;
+pub mod base;
 pub mod cluster;
-pub mod completion;
 pub mod control;
 pub mod cp_async;
-pub mod exec;
-pub mod exit;
 pub mod fence;
 pub mod ld_st;
 pub mod mbarrier;
-pub mod race;
-pub mod registers;
 pub mod st_async;
-pub mod sync;
-pub mod tc_explain;
 pub mod tcgen05;
 pub mod tma;
-pub mod tmem_alloc;
 pub mod wgmma;
 
-pub use exec::{Exec, RawFinding, Readiness, StepOutcome};
+pub use base::exec::{self, Exec, RawFinding, Readiness, StepOutcome};
 
-use crate::check::machine::{AgentKind, Layout, Machine, Status};
+use base::async_agent;
+use base::exec::all_reached;
+use base::exit;
+use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status};
 use crate::model::{Instr, MbarKind, WgmmaOp};
-
-pub use async_op::{kind_name as async_kind, AsyncOp};
 
 /// The instruction at the agent's pc, if it is a thread.
 pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
@@ -80,7 +82,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, 
 
 /// Perform one step of `ex.agent` with `choice`.
 pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
-    if async_op::op_of(ex.m, ex.agent).is_some() {
+    if base::exec::op_of(ex.m, ex.agent).is_some() {
         return async_op::step(ex, choice);
     }
     let Some(instr) = current_instr(ex.layout, ex.m, ex.agent).cloned() else {
@@ -138,13 +140,13 @@ fn wgmma_wait_readiness(m: &Machine, agent: u32, n: u32) -> Readiness {
     let groups = &a.asyncs.wgmma_groups;
     let waiting: Vec<String> = groups
         .iter()
-        .take(tma::covered(groups, n))
+        .take(async_agent::covered(groups, n))
         .flatten()
-        .filter(|id| !async_op::all_reached(m, &[**id], crate::check::machine::Stage::Completed))
+        .filter(|id| !all_reached(m, &[**id], Stage::Completed))
         .map(|id| format!("#{id}"))
         .collect();
     if waiting.is_empty() {
-        async_op::one("wait_group returns")
+        async_agent::one("wait_group returns")
     } else {
         Readiness::Blocked(format!("waits for wgmma {}", waiting.join(", ")))
     }

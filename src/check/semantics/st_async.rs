@@ -6,10 +6,9 @@
 //! the completion proxy fence), and whether `st.async` may target its own CTA is unclear
 //! (strict: undefined, pragmatic: accepted). `red.async` must target another CTA.
 
-use super::access;
-use super::async_op::{self, AsyncOp, AsyncWhat};
-use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::Stage;
+use super::base::exec::{self, internal, Exec, Readiness};
+use super::base::{access, async_agent, completion, exit};
+use crate::check::machine::{AsyncOp, AsyncWhat, Stage};
 use crate::model::{Instr, Scope, Space};
 
 pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
@@ -29,7 +28,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
         Some("the data and the mbarrier must be in the same CTA (§9.7.9.12)")
     } else if cluster_size < 2 {
         Some("`st.async`/`red.async` need a cluster of more than one CTA (§9.7.9.12)")
-    } else if target == Some(place.cta) && (red.is_some() || !async_op::pragmatic(ex)) {
+    } else if target == Some(place.cta) && (red.is_some() || !exec::pragmatic(ex)) {
         Some("the target must be another CTA of the cluster (§9.7.13.7; for `st.async` the wording is unclear, reference §12 #9, strict mode requires it)")
     } else {
         None
@@ -41,15 +40,15 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let value = ex.eval(src);
     let bytes = ex.layout.locs.get(loc).map_or(4, |l| l.size);
     let k = ex.me()?.knowledge.clone();
-    let id = async_op::spawn(ex, AsyncWhat::StAsync { addr: loc, value, mbar: bar, bytes, red: *red }, k, place)?;
+    let id = async_agent::spawn(ex, AsyncWhat::StAsync { addr: loc, value, mbar: bar, bytes, red: *red }, k, place)?;
     ex.out.description = format!("issued {} (agent #{id})", if red.is_some() { "red.async" } else { "st.async" });
     ex.next()
 }
 
 pub fn readiness(op: &AsyncOp) -> Readiness {
     match (&op.what, op.stage) {
-        (AsyncWhat::StAsync { .. }, Stage::Issued) => async_op::one("write"),
-        (AsyncWhat::StAsync { bytes, .. }, _) => async_op::one(&format!("complete_tx {bytes} bytes")),
+        (AsyncWhat::StAsync { .. }, Stage::Issued) => async_agent::one("write"),
+        (AsyncWhat::StAsync { bytes, .. }, _) => async_agent::one(&format!("complete_tx {bytes} bytes")),
         _ => Readiness::Done,
     }
 }
@@ -58,31 +57,31 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
         let what = format!("writes `{}`", ex.layout.locs.get(*addr).map_or("?", |l| l.name.as_str()));
-        if super::exit::into_exited_cta(ex, *addr, true, &what) {
+        if exit::into_exited_cta(ex, *addr, true, &what) {
             return Ok(());
         }
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));
-        let acc = async_op::access_to(ex.layout, *addr, None, strong);
+        let acc = async_agent::access_to(ex.layout, *addr, None, strong);
         let value = match red {
             Some(r) => {
                 let cell = ex.layout.locs.get(*addr).map_or(*addr, |l| l.cell);
                 let last = ex.m.cells.get(cell).map_or(0, |c| c.writes.len().saturating_sub(1));
                 let old = access::read(ex, &acc, last)?.value;
-                super::atom::apply(*r, old, &[*value])
+                access::apply(*r, old, &[*value])
             }
             None => *value,
         };
         access::write(ex, &acc, value, Vec::new())?;
         let name = ex.layout.locs.get(*addr).map_or("?", |l| l.name.as_str());
         ex.out.description = format!("wrote {name} = {value}");
-        return async_op::set_stage(ex, Stage::Accessed);
+        return async_agent::set_stage(ex, Stage::Accessed);
     }
-    let fence = async_op::pragmatic(ex);
-    let k = async_op::own_events(ex.layout, ex.m, ex.agent, fence);
+    let fence = exec::pragmatic(ex);
+    let k = async_agent::own_events(ex.layout, ex.m, ex.agent, fence);
     let who = ex.name_of(ex.agent);
-    let msg = async_op::message(ex, Scope::Cluster, format!("complete_tx of {who} (.release.cluster)"), k)?;
-    if super::completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
-        async_op::set_stage(ex, Stage::Completed)?;
+    let msg = async_agent::message(ex, Scope::Cluster, format!("complete_tx of {who} (.release.cluster)"), k)?;
+    if completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
+        async_agent::set_stage(ex, Stage::Completed)?;
     }
     Ok(())
 }

@@ -2,10 +2,9 @@
 //! (reference §6.2, §6.3). Data accesses are weak and in the async proxy; element
 //! reductions are `.relaxed.gpu`.
 
-use super::access;
-use super::async_op::{self, AsyncOp, AsyncWhat};
-use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{Layout, Machine, Place, ProxyKey, Stage};
+use super::base::exec::{self, internal, Exec, Readiness};
+use super::base::{access, async_agent, completion, exit};
+use crate::check::machine::{AsyncOp, AsyncWhat, Layout, Machine, Place, ProxyKey, Stage};
 use crate::model::{AtomOp, Instr, Scope, Space};
 
 fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
@@ -20,7 +19,7 @@ fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
 fn signal_place(ex: &Exec, dst: usize) -> Place {
     let me = ex.place();
     match cta_of(ex.layout, dst) {
-        Some(cta) if cta != me.cta && async_op::pragmatic(ex) => Place {
+        Some(cta) if cta != me.cta && exec::pragmatic(ex) => Place {
             cta,
             cluster: ex.layout.cta_cluster.get(cta).copied().unwrap_or(me.cluster),
             gpu: me.gpu,
@@ -46,7 +45,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                 let mbar = ex.layout.mbar(&b)?;
                 let k = ex.me()?.knowledge.clone();
                 let place = signal_place(ex, dst);
-                ids.push(async_op::spawn(ex, AsyncWhat::Bulk { dst, src, bytes: *bytes, mbar, reduce: *reduce }, k, place)?);
+                ids.push(async_agent::spawn(ex, AsyncWhat::Bulk { dst, src, bytes: *bytes, mbar, reduce: *reduce }, k, place)?);
             }
             ex.out.description = format!("issued {} bulk cop{} (agent{} {})", ids.len(), if ids.len() == 1 { "y" } else { "ies" }, if ids.len() == 1 { "" } else { "s" }, list(&ids));
         }
@@ -54,7 +53,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
             let dst = ex.layout.loc(dst)?;
             let k = ex.me()?.knowledge.clone();
             let place = ex.place();
-            let id = async_op::spawn(ex, AsyncWhat::BulkGroup { dst, src, reduce: *reduce }, k, place)?;
+            let id = async_agent::spawn(ex, AsyncWhat::BulkGroup { dst, src, reduce: *reduce }, k, place)?;
             ex.me_mut()?.asyncs.bulk_open.push(id);
             ex.out.description = format!("issued bulk copy (agent {id}) into the open bulk async-group");
         }
@@ -75,24 +74,19 @@ pub fn commit(ex: &mut Exec) -> Result<(), String> {
     ex.next()
 }
 
-/// Groups a `wait_group n` waits for: all but the `n` most recent.
-pub fn covered(groups: &[Vec<u32>], n: u32) -> usize {
-    groups.len().saturating_sub(n as usize)
-}
-
 pub fn wait_readiness(m: &Machine, agent: u32, n: u32, read: bool) -> Readiness {
     let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
     let groups = &a.asyncs.bulk_groups;
     let need = if read { Stage::Accessed } else { Stage::Completed };
     let waiting: Vec<u32> = groups
         .iter()
-        .take(covered(groups, n))
+        .take(async_agent::covered(groups, n))
         .flatten()
         .copied()
-        .filter(|id| !async_op::all_reached(m, &[*id], need))
+        .filter(|id| !exec::all_reached(m, &[*id], need))
         .collect();
     if waiting.is_empty() {
-        return async_op::one("wait_group returns");
+        return async_agent::one("wait_group returns");
     }
     Readiness::Blocked(format!(
         "waits until bulk cop{} {} {}",
@@ -106,9 +100,9 @@ pub fn wait_readiness(m: &Machine, agent: u32, n: u32, read: bool) -> Readiness 
 /// for `.read`) become ordered before the thread's later accesses, across proxies (§3.3).
 pub fn wait(ex: &mut Exec, n: u32, read: bool) -> Result<(), String> {
     let groups = ex.me()?.asyncs.bulk_groups.clone();
-    let upto = covered(&groups, n);
+    let upto = async_agent::covered(&groups, n);
     for id in groups.iter().take(upto).flatten() {
-        let k = async_op::own_events(ex.layout, ex.m, *id, true);
+        let k = async_agent::own_events(ex.layout, ex.m, *id, true);
         ex.me_mut()?.knowledge.join(&k);
     }
     if !read {
@@ -125,11 +119,11 @@ pub fn wait(ex: &mut Exec, n: u32, read: bool) -> Result<(), String> {
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Readiness {
     match (&op.what, op.stage) {
         (AsyncWhat::Bulk { src, .. } | AsyncWhat::BulkGroup { src, .. }, Stage::Issued) => {
-            async_op::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Async)])
+            async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Async)])
         }
-        (AsyncWhat::Bulk { bytes, .. }, _) => async_op::one(&format!("complete_tx {bytes} bytes")),
+        (AsyncWhat::Bulk { bytes, .. }, _) => async_agent::one(&format!("complete_tx {bytes} bytes")),
         (AsyncWhat::BulkGroup { dst, .. }, _) => {
-            async_op::one(&format!("write {}", layout.locs.get(*dst).map_or("?", |l| l.name.as_str())))
+            async_agent::one(&format!("write {}", layout.locs.get(*dst).map_or("?", |l| l.name.as_str())))
         }
         _ => Readiness::Done,
     }
@@ -139,17 +133,17 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
 /// coherence-latest value as a `.relaxed.gpu` read-modify-write.
 fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Result<i64, String> {
     let what = format!("writes `{}`", ex.layout.locs.get(dst).map_or("?", |l| l.name.as_str()));
-    if super::exit::into_exited_cta(ex, dst, true, &what) {
+    if exit::into_exited_cta(ex, dst, true, &what) {
         return Ok(value);
     }
     let strong = reduce.map(|_| ex.layout.clamp(Scope::Gpu, dst));
-    let acc = async_op::access_to(ex.layout, dst, Some(ProxyKey::Async), strong);
+    let acc = async_agent::access_to(ex.layout, dst, Some(ProxyKey::Async), strong);
     let value = match reduce {
         Some(op) => {
             let cell = ex.layout.locs.get(dst).map_or(dst, |l| l.cell);
             let last = ex.m.cells.get(cell).map_or(0, |c| c.writes.len().saturating_sub(1));
             let old = access::read(ex, &acc, last)?.value;
-            super::atom::apply(op, old, &[value])
+            access::apply(op, old, &[value])
         }
         None => value,
     };
@@ -161,29 +155,29 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
     let name = |ex: &Exec, loc: usize| ex.layout.locs.get(loc).map_or("?".to_string(), |l| l.name.clone());
     match (&op.what, op.stage) {
         (AsyncWhat::Bulk { dst, src, reduce, .. }, Stage::Issued) => {
-            let v = async_op::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
+            let v = async_agent::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
             let value = deliver(ex, *dst, v.first().copied().unwrap_or(0), *reduce)?;
             if ex.m.undefined {
                 return Ok(());
             }
             ex.out.description = format!("copied {} → {} = {value} (async proxy)", name(ex, *src), name(ex, *dst));
-            async_op::set_stage(ex, Stage::Accessed)
+            async_agent::set_stage(ex, Stage::Accessed)
         }
         (AsyncWhat::Bulk { bytes, mbar, .. }, _) => {
-            let k = async_op::own_events(ex.layout, ex.m, ex.agent, true);
+            let k = async_agent::own_events(ex.layout, ex.m, ex.agent, true);
             let who = ex.name_of(ex.agent);
-            let msg = async_op::message(ex, Scope::Cluster, format!("complete_tx of {who}"), k)?;
-            if super::completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
-                async_op::set_stage(ex, Stage::Completed)?;
+            let msg = async_agent::message(ex, Scope::Cluster, format!("complete_tx of {who}"), k)?;
+            if completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
+                async_agent::set_stage(ex, Stage::Completed)?;
             }
             Ok(())
         }
         (AsyncWhat::BulkGroup { src, .. }, Stage::Issued) => {
-            let v = async_op::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
+            let v = async_agent::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
             let value = v.first().copied().unwrap_or(0);
             ex.me_mut()?.regs.insert("value".into(), value);
             ex.out.description = format!("read source {} = {value} (async proxy)", name(ex, *src));
-            async_op::set_stage(ex, Stage::Accessed)
+            async_agent::set_stage(ex, Stage::Accessed)
         }
         (AsyncWhat::BulkGroup { dst, reduce, .. }, _) => {
             let v = ex.reg("value");
@@ -192,7 +186,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
                 return Ok(());
             }
             ex.out.description = format!("wrote {} = {value} (async proxy); copy complete", name(ex, *dst));
-            async_op::set_stage(ex, Stage::Completed)
+            async_agent::set_stage(ex, Stage::Completed)
         }
         _ => Err(internal("tma step")),
     }

@@ -3,9 +3,9 @@
 //! `wgmma.fence` (which orders register accesses, not shared memory). Results reach the
 //! registers at a covering `wait_group`, whose completion carries the implicit proxy fence.
 
-use super::async_op::{self, AsyncOp, AsyncWhat};
-use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, Knowledge, Layout, Machine, ProxyKey, Stage};
+use super::base::exec::{self, internal, Exec, Readiness};
+use super::base::{async_agent, registers};
+use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, WgmmaOp};
 
 pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
@@ -37,7 +37,7 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
             let after = in_flight(ex.m, ex.agent).into_iter().rev().find(|id| acc_of(ex.m, *id).as_deref() == Some(acc.as_str()));
             let acc_in = ex.reg(acc);
             let place = ex.place();
-            let id = async_op::spawn(ex, AsyncWhat::Wgmma { acc: acc.clone(), a, b, acc_in, after }, k, place)?;
+            let id = async_agent::spawn(ex, AsyncWhat::Wgmma { acc: acc.clone(), a, b, acc_in, after }, k, place)?;
             ex.me_mut()?.asyncs.wgmma_open.push(id);
             ex.out.description = format!("issued wgmma (agent #{id}) into `{acc}`");
         }
@@ -49,12 +49,12 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
         }
         WgmmaOp::WaitGroup { n } => {
             let groups = ex.me()?.asyncs.wgmma_groups.clone();
-            let upto = super::tma::covered(&groups, *n);
+            let upto = async_agent::covered(&groups, *n);
             for id in groups.iter().take(upto).flatten() {
                 if let Some((acc, v)) = acc_of(ex.m, *id).zip(ex.m.agents.get(*id as usize).and_then(|a| a.regs.get("acc").copied())) {
                     ex.set_reg(&acc, v)?;
                 }
-                let k = async_op::own_events(ex.layout, ex.m, *id, true);
+                let k = async_agent::own_events(ex.layout, ex.m, *id, true);
                 ex.me_mut()?.knowledge.join(&k);
             }
             ex.me_mut()?.asyncs.wgmma_groups.drain(..upto);
@@ -80,7 +80,7 @@ fn acc_of(m: &Machine, id: u32) -> Option<String> {
 
 /// Touching an in-flight accumulator before a covering `wait_group` is undefined (§7).
 pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
-    let touched: Vec<String> = super::registers::touched(instr).into_iter().map(String::from).collect();
+    let touched: Vec<String> = registers::touched(instr).into_iter().map(String::from).collect();
     if touched.is_empty() {
         return Ok(false);
     }
@@ -94,7 +94,7 @@ pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
             return Ok(true);
         }
     }
-    let writes: Vec<String> = super::registers::writes(instr).into_iter().map(String::from).collect();
+    let writes: Vec<String> = registers::writes(instr).into_iter().map(String::from).collect();
     let a = &mut ex.me_mut()?.asyncs;
     for w in writes {
         if a.wgmma_fence.is_some() && !a.dirty_regs.contains(&w) {
@@ -109,25 +109,25 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Read
     let AsyncWhat::Wgmma { a, b, after, .. } = &op.what else { return Readiness::Done };
     match op.stage {
         Stage::Issued => match after {
-            Some(p) if !async_op::all_reached(m, &[*p], Stage::Accessed) => {
+            Some(p) if !exec::all_reached(m, &[*p], Stage::Accessed) => {
                 Readiness::Blocked(format!("accumulates after wgmma #{p}"))
             }
-            _ => async_op::enabled_reads(layout, m, agent, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)]),
+            _ => async_agent::enabled_reads(layout, m, agent, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)]),
         },
-        _ => async_op::one("complete"),
+        _ => async_agent::one("complete"),
     }
 }
 
 pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
     let AsyncWhat::Wgmma { a, b, acc_in, after, acc } = &op.what else { return Err(internal("wgmma step")) };
     if op.stage == Stage::Issued {
-        let v = async_op::perform_reads(ex, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)], choice)?;
+        let v = async_agent::perform_reads(ex, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)], choice)?;
         let base = after.and_then(|p| ex.m.agents.get(p as usize)?.regs.get("acc").copied()).unwrap_or(*acc_in);
         let out = base.wrapping_add(v.first().copied().unwrap_or(0).wrapping_mul(v.get(1).copied().unwrap_or(0)));
         ex.me_mut()?.regs.insert("acc".into(), out);
         ex.out.description = format!("read operands (async proxy): {acc} will be {out}");
-        return async_op::set_stage(ex, Stage::Accessed);
+        return async_agent::set_stage(ex, Stage::Accessed);
     }
     ex.out.description = "wgmma complete".into();
-    async_op::set_stage(ex, Stage::Completed)
+    async_agent::set_stage(ex, Stage::Completed)
 }

@@ -1,5 +1,5 @@
 //! tcgen05 (reference §8): asynchronous mma/cp/shift/ld/st agents, `commit`, `wait::*` and
-//! the thread-sync fences (TMEM allocation: [`super::tmem_alloc`]).
+//! the thread-sync fences (TMEM allocation: [`alloc`]).
 //!
 //! Model: an async tcgen05 op inherits, for ordinary memory, the issuer's own accesses by
 //! program order and other agents' events only as far as its last
@@ -9,45 +9,12 @@
 //! in-flight pipelined producers to the thread's next synchronization, relaxed included.
 //! A pipelined consumer (mma/cp/shift) waits for the producers it knows of.
 
-use super::async_op::{self, AsyncOp, AsyncWhat};
-use super::exec::{internal, Exec, Readiness};
-use crate::check::machine::{AgentKind, EventId, Filter, InstrRef, Knowledge, Layout, Machine, ProxyKey, Stage};
+mod alloc;
+
+use crate::check::semantics::base::exec::{self, internal, Exec, Readiness};
+use crate::check::semantics::base::{access, async_agent, completion, exit, registers};
+use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Filter, Knowledge, Layout, Machine, ProxyKey, Stage, TcWhat};
 use crate::model::{Instr, Scope, Space, TcOp};
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum TcWhat {
-    Mma { d: usize, a: usize, b: usize },
-    Cp { dst: usize, src: usize },
-    Shift { tmem: usize },
-    Ld { dst: String, src: usize },
-    St { dst: usize, value: i64 },
-    /// Async arrive-on (count 1, cluster scope) on each barrier once `after` completed.
-    Commit { bars: Vec<usize>, after: Vec<u32> },
-    /// The ordering point of a `tcgen05.alloc`, completed at issue: a synchronous tcgen05 op
-    /// that other threads' tcgen05 ops follow only through the thread-sync fences (§8.4, §8.5).
-    Alloc,
-}
-
-pub fn kind_name(t: &TcWhat) -> &'static str {
-    match t {
-        TcWhat::Mma { .. } => "tcgen05.mma",
-        TcWhat::Cp { .. } => "tcgen05.cp",
-        TcWhat::Shift { .. } => "tcgen05.shift",
-        TcWhat::Ld { .. } => "tcgen05.ld",
-        TcWhat::St { .. } => "tcgen05.st",
-        TcWhat::Commit { .. } => "tcgen05.commit",
-        TcWhat::Alloc => "tcgen05.alloc",
-    }
-}
-
-/// Ops whose completion `tcgen05.commit` tracks (and publishes).
-pub fn commit_publishes(t: &TcWhat) -> bool {
-    is_pipelined_producer(t)
-}
-
-fn is_pipelined_producer(t: &TcWhat) -> bool {
-    matches!(t, TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. })
-}
 
 /// §8.2: the pairs of one thread's asynchronous tcgen05 ops that are ordered without a wait
 /// (all ops share the kernel's `cta_group`). Every other pair is unordered: `mma → cp`, `cp →
@@ -131,8 +98,8 @@ fn spawn(ex: &mut Exec, what: TcWhat, tmem: Knowledge) -> Result<u32, String> {
     let mut k = memory_view(ex)?;
     k.join(&tmem);
     let place = ex.place();
-    let name = kind_name(&what);
-    let id = async_op::spawn(ex, AsyncWhat::Tc(what), k, place)?;
+    let name = what.kind_name();
+    let id = async_agent::spawn(ex, AsyncWhat::Tc(what), k, place)?;
     ex.out.description = format!("issued {name} (agent #{id})");
     Ok(id)
 }
@@ -143,7 +110,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
     let loc = |ex: &Exec, n: &str| ex.layout.loc(n);
     match op {
         TcOp::Alloc { dst, cols, .. } => {
-            if !super::tmem_alloc::alloc(ex, &text, dst, *cols)? {
+            if !alloc::alloc(ex, &text, dst, *cols)? {
                 return Ok(());
             }
         }
@@ -152,11 +119,11 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
                 tc_of(ex.m, id).is_some_and(|(_, _, s)| s != Stage::Completed)
                     && ex.m.agents.get(id as usize).is_some_and(|a| a.place.cta == place.cta)
             });
-            if !super::tmem_alloc::dealloc(ex, &text, *cols, busy) {
+            if !alloc::dealloc(ex, &text, *cols, busy) {
                 return Ok(());
             }
         }
-        TcOp::Relinquish { .. } => super::tmem_alloc::relinquish(ex),
+        TcOp::Relinquish { .. } => alloc::relinquish(ex),
         TcOp::Mma { d, a, b, .. } => {
             let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)? };
             return spawn_in_tmem(ex, &text, what);
@@ -179,14 +146,14 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         }
         TcOp::Commit { bar, multicast, .. } => {
             let thread = thread_of(ex)?;
-            let after = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
+            let after = issued_by(ex.m, thread, |w, _| w.is_pipelined_producer());
             let mut bars = vec![ex.layout.mbar(bar)?];
             for b in multicast {
                 bars.push(ex.layout.mbar(b)?);
             }
             before_thread_sync(ex)?;
             let k = ex.me()?.knowledge.clone();
-            let id = async_op::spawn(ex, AsyncWhat::Tc(TcWhat::Commit { bars, after }), k, place)?;
+            let id = async_agent::spawn(ex, AsyncWhat::Tc(TcWhat::Commit { bars, after }), k, place)?;
             ex.out.description = format!("tcgen05.commit (agent #{id}) arrives once this thread's mma/cp/shift complete");
         }
         TcOp::WaitLd | TcOp::WaitSt => {
@@ -194,7 +161,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             let ld = matches!(op, TcOp::WaitLd);
             let ids = issued_by(ex.m, thread, |w, _| if ld { matches!(w, TcWhat::Ld { .. }) } else { matches!(w, TcWhat::St { .. }) });
             for id in ids {
-                let k = async_op::own_events(ex.layout, ex.m, id, false).restrict(Filter::Tmem, ex.layout);
+                let k = async_agent::own_events(ex.layout, ex.m, id, false).restrict(Filter::Tmem, ex.layout);
                 let a = &mut ex.me_mut()?.asyncs;
                 a.tc_view.join(&k);
                 a.tc_done.join(&k);
@@ -235,48 +202,11 @@ fn spawn_in_tmem(ex: &mut Exec, text: &str, what: TcWhat) -> Result<(), String> 
     tmem.extend(writes_of(&what));
     tmem.retain(|l| matches!(ex.layout.locs.get(*l).map(|x| x.space), Some(Space::Tmem(_))));
     let view = tmem_view(ex, &what)?;
-    if super::tmem_alloc::unallocated_access(ex, text, &tmem, writes_of(&what), &view) {
+    if alloc::unallocated_access(ex, text, &tmem, writes_of(&what), &view) {
         return Ok(());
     }
     spawn(ex, what, view)?;
     ex.next()
-}
-
-/// Record the executing thread's `tcgen05.alloc` as an agent completed at issue (§8.4,
-/// §8.5). Like a completed `tcgen05.ld`, its event orders this thread's later tcgen05 ops
-/// and reaches another thread's only through `fence::before_thread_sync`, a thread
-/// synchronization and `fence::after_thread_sync`. The agent also remembers the thread's
-/// epoch at the alloc, to tell a missing fence from a missing synchronization.
-pub fn alloc_point(ex: &mut Exec) -> Result<u32, String> {
-    let me = ex.agent;
-    let epoch = ex.me()?.knowledge.own_epoch(me);
-    let place = ex.place();
-    let id = async_op::spawn(ex, AsyncWhat::Tc(TcWhat::Alloc), Knowledge::default(), place)?;
-    let own = async_op::own_events(ex.layout, ex.m, id, false);
-    if let Some(a) = ex.m.agents.get_mut(id as usize) {
-        a.knowledge = own.clone().into();
-        if let Some(main) = a.knowledge.main_mut() {
-            main.vv.set(me, epoch);
-        }
-        a.status = crate::check::machine::Status::Done;
-        if let AgentKind::Async { op, .. } = &mut a.kind {
-            op.stage = Stage::Completed;
-        }
-    }
-    let tmem = own.restrict(Filter::Tmem, ex.layout);
-    let asyncs = &mut ex.me_mut()?.asyncs;
-    asyncs.tc_view.join(&tmem);
-    asyncs.tc_done.join(&tmem);
-    Ok(id)
-}
-
-/// The thread that ran the alloc behind ordering point `id`, and its event at the alloc.
-pub fn alloc_issuer(m: &Machine, id: u32) -> Option<(InstrRef, EventId)> {
-    let agent = m.agents.get(id as usize)?;
-    let AgentKind::Async { issuer, .. } = agent.kind else { return None };
-    let thread_agent = issuer.thread as u32;
-    let epoch = agent.knowledge.main().map_or(0, |e| e.vv.get(thread_agent));
-    Some((issuer, EventId { agent: thread_agent, epoch }))
 }
 
 fn writes_of(t: &TcWhat) -> Option<usize> {
@@ -292,7 +222,7 @@ fn writes_of(t: &TcWhat) -> Option<usize> {
 /// ordered before this thread's next synchronization, whatever its `.sem`.
 fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
     let thread = thread_of(ex)?;
-    let producers = issued_by(ex.m, thread, |w, _| is_pipelined_producer(w));
+    let producers = issued_by(ex.m, thread, |w, _| w.is_pipelined_producer());
     let mut k = std::mem::take(&mut ex.me_mut()?.asyncs.tc_done);
     k.join(&promise(ex.layout, &producers));
     ex.me_mut()?.knowledge.join(&k);
@@ -311,7 +241,7 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
     let a = m.agents.get(agent as usize)?;
     let AgentKind::Thread(thread) = a.kind else { return None };
     if let Instr::Tc(TcOp::Alloc { cols, .. }) = instr {
-        if let Some(blocked) = super::tmem_alloc::alloc_readiness(m, a.place.cta, *cols) {
+        if let Some(blocked) = alloc::alloc_readiness(m, a.place.cta, *cols) {
             return Some(blocked);
         }
     }
@@ -322,7 +252,7 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
             return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
         }
     }
-    let reads = super::registers::reads(instr);
+    let reads = registers::reads(instr);
     if reads.is_empty() {
         return None;
     }
@@ -357,7 +287,7 @@ fn waits_for(m: &Machine, agent: u32, t: &TcWhat) -> Option<u32> {
     let me = m.agents.get(agent as usize)?;
     (0..m.agents.len() as u32).find(|id| {
         *id != agent
-            && tc_of(m, *id).is_some_and(|(_, w, s)| is_pipelined_producer(w) && s == Stage::Issued)
+            && tc_of(m, *id).is_some_and(|(_, w, s)| w.is_pipelined_producer() && s == Stage::Issued)
             && me.knowledge.entries.iter().any(|e| e.vv.get(*id) > 0)
     })
 }
@@ -365,46 +295,46 @@ fn waits_for(m: &Machine, agent: u32, t: &TcWhat) -> Option<u32> {
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: Stage) -> Readiness {
     match (t, stage) {
         (TcWhat::Commit { after, .. }, _) => {
-            let waiting: Vec<String> = after.iter().filter(|id| !async_op::all_reached(m, &[**id], Stage::Completed)).map(|id| format!("#{id}")).collect();
+            let waiting: Vec<String> = after.iter().filter(|id| !exec::all_reached(m, &[**id], Stage::Completed)).map(|id| format!("#{id}")).collect();
             if waiting.is_empty() {
-                async_op::one("arrive")
+                async_agent::one("arrive")
             } else {
                 Readiness::Blocked(format!("waits for tcgen05 {}", waiting.join(", ")))
             }
         }
         (_, Stage::Issued) => match waits_for(m, agent, t) {
             Some(p) => Readiness::Blocked(format!("pipelined after tcgen05 agent #{p}")),
-            None => async_op::enabled_reads(layout, m, agent, &reads_of(layout, t)),
+            None => async_agent::enabled_reads(layout, m, agent, &reads_of(layout, t)),
         },
-        _ => async_op::one("complete"),
+        _ => async_agent::one("complete"),
     }
 }
 
 pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), String> {
     let tmem_write = |ex: &mut Exec, loc: usize, v: i64| {
-        super::access::write(ex, &async_op::access_to(ex.layout, loc, None, None), v, Vec::new())
+        access::write(ex, &async_agent::access_to(ex.layout, loc, None, None), v, Vec::new())
     };
     if let TcWhat::Commit { bars, after } = t {
         // The arrive publishes the completed ops and what they were ordered after (they
         // follow the issuer's prior instructions for ordinary memory, §8.4): cumulativity
         // through the ops, which §12 #16 leaves open. Only pragmatic mode adds the
         // generic↔async proxy fence the spec does not state for tcgen05 completion.
-        let fence = async_op::pragmatic(ex);
+        let fence = exec::pragmatic(ex);
         let mut k = Knowledge::default();
         for id in after {
-            k.join(&async_op::own_events(ex.layout, ex.m, *id, fence));
+            k.join(&async_agent::own_events(ex.layout, ex.m, *id, fence));
             if let Some(a) = ex.m.agents.get(*id as usize) {
                 k.join(&a.knowledge.clone());
             }
         }
         let who = ex.name_of(ex.agent);
         for bar in bars {
-            let msg = async_op::message(ex, Scope::Cluster, format!("{who} arrive-on"), k.clone())?;
-            if !super::completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {
+            let msg = async_agent::message(ex, Scope::Cluster, format!("{who} arrive-on"), k.clone())?;
+            if !completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {
                 return Ok(());
             }
         }
-        return async_op::set_stage(ex, Stage::Completed);
+        return async_agent::set_stage(ex, Stage::Completed);
     }
     if stage == Stage::Accessed {
         if let TcWhat::Ld { dst, .. } = t {
@@ -415,17 +345,17 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
             }
         }
         ex.out.description = "complete".into();
-        return async_op::set_stage(ex, Stage::Completed);
+        return async_agent::set_stage(ex, Stage::Completed);
     }
     let reads = reads_of(ex.layout, t);
     // A `cta_group::2` mma may read operands in the peer CTA (§2.2.2: it must not have exited).
     for &(loc, _) in &reads {
         let what = format!("reads `{}`", ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()));
-        if super::exit::into_exited_cta(ex, loc, false, &what) {
+        if exit::into_exited_cta(ex, loc, false, &what) {
             return Ok(());
         }
     }
-    let v = async_op::perform_reads(ex, &reads, choice)?;
+    let v = async_agent::perform_reads(ex, &reads, choice)?;
     let at = |i: usize| v.get(i).copied().unwrap_or(0);
     match t {
         TcWhat::Mma { d, .. } => {
@@ -451,5 +381,5 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         }
         TcWhat::Commit { .. } | TcWhat::Alloc => {}
     }
-    async_op::set_stage(ex, Stage::Accessed)
+    async_agent::set_stage(ex, Stage::Accessed)
 }

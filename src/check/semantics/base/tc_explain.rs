@@ -3,10 +3,8 @@
 //! a `tcgen05.fence::*_thread_sync` that is missing or on the wrong side of the
 //! synchronization it must order (a fence placed before the wait orders nothing).
 
-use super::async_op::{op_of, AsyncWhat};
-use super::exec::{instr_text, Exec};
-use super::tcgen05::{kind_name, TcWhat};
-use crate::check::machine::{EventId, InstrRef};
+use super::exec::{instr_text, op_of, Exec};
+use crate::check::machine::{AsyncWhat, EventId, InstrRef, TcWhat};
 use crate::check::report::RaceReason;
 use crate::model::{BarKind, Instr, MbarKind, Sem, Space, TcOp};
 
@@ -107,8 +105,8 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize) -> Option<(RaceReason, St
                     "`{thread}` issues `{}` and then `{}`: asynchronous tcgen05 ops of one thread are ordered \
                      only as the pipelined pairs of §8.2 (mma→mma on one accumulator, cp→mma, shift→mma, \
                      mma→shift), and this pair is not one; wait for the first ({fix}) before issuing the second",
-                    kind_name(first),
-                    kind_name(second)
+                    first.kind_name(),
+                    second.kind_name()
                 ),
             ));
         }
@@ -156,7 +154,7 @@ fn producer_side(ex: &Exec, at: InstrRef, op: &TcWhat) -> Option<String> {
     let between = |want: &TcOp| (at.pc + 1..sync).any(|pc| program.get(pc).is_some_and(|i| is_tc(i, want)));
     let sync_text = instr_text(ex.layout, InstrRef { thread: at.thread, pc: sync });
     let name = &thread.name;
-    let op_name = kind_name(op);
+    let op_name = op.kind_name();
     let wait = match op {
         TcWhat::Ld { .. } => Some(TcOp::WaitLd),
         TcWhat::St { .. } => Some(TcOp::WaitSt),

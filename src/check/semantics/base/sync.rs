@@ -23,7 +23,7 @@
 //!   first op of the release pattern and the last op of the acquire pattern mutually
 //!   include each other. For fence patterns that is the FENCE's scope ([`synchronize`]).
 //! - §1.6 rules 1–3: `fence.sc` pairs in Fence-SC order (execution order of morally strong
-//!   `fence.sc`), `bar` completion, `barrier.cluster` completion (see `bar.rs`, `cluster.rs`).
+//!   `fence.sc`), `bar` completion, `barrier.cluster` completion (see `flow.rs`).
 //! - §1.7: composition is transitive through knowledge joins; each edge is tested at its
 //!   own scope, so composition never upgrades a scope.
 //! - §1.8/§2.3: proxy and alias crossings need proxy fences on the path

@@ -1,12 +1,13 @@
 //! Reads and writes of memory cells: which writes a read may return (§1.9), coherence,
-//! and the data-race check (§1.4).
+//! the data-race check (§1.4), and the release/acquire patterns a strong access takes part
+//! in (§1.5).
 
-use super::exec::{agent_name, Exec, RawAccess, RawFinding};
+use super::exec::{agent_name, instr_text, internal, pragmatic, Exec, RawAccess, RawFinding};
 use super::race::classify;
-use super::sync::{morally_strong, Side};
-use crate::check::machine::{needed, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
-use crate::check::report::FindingKind;
-use crate::model::Scope;
+use super::sync::{defer, fail, merge, morally_strong, synchronize, OpSem, Side};
+use crate::check::machine::{needed, Filter, Knowledge, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
+use crate::check::report::{FindingKind, RaceReason};
+use crate::model::{AtomOp, Scope};
 
 /// A memory access about to be performed.
 #[derive(Clone, Debug)]
@@ -76,8 +77,8 @@ fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: Via) -> Side {
 /// Perform a read returning the write at coherence index `widx`; checks races.
 pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String> {
     let cell = cell_of(ex.layout, acc.loc);
-    let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
-    let w = c.writes.get(widx).map(|w| WriteRec::clone(w)).ok_or_else(|| super::exec::internal("read choice"))?;
+    let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
+    let w = c.writes.get(widx).map(|w| WriteRec::clone(w)).ok_or_else(|| internal("read choice"))?;
     let writes = c.writes.clone();
     let me = side(ex, ex.agent, acc.strong, acc.key);
     let me_agent = ex.agent;
@@ -109,7 +110,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
 /// Perform a write carrying `msgs`; checks races with earlier conflicting accesses.
 pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
     let cell = cell_of(ex.layout, acc.loc);
-    let c = ex.m.cells.get(cell).ok_or_else(|| super::exec::internal("cell"))?;
+    let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
     let writes = c.writes.clone();
     let reads: Vec<ReadRec> = c.reads.clone();
@@ -125,10 +126,10 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
         let them = side(ex, other.event.agent, other.strong, other.key);
         let mut ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !ordered
-            && super::async_op::war_generic_then_async(other.key.proxy, acc.key.proxy)
+            && war_generic_then_async(other.key.proxy, acc.key.proxy)
             && ex.me()?.knowledge.orders(ex.layout, other.event, other.loc, &Default::default())
         {
-            ordered = super::async_op::pragmatic(ex);
+            ordered = pragmatic(ex);
         }
         if !ordered && !morally_strong(me, them) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
@@ -146,7 +147,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
         instr: ex.instr_ref(),
         step: Meta(Some(ex.step)),
     };
-    let c = ex.m.cells.get_mut(cell).ok_or_else(|| super::exec::internal("cell"))?;
+    let c = ex.m.cells.get_mut(cell).ok_or_else(|| internal("cell"))?;
     c.writes.push(rec.into());
     Ok(c.writes.len() - 1)
 }
@@ -205,8 +206,8 @@ fn race(
         }
         _ => classify(ex, other_event, other_loc, other_key, acc.key),
     };
-    let other_text = other_instr.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
-    let my_text = mine.map_or_else(String::new, |i| super::exec::instr_text(ex.layout, i));
+    let other_text = other_instr.map_or_else(String::new, |i| instr_text(ex.layout, i));
+    let my_text = mine.map_or_else(String::new, |i| instr_text(ex.layout, i));
     let kind_of = |w: bool| if w { "write" } else { "read" };
     let message = format!(
         "data race on `{name}`: {} `{other_text}` by `{}` and {} `{my_text}` by `{}` are not ordered",
@@ -233,7 +234,7 @@ fn race(
 /// Resolve an instruction's location operand into an access.
 pub fn resolve(layout: &Layout, addr: &str, proxy: crate::model::Proxy, strong: Option<Scope>) -> Result<Access, String> {
     let loc = layout.loc(addr)?;
-    let info = layout.locs.get(loc).ok_or_else(|| super::exec::internal("loc"))?;
+    let info = layout.locs.get(loc).ok_or_else(|| internal("loc"))?;
     let proxy = match ProxyKey::of(proxy) {
         ProxyKey::Generic => info.key,
         other => other,
@@ -247,4 +248,113 @@ pub fn ordered_before(ex: &Exec, event: crate::check::machine::EventId, loc: usi
     let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
     let crossing = needed(from, from_cta, to, ex.place().cta);
     Ok(ex.me()?.knowledge.orders(ex.layout, event, loc, &crossing))
+}
+
+/// The releases a strong write to `acc` carries (§1.5): its own (pattern 1), earlier release
+/// ops of this agent on the same location (pattern 2, each at its own scope) and earlier
+/// release fences (pattern 3).
+pub fn write_messages(ex: &mut Exec, op: OpSem, text: &str, acc: &Access) -> Result<Vec<Message>, String> {
+    let mut msgs = Vec::new();
+    if let Some(scope) = op.strong {
+        msgs.extend(ex.me()?.release_fences.iter().cloned());
+        let me = ex.agent;
+        let cell = ex.layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+        let earlier = ex.m.cells.get(cell).map(|c| c.writes.as_slice()).unwrap_or_default();
+        let own = earlier.iter().filter(|w| w.event.agent == me && w.key == acc.key).flat_map(|w| &w.msgs);
+        merge(&mut msgs, own.filter(|m| m.from_agent == me).cloned().collect::<Vec<_>>());
+        if op.release {
+            msgs.push(ex.release_all(scope, text.to_string())?);
+        }
+    }
+    Ok(msgs)
+}
+
+/// A read observed write `w`: form the acquire side of a pattern, or record why not.
+pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str, red: bool) -> Result<(), String> {
+    if w.instr.is_none() || w.event.agent == ex.agent {
+        return Ok(());
+    }
+    let place_of = |a: u32| ex.m.agents.get(a as usize).map_or(ex.place(), |x| x.place);
+    let me = Side { agent: ex.agent, place: ex.place(), strong: acc.strong, key: acc.key };
+    let them = Side { agent: w.event.agent, place: place_of(w.event.agent), strong: w.strong, key: w.key };
+    let writer = ex.name_of(w.event.agent);
+    let reader = ex.name_of(ex.agent);
+    let wtext = w.instr.map_or_else(String::new, |i| instr_text(ex.layout, i));
+    let mut just_write = Knowledge::new(ex.layout.cells, w.event.agent);
+    if let Some(m) = just_write.main_mut() {
+        m.vv.set(w.event.agent, w.event.epoch);
+    }
+    let just = Message { origin: w.event, from_agent: w.event.agent, scope: acc.strong.unwrap_or(crate::model::Scope::Cta), via: wtext.clone(), knowledge: just_write.into(), step: w.step.clone() };
+    // A write already ordered before this read (the data read after a successful acquire)
+    // needed no synchronization here: recording a failed edge would only mislead.
+    let already_ordered = ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;
+    if !morally_strong(me, them) {
+        if already_ordered {
+            return Ok(());
+        }
+        let (reason, why) = if acc.strong.is_none() {
+            (RaceReason::ExecutionOrderOnly, format!("`{text}` by `{reader}` is weak: a weak read never takes part in synchronization"))
+        } else if w.strong.is_none() {
+            (RaceReason::ExecutionOrderOnly, format!("`{wtext}` by `{writer}` is weak: a weak write never takes part in synchronization"))
+        } else {
+            (RaceReason::ScopeMismatch, format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads"))
+        };
+        for msg in w.msgs.iter().chain(std::iter::once(&just)) {
+            fail(ex, msg, reason, why.clone());
+        }
+        return Ok(());
+    }
+    if w.msgs.is_empty() {
+        if already_ordered {
+            return Ok(());
+        }
+        let why = format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)");
+        fail(ex, &just, RaceReason::ExecutionOrderOnly, why);
+        return Ok(());
+    }
+    if red {
+        for msg in &w.msgs {
+            fail(ex, msg, RaceReason::ExecutionOrderOnly, "`red` never forms an acquire pattern (§8.8); use `atom` or `ld.acquire`".into());
+        }
+        return Ok(());
+    }
+    match (op.acquire, op.strong) {
+        (true, Some(scope)) => {
+            for msg in w.msgs.clone() {
+                synchronize(ex, &msg, scope, Filter::All, text, "release/acquire")?;
+            }
+        }
+        _ => {
+            defer(ex, &w.msgs)?;
+            for msg in w.msgs.clone() {
+                let why = format!("`{text}` by `{reader}` is relaxed and no `fence.acquire` follows it: it observes the release but acquires nothing");
+                fail(ex, &msg, RaceReason::ExecutionOrderOnly, why);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The value an atomic or reduction `op` writes over `old`.
+pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
+    let b = args.first().copied().unwrap_or(0);
+    match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::Inc => if old >= b { 0 } else { old + 1 },
+        AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
+        AtomOp::Exch => b,
+        AtomOp::Max => old.max(b),
+        AtomOp::Min => old.min(b),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Cas => if old == b { args.get(1).copied().unwrap_or(0) } else { old },
+    }
+}
+
+/// §12 #4: a generic read followed by an async write of the same location (WAR). Strict
+/// mode asks for a proxy fence on the path (the CLC example); pragmatic mode accepts plain
+/// causality, as production pipelines (CUTLASS) do.
+pub fn war_generic_then_async(read: ProxyKey, write: ProxyKey) -> bool {
+    read == ProxyKey::Generic && write == ProxyKey::Async
 }

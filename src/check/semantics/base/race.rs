@@ -4,8 +4,9 @@
 //! space? Did a synchronization attempt fail (scope, phase, no release/acquire)? Else
 //! nothing synchronizes the two agents at all.
 
-use super::exec::Exec;
-use crate::check::machine::{needed, EventId, Filter, ProxyKey, Via};
+use super::exec::{op_of, Exec};
+use super::tc_explain;
+use crate::check::machine::{needed, AsyncWhat, EventId, Filter, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
@@ -17,12 +18,12 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     let writer = ex.name_of(event.agent);
     let reader = ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
-    if let Some(found) = super::tc_explain::classify(ex, event, loc) {
+    if let Some(found) = tc_explain::classify(ex, event, loc) {
         return found;
     }
     let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
     let crossing = needed(from, from_cta, to, ex.place().cta);
-    if let Some((issuer, text)) = super::tc_explain::unfenced_operand(ex, event, loc) {
+    if let Some((issuer, text)) = tc_explain::unfenced_operand(ex, event, loc) {
         // The issuer's synchronization reached the write; the op did not inherit it.
         let proxy_too = !crossing.steps.is_empty()
             && !ex.m.agents.get(issuer).is_some_and(|a| a.knowledge.orders(ex.layout, event, loc, &crossing));
@@ -70,7 +71,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         RaceReason::ExecutionOrderOnly,
     ];
     // An async agent inherited its issuer's knowledge: failures into the issuer count.
-    let issuer = super::async_op::op_of(ex.m, ex.agent).map(|(i, _)| i.thread as u32);
+    let issuer = op_of(ex.m, ex.agent).map(|(i, _)| i.thread as u32);
     for reason in priority {
         // Read side: an edge into this agent that would have carried the write. Write side:
         // an edge into the earlier reader that this agent (or nobody) failed to form.
@@ -83,7 +84,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
             return (reason, f.text.clone());
         }
     }
-    if let Some(why) = super::async_op::unobserved(ex, event.agent) {
+    if let Some(why) = unobserved(ex, event.agent) {
         return (RaceReason::AsyncNotObserved, why);
     }
     if me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0) {
@@ -145,4 +146,24 @@ fn describe(filter: Filter, ex: &Exec) -> String {
         Filter::Tmem => "tensor memory only (`tcgen05.fence`)".into(),
         Filter::Memory => "everything but tensor memory".into(),
     }
+}
+
+/// Explains a race with an asynchronous agent's access: its completion was never observed.
+pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
+    let (issuer, op) = op_of(ex.m, agent)?;
+    let name = ex.name_of(agent);
+    let issuer = ex.layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
+    let how = match &op.what {
+        AsyncWhat::Bulk { .. } | AsyncWhat::StAsync { .. } => "an acquire wait on its mbarrier phase",
+        AsyncWhat::BulkGroup { .. } => "`cp.async.bulk.wait_group` by the issuing thread, then synchronization with it",
+        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => {
+            "`cp.async.wait_group` by the issuing thread (then a barrier), or `cp.async.mbarrier.arrive` and a wait"
+        }
+        AsyncWhat::Wgmma { .. } => "`wgmma.wait_group` by the issuing warpgroup",
+        AsyncWhat::Tc(_) => "`tcgen05.commit` and a wait, or `tcgen05.wait::*`, plus the tcgen05 thread-sync fences",
+    };
+    Some(format!(
+        "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
+         and nothing here observed that completion; use {how}"
+    ))
 }

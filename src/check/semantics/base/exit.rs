@@ -1,11 +1,12 @@
 //! CTA exit (reference §2.1, §5.3, §10 #35): a CTA's shared memory lives as long as the
 //! CTA, and the CTA exits when its last thread finishes. A peer that reaches that memory
 //! afterwards (DSMEM `ld`/`st`/`atom`, a remote mbarrier arrive, a multicast, `st.async`,
-//! a `cta_group::2` mma reading its operands) has undefined behaviour (§2.2.2).
+//! a `cta_group::2` mma reading its operands) has undefined behaviour (§2.2.2), and so does
+//! tensor memory the CTA still holds (§8.5).
 
 use super::exec::{Exec, RawAccess};
-use crate::check::machine::{AgentKind, Status};
-use crate::model::{Instr, Space};
+use crate::check::machine::{AgentKind, InstrRef, Status};
+use crate::model::{AddrSpace, Instr, MbarKind, MbarOp, Space};
 
 /// The shared location a thread instruction reaches directly, and whether it writes it.
 /// Asynchronous ops are checked when their agent performs the access instead.
@@ -15,7 +16,7 @@ pub fn thread_access(ex: &Exec, instr: &Instr) -> Option<(usize, bool)> {
         Instr::St { addr, .. } | Instr::Atom { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, true)),
         // Any other form on a peer's barrier is undefined whether or not the peer exited;
         // `mbarrier::step` names that cause (a remote wait, the local form).
-        Instr::Mbar(op) if super::mbarrier::remote_form_allowed(op) => mbar_loc(ex, &op.bar),
+        Instr::Mbar(op) if remote_form_allowed(op) => mbar_loc(ex, &op.bar),
         Instr::Mbar(_) => None,
         Instr::CpAsyncMbarArrive { bar, .. } => mbar_loc(ex, bar),
         Instr::Wait { instr, .. } => thread_access(ex, instr),
@@ -96,4 +97,33 @@ pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) ->
         f.accesses.push(access);
     }
     true
+}
+
+/// Whether `op` is a form a peer CTA may apply to this CTA's barrier: an arrive without a
+/// state token, expect-tx or complete-tx, addressed through `.shared::cluster` (reference §4.1).
+pub fn remote_form_allowed(op: &MbarOp) -> bool {
+    matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. })
+        && op.space == Some(AddrSpace::SharedCluster)
+}
+
+/// When the last thread of `cta` finishes, the CTA exits: TMEM it still holds is undefined
+/// behaviour (§9.7.16.7.1; reference §8.5 and §10 #34).
+pub fn tmem_held_at_exit(ex: &mut Exec, cta: usize) {
+    let all_done = ex.m.agents.iter().all(|a| {
+        !matches!(a.kind, AgentKind::Thread(_)) || a.place.cta != cta || a.status == Status::Done
+    });
+    let held = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
+    if all_done && held > 0 {
+        let name = ex.layout.cta_names.get(cta).cloned().unwrap_or_default();
+        // One finding per CTA, whichever thread happens to finish last: keyed by the end
+        // of the CTA's first program, a position no instruction has.
+        let exit = ex.layout.threads.iter().position(|t| t.place.cta == cta).and_then(|thread| {
+            ex.layout.threads.get(thread).map(|t| InstrRef { thread, pc: t.program.len() })
+        });
+        ex.undefined_at(
+            exit.into_iter().collect(),
+            format!("CTA `{name}` exits with {held} TMEM columns still allocated"),
+            "every `tcgen05.alloc` needs a `tcgen05.dealloc` of the same columns before the CTA exits (§9.7.16.7.1)".into(),
+        );
+    }
 }

@@ -2,9 +2,9 @@
 //! writes the address to shared memory with a weak store; `dealloc` must not free columns
 //! in use; no `alloc` after the CTA relinquished its permit.
 
-use super::async_op;
-use super::exec::{Exec, RawAccess, Readiness};
-use crate::check::machine::{AgentKind, EventId, InstrRef, Knowledge, Machine, Status, TMEM_COLUMNS};
+use crate::check::semantics::base::exec::{Exec, RawAccess, Readiness};
+use crate::check::semantics::base::{access, async_agent, tc_explain};
+use crate::check::machine::{AgentKind, AsyncWhat, EventId, Filter, InstrRef, Knowledge, Machine, Stage, TcWhat, TMEM_COLUMNS};
 use crate::model::{Instr, TcOp};
 
 /// An `alloc` blocks while the CTA lacks `cols` free columns.
@@ -24,8 +24,8 @@ pub fn alloc(ex: &mut Exec, text: &str, dst: &str, cols: u32) -> Result<bool, St
         return Ok(false);
     }
     let dst = ex.layout.loc(dst)?;
-    super::access::write(ex, &async_op::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
-    let point = super::tcgen05::alloc_point(ex)?;
+    access::write(ex, &async_agent::access_to(ex.layout, dst, None, None), i64::from(t.allocated), Vec::new())?;
+    let point = alloc_point(ex)?;
     if let Some(s) = ex.m.tmem.get_mut(cta) {
         s.allocated += cols;
         s.ever_allocated = true;
@@ -52,28 +52,6 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
     }
     ex.out.description = format!("freed {cols} TMEM columns");
     true
-}
-
-/// When the last thread of `cta` finishes, the CTA exits: TMEM it still holds is undefined
-/// behaviour (§9.7.16.7.1; reference §8.5 and §10 #34).
-pub fn check_exit(ex: &mut Exec, cta: usize) {
-    let all_done = ex.m.agents.iter().all(|a| {
-        !matches!(a.kind, AgentKind::Thread(_)) || a.place.cta != cta || a.status == Status::Done
-    });
-    let held = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
-    if all_done && held > 0 {
-        let name = ex.layout.cta_names.get(cta).cloned().unwrap_or_default();
-        // One finding per CTA, whichever thread happens to finish last: keyed by the end
-        // of the CTA's first program, a position no instruction has.
-        let exit = ex.layout.threads.iter().position(|t| t.place.cta == cta).and_then(|thread| {
-            ex.layout.threads.get(thread).map(|t| InstrRef { thread, pc: t.program.len() })
-        });
-        ex.undefined_at(
-            exit.into_iter().collect(),
-            format!("CTA `{name}` exits with {held} TMEM columns still allocated"),
-            "every `tcgen05.alloc` needs a `tcgen05.dealloc` of the same columns before the CTA exits (§9.7.16.7.1)".into(),
-        );
-    }
 }
 
 /// A tcgen05 op reaching TMEM of a CTA that allocates TMEM, while none is allocated (before
@@ -124,13 +102,13 @@ pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], writte
 /// `fence::after_thread_sync` (§8.4). Names the missing pieces the programs show.
 fn unordered_fix(ex: &Exec, live_allocs: &[u32]) -> String {
     let chain = "the allocating thread runs `tcgen05.fence::before_thread_sync` after the alloc, then synchronizes with this thread, which runs `tcgen05.fence::after_thread_sync` before its first tcgen05 op";
-    let Some((alloc_at, _)) = live_allocs.first().and_then(|id| super::tcgen05::alloc_issuer(ex.m, *id)) else {
+    let Some((alloc_at, _)) = live_allocs.first().and_then(|id| alloc_issuer(ex.m, *id)) else {
         return format!("order it after the alloc: {chain}");
     };
-    let synced = live_allocs.iter().filter_map(|id| super::tcgen05::alloc_issuer(ex.m, *id)).any(|(_, event)| {
+    let synced = live_allocs.iter().filter_map(|id| alloc_issuer(ex.m, *id)).any(|(_, event)| {
         ex.me().is_ok_and(|me| me.knowledge.orders_ignoring(event).is_some())
     });
-    let missing = ex.instr_ref().map(|at| super::tc_explain::alloc_handoff(ex, alloc_at, at)).unwrap_or_default();
+    let missing = ex.instr_ref().map(|at| tc_explain::alloc_handoff(ex, alloc_at, at)).unwrap_or_default();
     match (synced, missing.is_empty()) {
         (_, false) => format!("{} ({chain})", missing.join("; ")),
         (true, true) => format!("the thread synchronization that follows the alloc does not carry it: {chain}"),
@@ -144,4 +122,41 @@ pub fn relinquish(ex: &mut Exec) {
         s.relinquished = true;
     }
     ex.out.description = "relinquished the TMEM allocation permit".into();
+}
+
+/// Record the executing thread's `tcgen05.alloc` as an agent completed at issue (§8.4,
+/// §8.5). Like a completed `tcgen05.ld`, its event orders this thread's later tcgen05 ops
+/// and reaches another thread's only through `fence::before_thread_sync`, a thread
+/// synchronization and `fence::after_thread_sync`. The agent also remembers the thread's
+/// epoch at the alloc, to tell a missing fence from a missing synchronization.
+fn alloc_point(ex: &mut Exec) -> Result<u32, String> {
+    let me = ex.agent;
+    let epoch = ex.me()?.knowledge.own_epoch(me);
+    let place = ex.place();
+    let id = async_agent::spawn(ex, AsyncWhat::Tc(TcWhat::Alloc), Knowledge::default(), place)?;
+    let own = async_agent::own_events(ex.layout, ex.m, id, false);
+    if let Some(a) = ex.m.agents.get_mut(id as usize) {
+        a.knowledge = own.clone().into();
+        if let Some(main) = a.knowledge.main_mut() {
+            main.vv.set(me, epoch);
+        }
+        a.status = crate::check::machine::Status::Done;
+        if let AgentKind::Async { op, .. } = &mut a.kind {
+            op.stage = Stage::Completed;
+        }
+    }
+    let tmem = own.restrict(Filter::Tmem, ex.layout);
+    let asyncs = &mut ex.me_mut()?.asyncs;
+    asyncs.tc_view.join(&tmem);
+    asyncs.tc_done.join(&tmem);
+    Ok(id)
+}
+
+/// The thread that ran the alloc behind ordering point `id`, and its event at the alloc.
+fn alloc_issuer(m: &Machine, id: u32) -> Option<(InstrRef, EventId)> {
+    let agent = m.agents.get(id as usize)?;
+    let AgentKind::Async { issuer, .. } = agent.kind else { return None };
+    let thread_agent = issuer.thread as u32;
+    let epoch = agent.knowledge.main().map_or(0, |e| e.vv.get(thread_agent));
+    Some((issuer, EventId { agent: thread_agent, epoch }))
 }

@@ -1,12 +1,15 @@
 //! The execution context every semantics module works in, and what a step reports.
+//!
+//! Moving the pc (`Exec::next`, `Exec::goto`) lives in [`super::flow`]: running off the end
+//! of a program finishes the thread, which can complete barriers.
 
 use crate::check::machine::{
-    AgentKind, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
-    Status,
+    AgentKind, AsyncOp, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
+    Stage, Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
 use crate::check::text;
-use crate::model::{Instr, Operand, Scope};
+use crate::model::{Operand, Scope};
 
 /// One access named by a raw finding.
 #[derive(Clone, Debug)]
@@ -87,10 +90,7 @@ impl Exec<'_> {
     }
 
     pub fn eval(&self, op: &Operand) -> i64 {
-        match op {
-            Operand::Imm(v) => *v,
-            Operand::Reg(r) => self.reg(r),
-        }
+        operand(self.m, self.agent, op)
     }
 
     pub fn set_reg(&mut self, name: &str, value: i64) -> Result<(), String> {
@@ -118,29 +118,6 @@ impl Exec<'_> {
 
     pub fn name_of(&self, agent: u32) -> String {
         agent_name(self.layout, self.m, agent)
-    }
-
-    /// Move to `pc`, skipping labels; running off the end exits.
-    pub fn goto(&mut self, pc: usize) -> Result<(), String> {
-        let thread = match self.me()?.kind {
-            AgentKind::Thread(t) => t,
-            AgentKind::Async { .. } => return Err(internal("goto on an async agent")),
-        };
-        let program = &self.layout.threads.get(thread).ok_or_else(|| internal("thread"))?.program;
-        let mut pc = pc;
-        while matches!(program.get(pc), Some(Instr::Label(_))) {
-            pc += 1;
-        }
-        self.me_mut()?.pc = pc;
-        if pc >= program.len() {
-            crate::check::semantics::control::finish(self)?;
-        }
-        Ok(())
-    }
-
-    pub fn next(&mut self) -> Result<(), String> {
-        let pc = self.me()?.pc;
-        self.goto(pc + 1)
     }
 
     pub fn edge(&mut self, msg: &Message, kind: &str, scope: Option<Scope>) {
@@ -191,7 +168,7 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
         Some(AgentKind::Thread(t)) => layout.threads.get(*t).map_or("?".into(), |t| t.name.clone()),
         Some(AgentKind::Async { issuer, op }) => {
             let issuer = layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
-            format!("{}#{agent} ({issuer})", crate::check::semantics::async_kind(op))
+            format!("{}#{agent} ({issuer})", op.kind_name())
         }
         None => "?".into(),
     }
@@ -204,4 +181,33 @@ pub fn instr_text(layout: &Layout, at: InstrRef) -> String {
         .get(at.thread)
         .and_then(|t| t.program.get(at.pc))
         .map_or_else(|| "exit".into(), text::instr)
+}
+
+/// The value of an operand in `agent`'s registers (0 for a register never written).
+pub fn operand(m: &Machine, agent: u32, op: &Operand) -> i64 {
+    match op {
+        Operand::Imm(v) => *v,
+        Operand::Reg(r) => m.agents.get(agent as usize).and_then(|a| a.regs.get(r)).copied().unwrap_or(0),
+    }
+}
+
+/// Whether the mode takes the spec-silent reading (reference §12) the pragmatic way; the
+/// points themselves are listed in `check::ambiguity`.
+pub fn pragmatic(ex: &Exec) -> bool {
+    ex.mode == Mode::Pragmatic
+}
+
+pub fn op_of(m: &Machine, agent: u32) -> Option<(InstrRef, AsyncOp)> {
+    match &m.agents.get(agent as usize)?.kind {
+        AgentKind::Async { issuer, op } => Some((*issuer, op.clone())),
+        AgentKind::Thread(_) => None,
+    }
+}
+
+pub fn stage_of(m: &Machine, agent: u32) -> Option<Stage> {
+    op_of(m, agent).map(|(_, op)| op.stage)
+}
+
+pub fn all_reached(m: &Machine, agents: &[u32], stage: Stage) -> bool {
+    agents.iter().all(|a| stage_of(m, *a).is_none_or(|s| s >= stage))
 }

@@ -28,6 +28,21 @@ pub enum AsyncWhat {
     Tc(TcWhat),
 }
 
+impl AsyncWhat {
+    /// What observes this op's completion, for the explanation of a race with its access.
+    pub fn observed_by(&self) -> &'static str {
+        match self {
+            AsyncWhat::Bulk { .. } | AsyncWhat::StAsync { .. } => "an acquire wait on its mbarrier phase",
+            AsyncWhat::BulkGroup { .. } => "`cp.async.bulk.wait_group` by the issuing thread, then synchronization with it",
+            AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => {
+                "`cp.async.wait_group` by the issuing thread (then a barrier), or `cp.async.mbarrier.arrive` and a wait"
+            }
+            AsyncWhat::Wgmma { .. } => "`wgmma.wait_group` by the issuing warpgroup",
+            AsyncWhat::Tc(_) => "`tcgen05.commit` and a wait, or `tcgen05.wait::*`, plus the tcgen05 thread-sync fences",
+        }
+    }
+}
+
 impl AsyncOp {
     pub fn kind_name(&self) -> &'static str {
         match &self.what {

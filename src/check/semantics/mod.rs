@@ -9,8 +9,9 @@
 //!    hands each thread instruction to its family.
 //!
 //! What an asynchronous agent does (`AsyncOp`) is machine state (`machine/agents.rs`).
-//! Adding a family = one module here + a variant of `AsyncWhat` when it spawns agents;
-//! the explorer only calls [`readiness`] and [`step`].
+//! Adding a family = one module here and its arms below; one that spawns agents also adds
+//! an `AsyncWhat` variant (with its name and what observes its completion) and its arms in
+//! [`async_op`]. The explorer only calls [`readiness`] and [`step`].
 
 pub mod async_op;
 pub mod atom;

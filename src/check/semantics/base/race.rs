@@ -6,7 +6,7 @@
 
 use super::exec::{op_of, Exec};
 use super::tc_explain;
-use crate::check::machine::{needed, AsyncWhat, EventId, Filter, ProxyKey, Via};
+use crate::check::machine::{needed, EventId, Filter, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
@@ -153,15 +153,7 @@ pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
     let (issuer, op) = op_of(ex.m, agent)?;
     let name = ex.name_of(agent);
     let issuer = ex.layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
-    let how = match &op.what {
-        AsyncWhat::Bulk { .. } | AsyncWhat::StAsync { .. } => "an acquire wait on its mbarrier phase",
-        AsyncWhat::BulkGroup { .. } => "`cp.async.bulk.wait_group` by the issuing thread, then synchronization with it",
-        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => {
-            "`cp.async.wait_group` by the issuing thread (then a barrier), or `cp.async.mbarrier.arrive` and a wait"
-        }
-        AsyncWhat::Wgmma { .. } => "`wgmma.wait_group` by the issuing warpgroup",
-        AsyncWhat::Tc(_) => "`tcgen05.commit` and a wait, or `tcgen05.wait::*`, plus the tcgen05 thread-sync fences",
-    };
+    let how = op.what.observed_by();
     Some(format!(
         "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
          and nothing here observed that completion; use {how}"

@@ -457,7 +457,7 @@ fn problems(files: &[(String, String)]) -> Vec<String> {
             })
             .collect();
         problems.push(format!(
-            "import cycle: {} (through {}); {tangled} files import each other in a circle",
+            "import cycle: {} (through {}); {tangled} files reach one another through imports",
             names.join(" → "),
             closing.join(", ")
         ));

@@ -2,7 +2,7 @@
 //! do next and performs its step. The shared agent machinery (spawning, stages, what a
 //! completion publishes) is [`super::base::async_agent`].
 
-use super::base::exec::{internal, op_of, agent_name, Exec, Readiness};
+use super::base::exec::{agent_name, internal, op_of, Exec, Readiness};
 use crate::check::machine::{AsyncWhat, Layout, Machine, Stage};
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, String> {

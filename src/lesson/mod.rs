@@ -4,6 +4,7 @@
 //! [`grade`] judges a learner's attempt at an exercise and [`check_lesson`] verifies every
 //! claim a lesson makes. The format is described in `docs/lessons.md`.
 
+mod bugs;
 mod check;
 mod engine;
 mod exercise;
@@ -16,6 +17,7 @@ mod parse;
 mod provenance;
 mod types;
 
+pub use bugs::{bug_labels, missing_bugs, BugLabel, BugRole, CLASSIC_BUG_COUNT};
 pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
 pub use forbid::{instruction_count, is_forbidden};
 pub use grade::grade;

@@ -58,21 +58,21 @@ const LAZY: &[Lazy] = &[
         feedback: "wider than this exercise allows (`max-scope: gpu`)",
     },
     Lazy {
-        file: "02-scopes.md",
+        file: "03-scopes.md",
         exercise: "widen-the-acquire",
         from: From::Solution,
         edits: &[("fence.acquire.gpu", "fence.acquire.sys")],
         feedback: "`max-scope: gpu`",
     },
     Lazy {
-        file: "02-scopes.md",
+        file: "03-scopes.md",
         exercise: "widen-the-acquire",
         from: From::Solution,
         edits: &[("fence.acquire.gpu", "fence.sc.gpu")],
         feedback: "(`forbid: fence-sc`)",
     },
     Lazy {
-        file: "03-state-spaces.md",
+        file: "04-state-spaces.md",
         exercise: "publish-global-data",
         from: From::Solution,
         edits: &[
@@ -85,14 +85,14 @@ const LAZY: &[Lazy] = &[
         feedback: "`max-scope: cluster`",
     },
     Lazy {
-        file: "04-release-acquire.md",
+        file: "02-release-acquire.md",
         exercise: "fence-the-relaxed-pair",
         from: From::Solution,
         edits: &[("fence.release.cta", "fence.acq_rel.sys"), ("fence.acquire.cta", "fence.acq_rel.sys")],
         feedback: "`max-scope: cta`",
     },
     Lazy {
-        file: "04-release-acquire.md",
+        file: "02-release-acquire.md",
         exercise: "fence-the-relaxed-pair",
         from: From::Start,
         edits: &[
@@ -102,7 +102,7 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: release-acquire-mbarrier`)",
     },
     Lazy {
-        file: "07-cluster-handoffs.md",
+        file: "08-cluster-handoffs.md",
         exercise: "pull-without-membar-gpu",
         from: From::Solution,
         edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.shared::cluster")],
@@ -123,21 +123,21 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: cta-scope-mbarrier`)",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Solution,
         edits: &[("[bar], 4\n", "[bar], 0\n")],
         feedback: "does not hold",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Solution,
         edits: &[("[bar], 4\n", "[bar], 2\n")],
         feedback: "the checker's verdict is deadlock",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Start,
         edits: &[(
@@ -216,9 +216,9 @@ fn fencelab(args: &[&str], attempt: &str) -> (Option<i32>, String) {
 
 #[test]
 fn the_grade_command_prints_the_verdict_and_exits_by_it() {
-    let lesson = lesson_path("02-scopes.md");
+    let lesson = lesson_path("03-scopes.md");
     let lesson = lesson.to_str().expect("utf-8 path");
-    let ex = exercise("02-scopes.md", "widen-the-acquire");
+    let ex = exercise("03-scopes.md", "widen-the-acquire");
 
     let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], &ex.solution.source);
     assert_eq!(code, Some(0), "{text}");
@@ -240,13 +240,13 @@ fn the_grade_command_prints_the_verdict_and_exits_by_it() {
 #[test]
 fn predictions_are_graded_and_checked_against_the_checker() {
     let options = Options::default();
-    let ex = exercise("06-cta-barriers.md", "predict-store-after-sync");
+    let ex = exercise("05-cta-barriers.md", "predict-store-after-sync");
     assert!(grade(&ex, "race", &options).passed);
     let wrong = grade(&ex, "correct", &options);
     assert!(!wrong.passed && wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
 
     // A lesson whose declared answer the checker contradicts is flagged.
-    let src = std::fs::read_to_string(lesson_path("06-cta-barriers.md")).expect("lesson 6");
+    let src = std::fs::read_to_string(lesson_path("05-cta-barriers.md")).expect("lesson 5");
     let lying = src.replacen("kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: race", "kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: correct", 1);
     assert_ne!(lying, src, "the predict block is where the test expects it");
     let (lesson, errors) = parse_lesson(&lying);
@@ -257,7 +257,7 @@ fn predictions_are_graded_and_checked_against_the_checker() {
         "{found:#?}"
     );
 
-    let lesson = lesson_path("06-cta-barriers.md");
+    let lesson = lesson_path("05-cta-barriers.md");
     let (code, text) = fencelab(&["lessons", "grade", lesson.to_str().expect("utf-8"), "predict-store-after-sync"], "race\n");
     assert_eq!(code, Some(0), "{text}");
     assert!(text.starts_with("PASS predict-store-after-sync") && text.contains("the checker says race"), "{text}");

@@ -6,6 +6,7 @@
 
 mod bugs;
 mod check;
+mod concepts;
 mod engine;
 mod exercise;
 mod forbid;
@@ -18,6 +19,7 @@ mod provenance;
 mod types;
 
 pub use bugs::{bug_labels, missing_bugs, BugLabel, BugRole, CLASSIC_BUG_COUNT};
+pub use concepts::{check_prerequisites, concepts_of, Concept};
 pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
 pub use forbid::{instruction_count, is_forbidden};
 pub use grade::grade;

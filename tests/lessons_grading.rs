@@ -49,6 +49,9 @@ struct Lazy {
     feedback: &'static str,
 }
 
+/// The feedback of `keep:`, for answers that move or drop the data instead of synchronizing it.
+const KEPT: &str = "of the starting program is no longer in";
+
 const LAZY: &[Lazy] = &[
     Lazy {
         file: "01-executed-is-not-visible.md",
@@ -177,6 +180,58 @@ const LAZY: &[Lazy] = &[
         edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
         feedback: "(`forbid: proxy-fence-half`)",
     },
+    // Relocating the release into the writer (or the store into the signaller) makes the chain
+    // correct without the CTA-internal link the exercise is about.
+    Lazy {
+        file: "06-causality-chains.md",
+        exercise: "close-the-chain",
+        from: From::Start,
+        edits: &[
+            ("    st.global [data], 42\n", "    st.global [data], 42\n    atom.release.gpu.global.add r9, [flag], 1\n"),
+            ("thread signaller @A:\n    atom.release.gpu.global.add r9, [flag], 1\n", "thread signaller @A:\n"),
+        ],
+        feedback: KEPT,
+    },
+    Lazy {
+        file: "06-causality-chains.md",
+        exercise: "close-the-chain",
+        from: From::Start,
+        edits: &[
+            ("thread writer @A:\n    st.global [data], 42\n", "thread writer @A:\n"),
+            ("thread signaller @A:\n", "thread signaller @A:\n    st.global [data], 42\n"),
+        ],
+        feedback: KEPT,
+    },
+    // Writing the tile with a thread store instead of announcing the copy's bytes.
+    Lazy {
+        file: "09-tma-load.md",
+        exercise: "announce-the-tma-bytes",
+        from: From::Start,
+        edits: &[
+            ("    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [src], 16, [full]\n", ""),
+            ("    mbarrier.arrive.shared::cta [full]\n", "    st.shared [buf], 42\n    mbarrier.arrive.shared::cta [full]\n"),
+        ],
+        feedback: KEPT,
+    },
+    // Writing the output with a thread store instead of waiting for the TMA store.
+    Lazy {
+        file: "10-tma-store.md",
+        exercise: "announce-after-completion",
+        from: From::Start,
+        edits: &[(
+            "    cp.async.bulk.global.shared::cta.bulk_group [out], [buf], 16\n    cp.async.bulk.commit_group\n    cp.async.bulk.wait_group.read 0\n",
+            "    st.global [out], 42\n",
+        )],
+        feedback: KEPT,
+    },
+    // Deleting the MMA leaves no handoff to fence.
+    Lazy {
+        file: "12-tcgen05.md",
+        exercise: "fence-the-tmem-handoff",
+        from: From::Start,
+        edits: &[("    tcgen05.mma.cta_group::1 [acc], [a], [b]\n", "")],
+        feedback: KEPT,
+    },
 ];
 
 #[test]
@@ -200,6 +255,22 @@ fn lazy_and_beside_the_point_answers_fail_with_the_reason() {
         );
         let intended = grade(&ex, &ex.solution.source, &options);
         assert!(intended.passed, "{}: the intended answer fails: {:?}", lazy.exercise, intended.reasons);
+    }
+}
+
+/// The `keep:` rows are real holes: without the rule, the checker alone accepts them.
+#[test]
+fn kept_data_is_what_rejects_relocation() {
+    let options = Options::default();
+    for lazy in LAZY.iter().filter(|l| l.feedback == KEPT) {
+        let mut ex = exercise(lazy.file, lazy.exercise);
+        ex.goal.keep.clear();
+        let base = match lazy.from {
+            From::Start => &ex.start.source,
+            From::Solution => &ex.solution.source,
+        };
+        let result = grade(&ex, &edited(base, lazy.edits), &options);
+        assert!(result.passed, "{}: passes the checker without `keep`: {:?}", lazy.exercise, result.reasons);
     }
 }
 

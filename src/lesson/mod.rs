@@ -13,6 +13,7 @@ mod forbid;
 mod front;
 mod grade;
 mod index;
+mod keep;
 mod markdown;
 mod parse;
 mod provenance;

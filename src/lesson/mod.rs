@@ -7,6 +7,7 @@
 mod bugs;
 mod check;
 mod concepts;
+mod diagram;
 mod engine;
 mod exercise;
 mod forbid;
@@ -20,6 +21,7 @@ mod provenance;
 mod types;
 
 pub use bugs::{bug_labels, missing_bugs, BugLabel, BugRole, CLASSIC_BUG_COUNT};
+pub use diagram::{diagram_problem, Diagram};
 pub use concepts::{check_prerequisites, concepts_of, Concept};
 pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
 pub use forbid::{instruction_count, is_forbidden};

@@ -49,7 +49,7 @@ struct Lazy {
     feedback: &'static str,
 }
 
-/// The feedback of `keep:`, for answers that move or drop the data instead of synchronizing it.
+/// The feedback of `keep-data`, for answers that move or drop the data instead of synchronizing it.
 const KEPT: &str = "of the starting program is no longer in";
 
 const LAZY: &[Lazy] = &[
@@ -258,13 +258,13 @@ fn lazy_and_beside_the_point_answers_fail_with_the_reason() {
     }
 }
 
-/// The `keep:` rows are real holes: without the rule, the checker alone accepts them.
+/// The `keep-data` rows are real holes: without the rule, the checker alone accepts them.
 #[test]
 fn kept_data_is_what_rejects_relocation() {
     let options = Options::default();
     for lazy in LAZY.iter().filter(|l| l.feedback == KEPT) {
         let mut ex = exercise(lazy.file, lazy.exercise);
-        ex.goal.keep.clear();
+        ex.goal.keep_data = false;
         let base = match lazy.from {
             From::Start => &ex.start.source,
             From::Solution => &ex.solution.source,

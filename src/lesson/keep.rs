@@ -1,4 +1,4 @@
-//! `keep:` — threads whose starting instructions an answer must leave in place.
+//! `keep-data: true` — the `lanes` threads' starting data operations stay in place.
 //!
 //! Some exercises are about what to *add* between instructions that are already right:
 //! "order the writer's store before the elected thread's release". Moving the release into
@@ -9,13 +9,17 @@ use super::types::Goal;
 use crate::model::{Instr, Scenario, TcOp, WgmmaOp};
 use crate::syntax::instr_text;
 
-/// One reason per kept thread of `goal` whose starting data operations (loads, stores,
+/// One reason per `lanes` thread of a `keep-data` goal whose starting data operations (loads, stores,
 /// atomics, copies, MMAs: [`data_operation`]) are not all still there, in their order, in
 /// `attempt`. Synchronization around them may change freely, and so may an access's
 /// semantics and scope: that is usually the fix.
 pub fn kept_instructions_missing(goal: &Goal, start: &Scenario, attempt: &Scenario) -> Vec<String> {
     let mut reasons = Vec::new();
-    for name in &goal.keep {
+    let kept = match &goal.lanes {
+        Some(lanes) if goal.keep_data => lanes.as_slice(),
+        _ => return reasons,
+    };
+    for name in kept {
         let program = |s: &Scenario| s.threads.iter().find(|t| &t.name == name).map(|t| t.program.clone());
         let (Some(before), Some(after)) = (program(start), program(attempt)) else { continue };
         if let Some(lost) = first_not_kept(&before, &after) {
@@ -24,7 +28,7 @@ pub fn kept_instructions_missing(goal: &Goal, start: &Scenario, attempt: &Scenar
 store, atomic and copy of {} in place and asks only for the synchronization around them; moving the data or the signal \
 to another thread, or replacing it, removes the very link the exercise is about",
                 instr_text(lost),
-                list(&goal.keep),
+                list(kept),
             ));
         }
     }
@@ -88,7 +92,7 @@ mod tests {
 
     #[test]
     fn additions_pass_and_moves_fail() {
-        let goal = Goal { keep: vec!["writer".into(), "signaller".into()], ..Goal::default() };
+        let goal = Goal { lanes: Some(vec!["writer".into(), "signaller".into()]), keep_data: true, ..Goal::default() };
         let start = scenario("    st.global [d], 42\n", "    st.release.gpu.global [f], 1\n");
         let added = scenario("    st.global [d], 42\n    bar.sync 0\n", "    bar.sync 0\n    st.release.gpu.global [f], 1\n");
         assert_eq!(kept_instructions_missing(&goal, &start, &added), Vec::<String>::new());

@@ -91,43 +91,41 @@ fn scope_holds(scope: Scope) -> &'static str {
     }
 }
 
-/// Nested boxes, widest scope outermost, each with a sibling it does *not* include.
+/// Nested boxes, widest scope outermost; beside each nested box, inside its parent, a
+/// sibling the nested scope does *not* include.
 fn scopes_svg() -> String {
     let nesting = [Scope::Sys, Scope::Gpu, Scope::Cluster, Scope::Cta];
-    let (width, height) = (640, 300);
+    let (width, height, sibling_w, step) = (760, 300, 120, 34);
     let mut out = open_svg(width, height, "Scope nesting: a thread is in its CTA, its cluster, its GPU and the system");
-    let (mut x, mut y, mut w, mut h) = (8, 8, 470, height - 16);
+    let (mut x, mut y, mut w, mut h) = (8, 8, width - 16, height - 16);
     for scope in nesting {
         let colour = scope_colour(scope);
+        let label = scope_str(scope);
         out.push_str(&rect(x, y, w, h, colour, "var(--panel)"));
-        out.push_str(&text(x + 10, y + 20, colour, "600", &format!(".{}", scope_str(scope))));
-        out.push_str(&text(x + 60, y + 20, "var(--muted)", "400", scope_holds(scope)));
-        // A sibling at the same level: another CTA, cluster or GPU the scope leaves out.
+        out.push_str(&text(x + 10, y + 21, colour, "600", label));
+        let label_w = 9 * u32::try_from(label.len()).unwrap_or(8);
+        out.push_str(&text(x + 20 + label_w, y + 21, "var(--muted)", "400", scope_holds(scope)));
+        let (inner_x, inner_y) = (x + 14, y + step);
+        let inner_w = w.saturating_sub(28 + sibling_w + 10);
         let sibling = match scope {
-            Scope::Sys => None,
-            Scope::Gpu => Some("another GPU"),
-            Scope::Cluster => Some("another cluster"),
-            Scope::Cta => Some("another CTA"),
+            Scope::Sys => Some("another GPU"),
+            Scope::Gpu => Some("another cluster"),
+            Scope::Cluster => Some("another CTA"),
+            Scope::Cta => None,
         };
         if let Some(label) = sibling {
-            let sx = x + w + 8;
-            let sw = (width - 8).saturating_sub(sx).min(140);
-            if sw > 60 {
-                out.push_str(&rect(sx, y, sw, 44, "var(--border)", "var(--panel-2)"));
-                out.push_str(&text(sx + 8, y + 26, "var(--muted)", "400", label));
-            }
+            let sx = inner_x + inner_w + 10;
+            out.push_str(&rect(sx, inner_y, sibling_w, 44, "var(--border)", "var(--panel-2)"));
+            out.push_str(&text(sx + 10, inner_y + 27, "var(--muted)", "400", label));
         }
-        x += 14;
-        y += 30;
-        w = w.saturating_sub(60);
-        h = h.saturating_sub(44);
+        (x, y, w, h) = (inner_x, inner_y, inner_w, h.saturating_sub(step + 10));
     }
-    out.push_str(&format!(
-        "<circle cx=\"{}\" cy=\"{}\" r=\"7\" style=\"fill:var(--text)\"/>",
-        x + 20,
-        y + 14
-    ));
-    out.push_str(&text(x + 34, y + 19, "var(--text)", "400", "a thread"));
+    // The innermost box was the CTA's; its thread sits inside it.
+    let (cx, cy) = (x - 14 + 24, y - step + 48);
+    out.push_str(&format!("<circle cx=\"{cx}\" cy=\"{cy}\" r=\"7\" style=\"fill:var(--text)\"/>"));
+    out.push_str(&text(cx + 14, cy + 5, "var(--text)", "400", "a thread"));
+    out.push_str(&text(cx - 7, cy + 30, "var(--muted)", "400", "every scope is measured"));
+    out.push_str(&text(cx - 7, cy + 48, "var(--muted)", "400", "from the executing thread"));
     out.push_str("</svg>");
     out
 }
@@ -180,7 +178,7 @@ fn mbarrier_svg() -> String {
     out.push_str(&rect(372, 8, 300, 100, "var(--ok)", "var(--panel)"));
     out.push_str(&text(384, 30, "var(--ok)", "600", "phase k + 1"));
     out.push_str(&text(384, 54, "var(--text)", "400", "pending = N again, tx = 0"));
-    out.push_str(&text(384, 76, "var(--text)", "400", "waits on parity k succeed"));
+    out.push_str(&text(384, 76, "var(--text)", "400", "try_wait.parity (k mod 2) succeeds"));
     out.push_str(
         "<defs><marker id=\"diagram-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
 orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" style=\"fill:var(--text)\"/></marker></defs>",
@@ -208,9 +206,9 @@ const PROXIES: [Proxy; 6] = [Proxy::Generic, Proxy::Async, Proxy::Tensormap, Pro
 
 fn proxy_label(proxy: Proxy) -> &'static str {
     match proxy {
-        Proxy::Generic => "generic: ld, st, atom, mbarrier",
+        Proxy::Generic => "ld, st, atom, mbarrier",
         Proxy::Async => "async: TMA, wgmma, tcgen05",
-        Proxy::Tensormap => "tensormap: TMA reads a tensor map",
+        Proxy::Tensormap => "tensormap (TMA tensor maps)",
         Proxy::Texture => "texture",
         Proxy::Surface => "surface",
         Proxy::Constant => "constant",
@@ -243,56 +241,51 @@ fn fence_edge(kind: &ProxyKind) -> Option<(Proxy, &'static str, bool)> {
     }
 }
 
-/// The generic proxy on the left, the others on the right, one arrow per proxy fence.
+/// The generic proxy on the left; one row per proxy fence, an arrow to the proxy it
+/// orders the generic proxy against; the proxies with no fence drawn listed below.
 fn proxies_svg() -> String {
-    let fences = proxy_fences();
-    let row = 44;
-    let others: Vec<Proxy> = PROXIES.iter().copied().filter(|p| *p != Proxy::Generic).collect();
-    let height = 40 + row * u32::try_from(others.len()).unwrap_or(0) + 40;
-    let mut out = open_svg(720, height, "The proxies and the proxy fences that order accesses between them");
+    let edges: Vec<(Proxy, &str, bool)> = proxy_fences().iter().filter_map(fence_edge).collect();
+    let (row_h, top) = (56, 34);
+    let drawn: Vec<&(Proxy, &str, bool)> = edges.iter().filter(|(target, _, _)| *target != Proxy::Generic).collect();
+    let rows = u32::try_from(drawn.len()).unwrap_or(0);
+    let height = top + rows * row_h + 150;
+    let mut out = open_svg(760, height, "The proxies and the proxy fences that order accesses between them");
     out.push_str(
         "<defs><marker id=\"diagram-arrow-p\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
-orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" style=\"fill:var(--muted)\"/></marker></defs>",
+orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" style=\"fill:var(--text)\"/></marker></defs>",
     );
-    let generic_y = height / 2 - 25;
-    out.push_str(&rect(8, generic_y, 170, 50, "var(--accent)", "var(--panel)"));
-    out.push_str(&text(18, generic_y + 30, "var(--accent)", "600", proxy_label(Proxy::Generic)));
-    let y_of = |proxy: Proxy| -> u32 {
-        let index = others.iter().position(|p| *p == proxy).unwrap_or(0);
-        30 + row * u32::try_from(index).unwrap_or(0)
-    };
-    for proxy in &others {
-        let y = y_of(*proxy);
-        out.push_str(&rect(530, y, 182, 34, "var(--border)", "var(--panel-2)"));
-        out.push_str(&text(540, y + 22, "var(--text)", "400", proxy_label(*proxy)));
-    }
-    let mut labelled: Vec<Proxy> = Vec::new();
-    for fence in &fences {
-        let Some((target, label, both_ways)) = fence_edge(fence) else { continue };
-        if target == Proxy::Generic {
-            // The alias fence orders the generic proxy with itself, through another address.
-            out.push_str(&text(8, generic_y + 72, "var(--muted)", "400", label));
-            continue;
-        }
-        let y = y_of(target) + 17;
-        let nth = labelled.iter().filter(|p| **p == target).count();
-        labelled.push(target);
-        let offset = u32::try_from(nth).unwrap_or(0) * 14;
-        let dash = if both_ways { "" } else { ";stroke-dasharray:5 3" };
-        let start = if both_ways { " marker-start=\"url(#diagram-arrow-p)\"" } else { "" };
+    out.push_str(&text(8, 20, "var(--text)", "600", "proxy fence"));
+    out.push_str(&rect(8, top, 160, rows * row_h - 12, "var(--accent)", "var(--panel)"));
+    out.push_str(&text(20, top + 24, "var(--accent)", "600", "generic proxy"));
+    out.push_str(&text(20, top + 46, "var(--muted)", "400", proxy_label(Proxy::Generic)));
+    for (i, (target, label, both_ways)) in drawn.iter().enumerate() {
+        let y = top + row_h * u32::try_from(i).unwrap_or(0) + 20;
+        let dash = if *both_ways { "" } else { ";stroke-dasharray:6 4" };
+        let start = if *both_ways { " marker-start=\"url(#diagram-arrow-p)\"" } else { "" };
         out.push_str(&format!(
-            "<line x1=\"180\" y1=\"{}\" x2=\"526\" y2=\"{}\"{start} marker-end=\"url(#diagram-arrow-p)\" \
-style=\"stroke:var(--muted);stroke-width:1.3{dash}\"/>",
-            generic_y + 25,
-            y + offset
+            "<line x1=\"172\" y1=\"{y}\" x2=\"532\" y2=\"{y}\"{start} marker-end=\"url(#diagram-arrow-p)\" \
+style=\"stroke:var(--text);stroke-width:1.3{dash}\"/>"
         ));
-        let label_y = (generic_y + 25 + y + offset) / 2 + offset - 4;
         out.push_str(&format!(
-            "<text x=\"250\" y=\"{label_y}\" style=\"font-family:var(--mono);font-size:11px;fill:var(--text)\">{label}</text>"
+            "<text x=\"178\" y=\"{}\" style=\"font-family:var(--mono);font-size:11px;fill:var(--text)\">{label}</text>",
+            y - 7
         ));
+        out.push_str(&rect(536, y - 18, 216, 36, "var(--border)", "var(--panel-2)"));
+        out.push_str(&text(546, y + 5, "var(--text)", "400", proxy_label(*target)));
     }
-    out.push_str(&text(8, height - 26, "var(--muted)", "400", "solid: orders both ways · dashed: one direction, split into a release and an acquire half"));
-    out.push_str(&text(8, height - 8, "var(--muted)", "400", "texture, surface, constant: no fence drawn (the course's reference does not describe one)"));
+    let mut y = top + rows * row_h + 6;
+    for (_, label, _) in edges.iter().filter(|(target, _, _)| *target == Proxy::Generic) {
+        out.push_str(&text(8, y, "var(--muted)", "400", label));
+        y += 20;
+    }
+    let undrawn: Vec<&str> = PROXIES
+        .iter()
+        .filter(|p| **p != Proxy::Generic && !edges.iter().any(|(t, _, _)| t == *p))
+        .map(|p| proxy_label(*p))
+        .collect();
+    out.push_str(&text(8, y, "var(--muted)", "400", &format!("{}: no fence drawn (the course's reference does not describe one)", undrawn.join(", "))));
+    out.push_str(&text(8, y + 26, "var(--muted)", "400", "solid, two heads: orders both ways"));
+    out.push_str(&text(8, y + 46, "var(--muted)", "400", "dashed: generic to the other proxy only, split into a release half and an acquire half"));
     out.push_str("</svg>");
     out
 }
@@ -319,7 +312,7 @@ mod tests {
     fn the_pictures_come_from_the_model() {
         let scopes = Diagram::Scopes.svg();
         for scope in [Scope::Cta, Scope::Cluster, Scope::Gpu, Scope::Sys] {
-            assert!(scopes.contains(&format!(">.{}<", scope_str(scope))), "{scope:?}");
+            assert!(scopes.contains(&format!(">{}<", scope_str(scope))), "{scope:?}");
         }
         let mbarrier = Diagram::Mbarrier.svg();
         for op in mbarrier_operations() {

@@ -180,6 +180,17 @@ const LAZY: &[Lazy] = &[
         edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
         feedback: "(`forbid: proxy-fence-half`)",
     },
+    // Spinning on the data itself (made strong) instead of publishing it through the flag.
+    Lazy {
+        file: "01-executed-is-not-visible.md",
+        exercise: "publish-the-data",
+        from: From::Start,
+        edits: &[
+            ("    st.global [data], 42\n", "    st.relaxed.gpu.global [data], 42\n"),
+            ("    ld.global r0, [data]\n", "    wait ld.relaxed.gpu.global r0, [data] == 42\n"),
+        ],
+        feedback: KEPT,
+    },
     // Relocating the release into the writer (or the store into the signaller) makes the chain
     // correct without the CTA-internal link the exercise is about.
     Lazy {

@@ -13,7 +13,7 @@ pub fn render_markdown(markdown: &str) -> String {
     render_markdown_linked(markdown, &|_| None)
 }
 
-/// Like [`render_markdown`], and a link to another lesson's file (`02-scopes.md`, see
+/// Like [`render_markdown`], and a link to another lesson's file (`03-scopes.md`, see
 /// [`lesson_file_link`]) goes where `lesson_href` says; `None` keeps it as written.
 pub fn render_markdown_linked(markdown: &str, lesson_href: &dyn Fn(&str) -> Option<String>) -> String {
     let events = Parser::new_ext(markdown, parser_options()).map(|event| match neutralize(event) {
@@ -100,7 +100,7 @@ fn flush_text(text: &mut String, out: &mut Vec<Event<'_>>) {
     text.clear();
 }
 
-/// The lesson file a relative link names (`02-scopes.md`, `./02-scopes.md#top`), as
+/// The lesson file a relative link names (`03-scopes.md`, `./03-scopes.md#top`), as
 /// authors link lessons to each other; `None` for any other target.
 pub fn lesson_file_link(url: &str) -> Option<&str> {
     let path = url.split(['#', '?']).next().unwrap_or_default();

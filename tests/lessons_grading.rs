@@ -52,6 +52,11 @@ struct Lazy {
 /// The feedback of `keep-data`, for answers that move or drop the data instead of synchronizing it.
 const KEPT: &str = "of the starting program is no longer in";
 
+/// An answer from the start that moves or drops data `keep-data` holds in place.
+const fn kept(file: &'static str, exercise: &'static str, edits: &'static [(&'static str, &'static str)]) -> Lazy {
+    Lazy { file, exercise, from: From::Start, edits, feedback: KEPT }
+}
+
 const LAZY: &[Lazy] = &[
     Lazy {
         file: "01-executed-is-not-visible.md",
@@ -181,68 +186,56 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: proxy-fence-half`)",
     },
     // Spinning on the data itself (made strong) instead of publishing it through the flag.
-    Lazy {
-        file: "01-executed-is-not-visible.md",
-        exercise: "publish-the-data",
-        from: From::Start,
-        edits: &[
+    kept(
+            "01-executed-is-not-visible.md",
+            "publish-the-data",
+        &[
             ("    st.global [data], 42\n", "    st.relaxed.gpu.global [data], 42\n"),
             ("    ld.global r0, [data]\n", "    wait ld.relaxed.gpu.global r0, [data] == 42\n"),
         ],
-        feedback: KEPT,
-    },
+    ),
     // Relocating the release into the writer (or the store into the signaller) makes the chain
     // correct without the CTA-internal link the exercise is about.
-    Lazy {
-        file: "06-causality-chains.md",
-        exercise: "close-the-chain",
-        from: From::Start,
-        edits: &[
+    kept(
+            "06-causality-chains.md",
+            "close-the-chain",
+        &[
             ("    st.global [data], 42\n", "    st.global [data], 42\n    atom.release.gpu.global.add r9, [flag], 1\n"),
             ("thread signaller @A:\n    atom.release.gpu.global.add r9, [flag], 1\n", "thread signaller @A:\n"),
         ],
-        feedback: KEPT,
-    },
-    Lazy {
-        file: "06-causality-chains.md",
-        exercise: "close-the-chain",
-        from: From::Start,
-        edits: &[
+    ),
+    kept(
+            "06-causality-chains.md",
+            "close-the-chain",
+        &[
             ("thread writer @A:\n    st.global [data], 42\n", "thread writer @A:\n"),
             ("thread signaller @A:\n", "thread signaller @A:\n    st.global [data], 42\n"),
         ],
-        feedback: KEPT,
-    },
+    ),
     // Writing the tile with a thread store instead of announcing the copy's bytes.
-    Lazy {
-        file: "09-tma-load.md",
-        exercise: "announce-the-tma-bytes",
-        from: From::Start,
-        edits: &[
+    kept(
+            "09-tma-load.md",
+            "announce-the-tma-bytes",
+        &[
             ("    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [src], 16, [full]\n", ""),
             ("    mbarrier.arrive.shared::cta [full]\n", "    st.shared [buf], 42\n    mbarrier.arrive.shared::cta [full]\n"),
         ],
-        feedback: KEPT,
-    },
+    ),
     // Writing the output with a thread store instead of waiting for the TMA store.
-    Lazy {
-        file: "10-tma-store.md",
-        exercise: "announce-after-completion",
-        from: From::Start,
-        edits: &[(
+    kept(
+            "10-tma-store.md",
+            "announce-after-completion",
+        &[(
             "    cp.async.bulk.global.shared::cta.bulk_group [out], [buf], 16\n    cp.async.bulk.commit_group\n    cp.async.bulk.wait_group.read 0\n",
             "    st.global [out], 42\n",
         )],
-        feedback: KEPT,
-    },
+    ),
     // Deleting the MMA leaves no handoff to fence.
-    Lazy {
-        file: "12-tcgen05.md",
-        exercise: "fence-the-tmem-handoff",
-        from: From::Start,
-        edits: &[("    tcgen05.mma.cta_group::1 [acc], [a], [b]\n", "")],
-        feedback: KEPT,
-    },
+    kept(
+            "12-tcgen05.md",
+            "fence-the-tmem-handoff",
+        &[("    tcgen05.mma.cta_group::1 [acc], [a], [b]\n", "")],
+    ),
 ];
 
 #[test]

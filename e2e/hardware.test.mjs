@@ -9,7 +9,7 @@ import { launch, loadTemplate, openExplorer, requestNumber, screenshotDir, skipR
 
 const skip = await skipReason();
 
-// Lesson 7's push with a restricted release fence (lessons/observations/07-cluster-handoffs-4).
+// Lesson 8's push with a restricted release fence (lessons/observations/08-cluster-handoffs-4).
 const PUSH = `# Push with a restricted release fence: the peer's SMEM is not covered
 cluster C0
 cta A in C0

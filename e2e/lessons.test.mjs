@@ -36,7 +36,7 @@ describe("lessons", { skip: skip ?? false }, () => {
     test("a link to another lesson's file opens that lesson", async () => {
         const { page, problems } = await browser.newPage();
         await page.goto(`${browser.url}/#/lessons/relay-warp-case-study`);
-        const link = page.locator(".prose a", { hasText: "lesson 2" });
+        const link = page.locator(".prose a", { hasText: "lesson 3" });
         assert.equal(await link.getAttribute("href"), "#/lessons/scopes");
         await link.click();
         await page.waitForURL(/#\/lessons\/scopes$/);

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Command;
 
 use fencelab::check::Options;
-use fencelab::lesson::{check_course, check_lesson, lint_lesson, parse_index, parse_lesson, Block, Lesson};
+use fencelab::lesson::{check_course, check_lesson, lint_lesson, missing_bugs, parse_index, parse_lesson, Block, Lesson};
 
 fn lessons_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons"))
@@ -44,6 +44,17 @@ fn every_lesson_is_well_formed() {
             .count();
         assert!(predicts >= 1 && predicts < exercises, "{file} needs a predict exercise and a fix exercise");
     }
+}
+
+/// Every classic bug of the reference (§10) is shown to a learner, broken and mended, in a
+/// scenario block labelled `# ref §10 #N buggy` / `fixed`; `lint_lesson` (above) has
+/// already checked that each label agrees with its block's declared verdict.
+#[test]
+fn every_classic_bug_has_a_buggy_and_a_fixed_scenario() {
+    let course = load_course();
+    let missing: Vec<String> =
+        missing_bugs(course.iter().map(|(_, l)| l)).iter().map(|(bug, role)| format!("#{bug} {}", role.name())).collect();
+    assert!(missing.is_empty(), "no lesson scenario is labelled `ref §10` with: {}", missing.join(", "));
 }
 
 #[test]
@@ -90,15 +101,26 @@ fn check_edited_lesson_1(tag: &str, edit: impl Fn(&str) -> String, marker: &str)
 
 #[test]
 fn the_cli_flags_a_wrong_claim() {
-    // Claim the relaxed handoff is correct: the checker must object, with the line.
+    // Claim the relaxed handoff is correct (dropping its `buggy` label, which would make the
+    // lesson malformed first): the checker must object, with the line.
     let (code, text, _, line) = check_edited_lesson_1(
         "claim",
-        |l| l.replacen("expect race", "expect correct", 1),
+        |l| l.replacen("expect race", "expect correct", 1).replacen("# ref §10 #5 buggy\n", "", 1),
         "# Relaxed arrive and relaxed wait",
     );
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains(&format!("01-executed-is-not-visible.md:{line}:")), "{text}");
     assert!(text.contains("- declared: expect correct") && text.contains("+ actual:   verdict race"), "{text}");
+}
+
+#[test]
+fn the_cli_flags_a_bug_label_that_contradicts_its_block() {
+    // The relaxed handoff races; calling it the fix of bug 5 makes the lesson malformed.
+    let (code, text, _, line) =
+        check_edited_lesson_1("label", |l| l.replacen("# ref §10 #5 buggy", "# ref §10 #5 fixed", 1), "# ref §10 #5 fixed");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(&format!("01-executed-is-not-visible.md:{line}:")), "{text}");
+    assert!(text.contains("labelled `#5 fixed` must expect `correct`"), "{text}");
 }
 
 #[test]

@@ -49,6 +49,14 @@ struct Lazy {
     feedback: &'static str,
 }
 
+/// The feedback of `keep-data`, for answers that move or drop the data instead of synchronizing it.
+const KEPT: &str = "of the starting program is no longer in";
+
+/// An answer from the start that moves or drops data `keep-data` holds in place.
+const fn kept(file: &'static str, exercise: &'static str, edits: &'static [(&'static str, &'static str)]) -> Lazy {
+    Lazy { file, exercise, from: From::Start, edits, feedback: KEPT }
+}
+
 const LAZY: &[Lazy] = &[
     Lazy {
         file: "01-executed-is-not-visible.md",
@@ -58,21 +66,21 @@ const LAZY: &[Lazy] = &[
         feedback: "wider than this exercise allows (`max-scope: gpu`)",
     },
     Lazy {
-        file: "02-scopes.md",
+        file: "03-scopes.md",
         exercise: "widen-the-acquire",
         from: From::Solution,
         edits: &[("fence.acquire.gpu", "fence.acquire.sys")],
         feedback: "`max-scope: gpu`",
     },
     Lazy {
-        file: "02-scopes.md",
+        file: "03-scopes.md",
         exercise: "widen-the-acquire",
         from: From::Solution,
         edits: &[("fence.acquire.gpu", "fence.sc.gpu")],
         feedback: "(`forbid: fence-sc`)",
     },
     Lazy {
-        file: "03-state-spaces.md",
+        file: "04-state-spaces.md",
         exercise: "publish-global-data",
         from: From::Solution,
         edits: &[
@@ -85,14 +93,14 @@ const LAZY: &[Lazy] = &[
         feedback: "`max-scope: cluster`",
     },
     Lazy {
-        file: "04-release-acquire.md",
+        file: "02-release-acquire.md",
         exercise: "fence-the-relaxed-pair",
         from: From::Solution,
         edits: &[("fence.release.cta", "fence.acq_rel.sys"), ("fence.acquire.cta", "fence.acq_rel.sys")],
         feedback: "`max-scope: cta`",
     },
     Lazy {
-        file: "04-release-acquire.md",
+        file: "02-release-acquire.md",
         exercise: "fence-the-relaxed-pair",
         from: From::Start,
         edits: &[
@@ -102,7 +110,7 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: release-acquire-mbarrier`)",
     },
     Lazy {
-        file: "07-cluster-handoffs.md",
+        file: "08-cluster-handoffs.md",
         exercise: "pull-without-membar-gpu",
         from: From::Solution,
         edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.shared::cluster")],
@@ -123,21 +131,21 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: cta-scope-mbarrier`)",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Solution,
         edits: &[("[bar], 4\n", "[bar], 0\n")],
         feedback: "does not hold",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Solution,
         edits: &[("[bar], 4\n", "[bar], 2\n")],
         feedback: "the checker's verdict is deadlock",
     },
     Lazy {
-        file: "08-mbarrier-debts.md",
+        file: "08-cluster-handoffs.md",
         exercise: "announce-every-byte",
         from: From::Start,
         edits: &[(
@@ -177,6 +185,57 @@ const LAZY: &[Lazy] = &[
         edits: &[("fence.proxy.async.shared::cta", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster")],
         feedback: "(`forbid: proxy-fence-half`)",
     },
+    // Spinning on the data itself (made strong) instead of publishing it through the flag.
+    kept(
+            "01-executed-is-not-visible.md",
+            "publish-the-data",
+        &[
+            ("    st.global [data], 42\n", "    st.relaxed.gpu.global [data], 42\n"),
+            ("    ld.global r0, [data]\n", "    wait ld.relaxed.gpu.global r0, [data] == 42\n"),
+        ],
+    ),
+    // Relocating the release into the writer (or the store into the signaller) makes the chain
+    // correct without the CTA-internal link the exercise is about.
+    kept(
+            "06-causality-chains.md",
+            "close-the-chain",
+        &[
+            ("    st.global [data], 42\n", "    st.global [data], 42\n    atom.release.gpu.global.add r9, [flag], 1\n"),
+            ("thread signaller @A:\n    atom.release.gpu.global.add r9, [flag], 1\n", "thread signaller @A:\n"),
+        ],
+    ),
+    kept(
+            "06-causality-chains.md",
+            "close-the-chain",
+        &[
+            ("thread writer @A:\n    st.global [data], 42\n", "thread writer @A:\n"),
+            ("thread signaller @A:\n", "thread signaller @A:\n    st.global [data], 42\n"),
+        ],
+    ),
+    // Writing the tile with a thread store instead of announcing the copy's bytes.
+    kept(
+            "09-tma-load.md",
+            "announce-the-tma-bytes",
+        &[
+            ("    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [src], 16, [full]\n", ""),
+            ("    mbarrier.arrive.shared::cta [full]\n", "    st.shared [buf], 42\n    mbarrier.arrive.shared::cta [full]\n"),
+        ],
+    ),
+    // Writing the output with a thread store instead of waiting for the TMA store.
+    kept(
+            "10-tma-store.md",
+            "announce-after-completion",
+        &[(
+            "    cp.async.bulk.global.shared::cta.bulk_group [out], [buf], 16\n    cp.async.bulk.commit_group\n    cp.async.bulk.wait_group.read 0\n",
+            "    st.global [out], 42\n",
+        )],
+    ),
+    // Deleting the MMA leaves no handoff to fence.
+    kept(
+            "12-tcgen05.md",
+            "fence-the-tmem-handoff",
+        &[("    tcgen05.mma.cta_group::1 [acc], [a], [b]\n", "")],
+    ),
 ];
 
 #[test]
@@ -203,6 +262,22 @@ fn lazy_and_beside_the_point_answers_fail_with_the_reason() {
     }
 }
 
+/// The `keep-data` rows are real holes: without the rule, the checker alone accepts them.
+#[test]
+fn kept_data_is_what_rejects_relocation() {
+    let options = Options::default();
+    for lazy in LAZY.iter().filter(|l| l.feedback == KEPT) {
+        let mut ex = exercise(lazy.file, lazy.exercise);
+        ex.goal.keep_data = false;
+        let base = match lazy.from {
+            From::Start => &ex.start.source,
+            From::Solution => &ex.solution.source,
+        };
+        let result = grade(&ex, &edited(base, lazy.edits), &options);
+        assert!(result.passed, "{}: passes the checker without `keep`: {:?}", lazy.exercise, result.reasons);
+    }
+}
+
 fn fencelab(args: &[&str], attempt: &str) -> (Option<i32>, String) {
     let dir = std::env::temp_dir().join(format!("fencelab-grade-{}-{}", std::process::id(), args.join("-").len()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -216,9 +291,9 @@ fn fencelab(args: &[&str], attempt: &str) -> (Option<i32>, String) {
 
 #[test]
 fn the_grade_command_prints_the_verdict_and_exits_by_it() {
-    let lesson = lesson_path("02-scopes.md");
+    let lesson = lesson_path("03-scopes.md");
     let lesson = lesson.to_str().expect("utf-8 path");
-    let ex = exercise("02-scopes.md", "widen-the-acquire");
+    let ex = exercise("03-scopes.md", "widen-the-acquire");
 
     let (code, text) = fencelab(&["lessons", "grade", lesson, "widen-the-acquire"], &ex.solution.source);
     assert_eq!(code, Some(0), "{text}");
@@ -240,13 +315,13 @@ fn the_grade_command_prints_the_verdict_and_exits_by_it() {
 #[test]
 fn predictions_are_graded_and_checked_against_the_checker() {
     let options = Options::default();
-    let ex = exercise("06-cta-barriers.md", "predict-store-after-sync");
+    let ex = exercise("05-cta-barriers.md", "predict-store-after-sync");
     assert!(grade(&ex, "race", &options).passed);
     let wrong = grade(&ex, "correct", &options);
     assert!(!wrong.passed && wrong.reasons[0].starts_with("you predicted correct; the checker says race"), "{:?}", wrong.reasons);
 
     // A lesson whose declared answer the checker contradicts is flagged.
-    let src = std::fs::read_to_string(lesson_path("06-cta-barriers.md")).expect("lesson 6");
+    let src = std::fs::read_to_string(lesson_path("05-cta-barriers.md")).expect("lesson 5");
     let lying = src.replacen("kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: race", "kind: predict\nprompt: Both warps meet at `bar.sync 1, 64`, but the producer stores *after* the barrier.\nprompt: Before the checker runs: what will it say?\ngoal: correct", 1);
     assert_ne!(lying, src, "the predict block is where the test expects it");
     let (lesson, errors) = parse_lesson(&lying);
@@ -257,7 +332,7 @@ fn predictions_are_graded_and_checked_against_the_checker() {
         "{found:#?}"
     );
 
-    let lesson = lesson_path("06-cta-barriers.md");
+    let lesson = lesson_path("05-cta-barriers.md");
     let (code, text) = fencelab(&["lessons", "grade", lesson.to_str().expect("utf-8"), "predict-store-after-sync"], "race\n");
     assert_eq!(code, Some(0), "{text}");
     assert!(text.starts_with("PASS predict-store-after-sync") && text.contains("the checker says race"), "{text}");

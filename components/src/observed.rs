@@ -40,7 +40,7 @@ mod tests {
 
     #[test]
     fn a_lesson_scenario_finds_its_observation_and_an_edit_loses_it() {
-        let (lesson, _) = fencelab::lesson::parse_lesson(include_str!("../../lessons/07-cluster-handoffs.md"));
+        let (lesson, _) = fencelab::lesson::parse_lesson(include_str!("../../lessons/08-cluster-handoffs.md"));
         let scenario = lesson
             .blocks
             .iter()
@@ -49,7 +49,7 @@ mod tests {
                 _ => None,
             })
             .find(|s| s.title.as_deref().is_some_and(|t| t.starts_with("Push with a restricted release fence")))
-            .expect("the push scenario of lesson 7");
+            .expect("the push scenario of lesson 8");
         let report = check(&scenario, &Options::default());
         let (obs, cmp) = for_scenario(&scenario, &report).expect("bundled observation");
         assert_eq!(obs.gpu, "NVIDIA H200");

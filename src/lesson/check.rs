@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bugs::{bug_labels, label_contradiction};
 use super::engine::{load, run};
 use super::grade::{grade, partial_reason};
 use super::types::{Block, Exercise, ExerciseKind, Lesson, LessonError};
@@ -55,6 +56,9 @@ fn visit(lesson: &Lesson, options: Option<&Options>) -> Vec<Mismatch> {
             Block::Prose(_) => {}
             Block::Scenario { source, line, mode } => {
                 let Some(scenario) = load_scenario(source, *line, block, &mut out) else { continue };
+                let (labels, label_errors) = bug_labels(source, *line);
+                out.extend(malformed(label_errors, block));
+                out.extend(malformed(labels.iter().filter_map(|l| label_contradiction(l, &scenario)).collect(), block));
                 if let Some(pinned) = mode {
                     if let Some(e) = scenario.expect.iter().find(|e| !e.holds_in(*pinned)) {
                         let message = format!("`{}` is never judged: the block pins {} mode", expectation_text(e), pinned.name());

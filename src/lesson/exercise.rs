@@ -6,6 +6,7 @@
 //! prompt: Make every read of `x` see 42.
 //! goal: correct
 //! lanes: producer
+//! keep-data: true
 //! forbid: membar-gpu
 //! max-instructions: 6
 //! mode: strict
@@ -102,6 +103,11 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
                 }
             }
             "lanes" => ex.goal.lanes = Some(split_names(value)),
+            "keep-data" => match value {
+                "true" => ex.goal.keep_data = true,
+                "false" => ex.goal.keep_data = false,
+                _ => errors.push(LessonError::new(line_no, format!("`keep-data` is `true` or `false`, found `{value}`"))),
+            },
             "mode" => match Mode::from_name(value) {
                 Some(mode) => ex.goal.mode = mode,
                 None => errors.push(LessonError::new(line_no, format!("unknown mode `{value}` (expected `strict` or `pragmatic`)"))),
@@ -120,7 +126,7 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
             },
             other => errors.push(LessonError::new(
                 line_no,
-                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
+                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `keep-data`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
             )),
         }
     }
@@ -149,12 +155,12 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
         }
     }
     let goal = &ex.goal;
-    let edits_rules = goal.lanes.is_some() || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some();
+    let edits_rules = goal.lanes.is_some() || goal.keep_data || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some();
     if !fix && (has_solution || edits_rules) {
         errors.push(LessonError::new(
             line,
             format!(
-                "predict exercise `{}` has no `--- solution`, `lanes`, `forbid`, `max-instructions` or `max-scope`: the program is not edited, and `goal:` is the answer",
+                "predict exercise `{}` has no `--- solution`, `lanes`, `keep-data`, `forbid`, `max-instructions` or `max-scope`: the program is not edited, and `goal:` is the answer",
                 ex.id
             ),
         ));

@@ -4,6 +4,7 @@
 //! attempt, so deleting a condition or writing a different `expect` changes nothing.
 
 use super::engine::{load, run};
+use super::keep::kept_instructions_missing;
 use super::forbid::{instruction_count, is_forbidden, scope_name, synchronizing_scope};
 use super::exercise::parse_verdict;
 use super::types::{Exercise, ExerciseKind, Grade};
@@ -32,6 +33,7 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     };
     let mut reasons = same_machine(&start, &attempt);
     reasons.extend(lanes_respected(exercise, &start, &attempt));
+    reasons.extend(kept_instructions_missing(&exercise.goal, &start, &attempt));
     reasons.extend(forbidden_instructions(exercise, &attempt));
     reasons.extend(scopes_too_wide(exercise, &attempt));
     if let Some(max) = exercise.goal.max_instructions {

@@ -4,6 +4,7 @@
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
+use super::diagram::Diagram;
 use super::provenance::scan_tags;
 
 /// Renders `markdown` to HTML that contains no markup the author wrote as HTML and no link
@@ -12,7 +13,7 @@ pub fn render_markdown(markdown: &str) -> String {
     render_markdown_linked(markdown, &|_| None)
 }
 
-/// Like [`render_markdown`], and a link to another lesson's file (`02-scopes.md`, see
+/// Like [`render_markdown`], and a link to another lesson's file (`03-scopes.md`, see
 /// [`lesson_file_link`]) goes where `lesson_href` says; `None` keeps it as written.
 pub fn render_markdown_linked(markdown: &str, lesson_href: &dyn Fn(&str) -> Option<String>) -> String {
     let events = Parser::new_ext(markdown, parser_options()).map(|event| match neutralize(event) {
@@ -24,8 +25,38 @@ pub fn render_markdown_linked(markdown: &str, lesson_href: &dyn Fn(&str) -> Opti
         other => other,
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, with_badges(events).into_iter());
+    pulldown_cmark::html::push_html(&mut html, with_badges(with_diagrams(events).into_iter()).into_iter());
     html
+}
+
+/// Replaces each ```` ```diagram NAME ```` code block by the SVG the core draws for it
+/// ([`Diagram`]), in a `<figure class="diagram">`; an unknown name stays a code block
+/// (`lessons check` reports it). The SVG is ours, not the author's, so it is not escaped.
+fn with_diagrams<'a>(events: impl Iterator<Item = Event<'a>>) -> Vec<Event<'a>> {
+    let mut out = Vec::new();
+    let mut in_diagram = false;
+    for event in events {
+        if let Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) = &event {
+            if let Some(diagram) = diagram_name(info).and_then(Diagram::from_name) {
+                out.push(Event::Html(CowStr::from(format!("<figure class=\"diagram\">{}</figure>", diagram.svg()))));
+                in_diagram = true;
+                continue;
+            }
+        }
+        match (in_diagram, &event) {
+            (true, Event::End(TagEnd::CodeBlock)) => in_diagram = false,
+            // The block's text (normally empty) is replaced by the drawing.
+            (true, _) => {}
+            (false, _) => out.push(event),
+        }
+    }
+    out
+}
+
+/// `NAME` when a fenced block's info string is `diagram NAME`.
+pub fn diagram_name(info: &str) -> Option<&str> {
+    let mut words = info.split_whitespace();
+    (words.next() == Some("diagram")).then(|| words.next()).flatten().filter(|_| words.next().is_none())
 }
 
 /// Replaces well-formed provenance tags (`[spec §1.6]`) in prose text with badges. The
@@ -69,7 +100,7 @@ fn flush_text(text: &mut String, out: &mut Vec<Event<'_>>) {
     text.clear();
 }
 
-/// The lesson file a relative link names (`02-scopes.md`, `./02-scopes.md#top`), as
+/// The lesson file a relative link names (`03-scopes.md`, `./03-scopes.md#top`), as
 /// authors link lessons to each other; `None` for any other target.
 pub fn lesson_file_link(url: &str) -> Option<&str> {
     let path = url.split(['#', '?']).next().unwrap_or_default();
@@ -236,4 +267,14 @@ mod tests {
         assert!(html.contains("<code>code</code>"), "{html}");
         assert!(html.contains("<table>"), "{html}");
     }
+
+    #[test]
+    fn a_diagram_block_becomes_the_cores_svg_and_other_blocks_stay_code() {
+        let html = render_markdown("Before.\n\n```diagram scopes\n```\n\n```diagram nope\n```\n\n```rust\nfn x() {}\n```\n");
+        assert!(html.contains("<figure class=\"diagram\"><svg class=\"diagram\""), "{html}");
+        assert_eq!(html.matches("<svg").count(), 1, "{html}");
+        assert!(html.contains("language-diagram"), "an unknown diagram stays a code block: {html}");
+        assert!(html.contains("fn x() {}"), "{html}");
+    }
+
 }

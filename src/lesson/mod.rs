@@ -4,18 +4,25 @@
 //! [`grade`] judges a learner's attempt at an exercise and [`check_lesson`] verifies every
 //! claim a lesson makes. The format is described in `docs/lessons.md`.
 
+mod bugs;
 mod check;
+mod concepts;
+mod diagram;
 mod engine;
 mod exercise;
 mod forbid;
 mod front;
 mod grade;
 mod index;
+mod keep;
 mod markdown;
 mod parse;
 mod provenance;
 mod types;
 
+pub use bugs::{bug_labels, missing_bugs, BugLabel, BugRole, CLASSIC_BUG_COUNT};
+pub use diagram::{diagram_problem, Diagram};
+pub use concepts::{check_prerequisites, concepts_of, Concept};
 pub use check::{check_lesson, lint_lesson, Mismatch, MismatchKind};
 pub use forbid::{instruction_count, is_forbidden};
 pub use grade::grade;

@@ -4,6 +4,8 @@
 
 use super::exercise::parse_exercise;
 use super::front::parse_front_matter;
+use super::diagram::diagram_problem;
+use super::markdown::diagram_name;
 use super::provenance::tag_problems;
 use super::types::{Block, Lesson, LessonError};
 use crate::check::Mode;
@@ -78,10 +80,22 @@ fn join(body: &[&str]) -> String {
     body.iter().flat_map(|l| [*l, "\n"]).collect()
 }
 
-/// Provenance tags (`[spec §1.6]`) in prose whose first line is lesson line `first_line`.
+/// Provenance tags (`[spec §1.6]`) and diagram names (```` ```diagram scopes ````) in
+/// prose whose first line is lesson line `first_line`.
 fn check_tags(prose: &[&str], first_line: usize, errors: &mut Vec<LessonError>) {
     for (line, message) in tag_problems(&join(prose), first_line) {
         errors.push(LessonError::new(line, message));
+    }
+    for (offset, text) in prose.iter().enumerate() {
+        let Some(info) = text.trim_start().strip_prefix("```") else { continue };
+        if info.split_whitespace().next() != Some("diagram") {
+            continue;
+        }
+        let problem = match diagram_name(info) {
+            Some(name) => diagram_problem(name),
+            None => Some("a diagram block names one diagram: ```diagram NAME".to_string()),
+        };
+        errors.extend(problem.map(|p| LessonError::new(first_line + offset, p)));
     }
 }
 
@@ -154,4 +168,14 @@ mod tests {
         assert!(errors.iter().any(|e| e.line == 14 && e.message.contains("used twice")), "{errors:?}");
         assert!(errors.iter().any(|e| e.message.contains("not closed")), "{errors:?}");
     }
+
+    #[test]
+    fn diagram_blocks_must_name_a_known_diagram() {
+        let src = "---\nid: d\ntitle: D\norder: 1\n---\n```diagram scopes\n```\n\n```diagram clocks\n```\n```diagram\n```\n";
+        let (_, errors) = parse_lesson(src);
+        let found: Vec<(usize, bool)> = errors.iter().map(|e| (e.line, e.message.contains("diagram"))).collect();
+        assert_eq!(found, vec![(9, true), (11, true)], "{errors:?}");
+        assert!(errors[0].message.contains("unknown diagram `clocks`"), "{errors:?}");
+    }
+
 }

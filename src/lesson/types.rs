@@ -112,6 +112,10 @@ pub struct Goal {
     pub max_scope: Option<Scope>,
     /// The checker mode grading runs in (`mode: strict`); pragmatic unless given.
     pub mode: Mode,
+    /// `keep-data: true`: in the `lanes` threads every data operation of the start (load,
+    /// store, atomic, copy, MMA) must stay, in order, so the answer cannot dodge the
+    /// question by relocating the signal or the data, or writing the data by hand.
+    pub keep_data: bool,
 }
 
 impl Default for Goal {
@@ -123,6 +127,7 @@ impl Default for Goal {
             max_instructions: None,
             max_scope: None,
             mode: Mode::Pragmatic,
+            keep_data: false,
         }
     }
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use fencelab::check::Options;
 use fencelab::lesson::{
-    check_course, check_lesson, check_lesson_links, grade, parse_index, parse_lesson, Block, ExerciseKind, Lesson,
+    check_course, check_lesson, check_lesson_links, check_prerequisites, grade, parse_index, parse_lesson, Block, ExerciseKind, Lesson,
     Mismatch, MismatchKind,
 };
 
@@ -54,13 +54,13 @@ instruction budget, then the checker's verdict and the starting program's condit
 Prints PASS or FAIL and every reason.")]
     #[command(after_help = "\
 Examples:
-  fencelab lessons grade lessons/02-scopes.md widen-the-acquire attempt.fence
-  fencelab lessons grade lessons/04-release-acquire.md fence-the-relaxed-pair - < attempt.fence
+  fencelab lessons grade lessons/03-scopes.md widen-the-acquire attempt.fence
+  fencelab lessons grade lessons/02-release-acquire.md fence-the-relaxed-pair - < attempt.fence
 
 Exit status: 0 pass, 1 fail or undecided, 2 bad input (unreadable or malformed lesson,
 unknown exercise, an attempt that does not parse).")]
     Grade {
-        /// The lesson file, e.g. lessons/02-scopes.md
+        /// The lesson file, e.g. lessons/03-scopes.md
         lesson: PathBuf,
         /// The exercise's id in that lesson
         exercise: String,
@@ -165,6 +165,10 @@ fn check_dir(dir: &Path) -> u8 {
     let linked: Vec<(&str, &Lesson)> = lessons.iter().map(|(f, l)| (f.as_str(), l)).collect();
     for (file, problem) in check_course(&metas).into_iter().chain(check_lesson_links(&linked)) {
         eprintln!("{}: error: {problem}", dir.join(file).display());
+        tally.malformed += 1;
+    }
+    for (file, problem) in check_prerequisites(&linked) {
+        eprintln!("{}:{}: error: {}", dir.join(&file).display(), problem.line, problem.message);
         tally.malformed += 1;
     }
 

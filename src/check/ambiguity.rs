@@ -27,8 +27,43 @@ fn points(scenario: &Scenario) -> Vec<&'static str> {
             Instr::ClusterArrive { sem: Some(Sem::Relaxed) } => {
                 &["whether a relaxed `barrier.cluster.arrive` after a `.cta` release fence releases to the CTA (§12 #11)"]
             }
-            Instr::Tc(TcOp::Commit { .. }) => &["the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)"],
-            _ => &[],
+            Instr::ClusterArrive { sem: None | Some(_) } => &[],
+            Instr::Tc(op) => match op {
+                TcOp::Commit { .. } => &["the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)"],
+                TcOp::Alloc { .. }
+                | TcOp::Dealloc { .. }
+                | TcOp::Relinquish { .. }
+                | TcOp::Mma { .. }
+                | TcOp::Cp { .. }
+                | TcOp::Shift { .. }
+                | TcOp::Ld { .. }
+                | TcOp::St { .. }
+                | TcOp::WaitLd
+                | TcOp::WaitSt
+                | TcOp::FenceBeforeThreadSync
+                | TcOp::FenceAfterThreadSync => &[],
+            },
+            // Every other kind is decided here, so a new one must be too.
+            Instr::Ld { .. }
+            | Instr::St { .. }
+            | Instr::Atom { .. }
+            | Instr::Fence(_)
+            | Instr::Bar { .. }
+            | Instr::ClusterWait
+            | Instr::Mbar(_)
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::CpAsyncWaitAll
+            | Instr::CpAsyncMbarArrive { .. }
+            | Instr::BulkCommit
+            | Instr::BulkWait { .. }
+            | Instr::Wgmma(_)
+            | Instr::Label(_)
+            | Instr::Branch { .. }
+            | Instr::Mov { .. }
+            | Instr::Add { .. }
+            | Instr::Wait { .. }
+            | Instr::Exit => &[],
         };
         for p in found {
             if !out.contains(p) {

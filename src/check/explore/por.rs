@@ -5,12 +5,13 @@
 //! explorer runs the lowest component with an enabled agent first: k independent pairs
 //! cost the sum, not the product, of their state spaces. Steps that touch only the
 //! agent's own state (register ops, branches, non-SC fences) form singleton ample sets.
+//! What a step touches comes from [`Instr::facts`], so no instruction kind can be missed.
 
 use std::collections::HashMap;
 
-use crate::check::machine::{AgentKind, Layout, Machine};
+use crate::check::machine::{AgentKind, Layout, Machine, Place};
 use crate::check::semantics::current_instr;
-use crate::model::{Fence, FenceSem, Instr, MbarOp, TcOp, WgmmaOp};
+use crate::model::{Footprint, Instr, Object, Shared};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Resource {
@@ -23,40 +24,30 @@ enum Resource {
     Tmem(usize),
 }
 
-fn names(instr: &Instr, out: &mut Vec<String>, mbars: &mut Vec<String>) {
-    let mut mb = |m: &MbarOp| mbars.push(m.bar.clone());
-    match instr {
-        Instr::Ld { addr, .. } | Instr::St { addr, .. } | Instr::Atom { addr, .. } => out.push(addr.clone()),
-        Instr::Mbar(op) => mb(op),
-        Instr::CpAsync { dst, src, .. } => out.extend([dst.clone(), src.clone()]),
-        Instr::CpAsyncMbarArrive { bar, .. } => mbars.push(bar.clone()),
-        Instr::Bulk { dst, src, mbar, multicast, .. } => {
-            out.extend([dst.clone(), src.clone()]);
-            mbars.extend(mbar.iter().cloned());
-            for (d, b) in multicast {
-                out.push(d.clone());
-                mbars.push(b.clone());
+/// What `instr` shares with other threads, run by a thread placed at `place`: its named
+/// objects and the shared resources its facts list. Nothing is left out by kind: an
+/// instruction's facts are exhaustive, and only a [`Footprint::Local`] step shares nothing.
+fn footprint(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<Resource>) {
+    let facts = instr.facts();
+    for named in &facts.names {
+        match named.object {
+            Object::Location | Object::Tmem => {
+                out.extend(layout.loc(named.name).ok().and_then(|l| layout.locs.get(l)).map(|l| Resource::Cell(l.cell)));
             }
+            Object::Mbarrier => out.extend(layout.mbar(named.name).ok().map(Resource::Mbar)),
         }
-        Instr::StAsync { addr, mbar, .. } => {
-            out.push(addr.clone());
-            mbars.push(mbar.clone());
+    }
+    match facts.footprint {
+        Footprint::Local => {}
+        Footprint::Shared(Shared { cta_barrier, cluster_barrier, sc_fences, tensor_memory }) => {
+            let flagged = [
+                (cta_barrier, Resource::CtaBarrier(place.cta)),
+                (cluster_barrier, Resource::ClusterBarrier(place.cluster)),
+                (sc_fences, Resource::FenceSc),
+                (tensor_memory, Resource::Tmem(place.cta)),
+            ];
+            out.extend(flagged.into_iter().filter(|(on, _)| *on).map(|(_, r)| r));
         }
-        Instr::Wgmma(WgmmaOp::MmaAsync { a, b, .. }) => out.extend([a.clone(), b.clone()]),
-        Instr::Tc(t) => match t {
-            TcOp::Alloc { dst, .. } => out.push(dst.clone()),
-            TcOp::Mma { d, a, b, .. } => out.extend([d.clone(), a.clone(), b.clone()]),
-            TcOp::Cp { dst, src, .. } | TcOp::Ld { dst, src } => out.extend([dst.clone(), src.clone()]),
-            TcOp::Shift { tmem, .. } => out.push(tmem.clone()),
-            TcOp::St { dst, .. } => out.push(dst.clone()),
-            TcOp::Commit { bar, multicast, .. } => {
-                mbars.push(bar.clone());
-                mbars.extend(multicast.iter().cloned());
-            }
-            _ => {}
-        },
-        Instr::Wait { instr, .. } => names(instr, out, mbars),
-        _ => {}
     }
 }
 
@@ -64,17 +55,7 @@ fn resources(layout: &Layout, thread: usize) -> Vec<Resource> {
     let Some(t) = layout.threads.get(thread) else { return Vec::new() };
     let mut out = Vec::new();
     for instr in &t.program {
-        let (mut locs, mut mbars) = (Vec::new(), Vec::new());
-        names(instr, &mut locs, &mut mbars);
-        out.extend(locs.iter().filter_map(|l| layout.loc(l).ok()).filter_map(|l| layout.locs.get(l)).map(|l| Resource::Cell(l.cell)));
-        out.extend(mbars.iter().filter_map(|b| layout.mbar(b).ok()).map(Resource::Mbar));
-        match instr {
-            Instr::Bar { .. } => out.push(Resource::CtaBarrier(t.place.cta)),
-            Instr::ClusterArrive { .. } | Instr::ClusterWait => out.push(Resource::ClusterBarrier(t.place.cluster)),
-            Instr::Fence(Fence::Thread { sem: Some(FenceSem::Sc), .. }) => out.push(Resource::FenceSc),
-            Instr::Tc(_) => out.push(Resource::Tmem(t.place.cta)),
-            _ => {}
-        }
+        footprint(layout, t.place, instr, &mut out);
     }
     // Barriers count every thread of their CTA / cluster (exits included).
     let mut implied = Vec::new();
@@ -111,10 +92,10 @@ pub fn components(layout: &Layout) -> Vec<usize> {
         .threads
         .iter()
         .flat_map(|t| t.program.iter().map(move |i| (t, i)))
-        .filter_map(|(t, i)| match i {
-            Instr::Bar { .. } => Some(Resource::CtaBarrier(t.place.cta)),
-            Instr::ClusterArrive { .. } | Instr::ClusterWait => Some(Resource::ClusterBarrier(t.place.cluster)),
-            _ => None,
+        .flat_map(|(t, i)| {
+            let mut rs = Vec::new();
+            footprint(layout, t.place, i, &mut rs);
+            rs.into_iter().filter(|r| matches!(r, Resource::CtaBarrier(_) | Resource::ClusterBarrier(_)))
         })
         .collect();
     for (t, rs) in all.iter().enumerate() {
@@ -140,12 +121,7 @@ pub fn components(layout: &Layout) -> Vec<usize> {
 
 /// Steps that read and write only the agent's own state.
 pub fn is_local(layout: &Layout, m: &Machine, agent: u32) -> bool {
-    match current_instr(layout, m, agent) {
-        Some(Instr::Mov { .. } | Instr::Add { .. } | Instr::Branch { .. } | Instr::Label(_)) => true,
-        Some(Instr::Fence(Fence::Thread { sem, .. })) => *sem != Some(FenceSem::Sc),
-        Some(Instr::Fence(_)) => true,
-        _ => false,
-    }
+    current_instr(layout, m, agent).is_some_and(|instr| instr.facts().footprint == Footprint::Local)
 }
 
 pub fn component_of(m: &Machine, comps: &[usize], agent: u32) -> usize {

@@ -17,7 +17,6 @@ pub mod fence;
 pub mod ld_st;
 pub mod mbarrier;
 pub mod race;
-pub mod registers;
 pub mod st_async;
 pub mod sync;
 pub mod tc_explain;

@@ -322,7 +322,7 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
             return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
         }
     }
-    let reads = super::registers::reads(instr);
+    let reads = instr.facts().reads;
     if reads.is_empty() {
         return None;
     }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use crate::check::machine::{AgentKind, Layout, Machine, Place};
 use crate::check::semantics::current_instr;
-use crate::model::{Footprint, Instr, Object, Shared};
+use crate::model::{Footprint, Instr, Object, Shared, Space};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Resource {
@@ -22,6 +22,9 @@ enum Resource {
     FenceSc,
     /// A CTA's tensor memory allocator and in-flight tcgen05 ops (alloc blocks, dealloc checks).
     Tmem(usize),
+    /// A CTA's lifetime: it ends when its last thread does, and a peer's access to its
+    /// shared memory, mbarriers or TMEM afterwards is undefined behaviour.
+    CtaLife(usize),
 }
 
 /// What `instr` shares with other threads, run by a thread placed at `place`: its named
@@ -30,12 +33,22 @@ enum Resource {
 fn footprint(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<Resource>) {
     let facts = instr.facts();
     for named in &facts.names {
-        match named.object {
+        let (resource, loc) = match named.object {
             Object::Location | Object::Tmem => {
-                out.extend(layout.loc(named.name).ok().and_then(|l| layout.locs.get(l)).map(|l| Resource::Cell(l.cell)));
+                let loc = layout.loc(named.name).ok().and_then(|l| layout.locs.get(l));
+                (loc.map(|l| Resource::Cell(l.cell)), loc)
             }
-            Object::Mbarrier => out.extend(layout.mbar(named.name).ok().map(Resource::Mbar)),
-        }
+            Object::Mbarrier => {
+                let bar = layout.mbar(named.name).ok();
+                (bar.map(Resource::Mbar), bar.and_then(|b| layout.mbar_locs.get(b)).and_then(|l| layout.locs.get(*l)))
+            }
+        };
+        out.extend(resource);
+        let owner = loc.and_then(|l| match l.space {
+            Space::Shared(cta) | Space::Tmem(cta) => Some(cta),
+            Space::Global => None,
+        });
+        out.extend(owner.filter(|cta| *cta != place.cta).map(Resource::CtaLife));
     }
     match facts.footprint {
         Footprint::Local => {}
@@ -70,12 +83,32 @@ fn resources(layout: &Layout, thread: usize) -> Vec<Resource> {
             implied.push(Resource::ClusterBarrier(t.place.cluster));
         }
     }
+    // Its last step may end its CTA.
+    implied.push(Resource::CtaLife(t.place.cta));
     out.extend(implied);
     out
 }
 
+/// CTAs whose memory a thread of another CTA names: their threads' ends are visible.
+fn peer_touched(layout: &Layout) -> Vec<usize> {
+    let mut out = Vec::new();
+    for t in &layout.threads {
+        for instr in &t.program {
+            let mut rs = Vec::new();
+            footprint(layout, t.place, instr, &mut rs);
+            out.extend(rs.into_iter().filter_map(|r| match r {
+                Resource::CtaLife(cta) => Some(cta),
+                _ => None,
+            }));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Component id per thread (threads sharing a resource, transitively, share an id).
-pub fn components(layout: &Layout) -> Vec<usize> {
+fn components(layout: &Layout) -> Vec<usize> {
     let n = layout.threads.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(p: &mut [usize], x: usize) -> usize {
@@ -87,7 +120,8 @@ pub fn components(layout: &Layout) -> Vec<usize> {
     }
     let mut owner: HashMap<Resource, usize> = HashMap::new();
     let all: Vec<Vec<Resource>> = (0..n).map(|t| resources(layout, t)).collect();
-    // A CTA/cluster barrier resource only links threads when some thread uses it.
+    // A CTA/cluster barrier resource only links threads when some thread uses it, a
+    // CTA's lifetime only when a thread of another CTA names its memory.
     let used: Vec<Resource> = layout
         .threads
         .iter()
@@ -95,12 +129,12 @@ pub fn components(layout: &Layout) -> Vec<usize> {
         .flat_map(|(t, i)| {
             let mut rs = Vec::new();
             footprint(layout, t.place, i, &mut rs);
-            rs.into_iter().filter(|r| matches!(r, Resource::CtaBarrier(_) | Resource::ClusterBarrier(_)))
+            rs.into_iter().filter(|r| matches!(r, Resource::CtaBarrier(_) | Resource::ClusterBarrier(_) | Resource::CtaLife(_)))
         })
         .collect();
     for (t, rs) in all.iter().enumerate() {
         for r in rs {
-            if matches!(r, Resource::CtaBarrier(_) | Resource::ClusterBarrier(_)) && !used.contains(r) {
+            if matches!(r, Resource::CtaBarrier(_) | Resource::ClusterBarrier(_) | Resource::CtaLife(_)) && !used.contains(r) {
                 continue;
             }
             match owner.get(r) {
@@ -119,15 +153,33 @@ pub fn components(layout: &Layout) -> Vec<usize> {
     (0..n).map(|t| find(&mut parent, t)).collect()
 }
 
-/// Steps that read and write only the agent's own state.
-pub fn is_local(layout: &Layout, m: &Machine, agent: u32) -> bool {
-    current_instr(layout, m, agent).is_some_and(|instr| instr.facts().footprint == Footprint::Local)
+/// What the explorer needs to pick ample sets, computed once per scenario.
+pub struct Reduction {
+    components: Vec<usize>,
+    /// CTAs whose memory a thread of another CTA names (so their exits are visible).
+    peer_touched: Vec<usize>,
 }
 
-pub fn component_of(m: &Machine, comps: &[usize], agent: u32) -> usize {
-    match m.agents.get(agent as usize).map(|a| &a.kind) {
-        Some(AgentKind::Thread(t)) => comps.get(*t).copied().unwrap_or(0),
-        Some(AgentKind::Async { issuer, .. }) => comps.get(issuer.thread).copied().unwrap_or(0),
-        None => 0,
+impl Reduction {
+    pub fn new(layout: &Layout) -> Reduction {
+        Reduction { components: components(layout), peer_touched: peer_touched(layout) }
+    }
+
+    /// Steps that read and write only the agent's own state. A thread's last step is not
+    /// one when a peer names its CTA's memory: it may end the CTA under the peer.
+    pub fn is_local(&self, layout: &Layout, m: &Machine, agent: u32) -> bool {
+        let Some(a) = m.agents.get(agent as usize) else { return false };
+        let AgentKind::Thread(t) = a.kind else { return false };
+        let Some(thread) = layout.threads.get(t) else { return false };
+        let ends_visibly = a.pc + 1 >= thread.program.len() && self.peer_touched.contains(&thread.place.cta);
+        !ends_visibly && current_instr(layout, m, agent).is_some_and(|instr| instr.facts().footprint == Footprint::Local)
+    }
+
+    pub fn component_of(&self, m: &Machine, agent: u32) -> usize {
+        match m.agents.get(agent as usize).map(|a| &a.kind) {
+            Some(AgentKind::Thread(t)) => self.components.get(*t).copied().unwrap_or(0),
+            Some(AgentKind::Async { issuer, .. }) => self.components.get(issuer.thread).copied().unwrap_or(0),
+            None => 0,
+        }
     }
 }

@@ -7,7 +7,7 @@
 //! finder and others read these facts instead of restating them. It has no wildcard arm,
 //! so a new variant does not compile until its facts are written.
 
-use super::{Fence, FenceSem, Instr, MbarKind, Operand, Proxy, ProxyKind, Scope, Sem, TcOp, WgmmaOp};
+use super::{BarKind, Fence, FenceSem, Instr, MbarKind, Operand, Proxy, ProxyKind, Scope, Sem, TcOp, WgmmaOp};
 
 /// What kind of declaration a name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +81,13 @@ pub struct Sync {
     /// The scope it synchronizes at, written or by default (reference §1.1, §4.4, §5.2);
     /// `None` for forms that take no scope. Shared-memory clamping (§1.2) is not applied.
     pub scope: Option<Scope>,
+    /// Whether it is itself an operation another thread can observe: an mbarrier or
+    /// barrier arrive (whatever its semantics), a strong store, an atomic. A fence only
+    /// orders, so it neither signals nor observes.
+    pub signals: bool,
+    /// Whether it is itself an operation that observes another thread (a wait, a
+    /// blocking barrier, a strong load or atomic).
+    pub observes: bool,
 }
 
 /// What else than named objects an instruction shares with other threads, for the
@@ -115,6 +122,9 @@ pub struct Facts<'a> {
     /// A wgmma accumulator: read and written by the asynchronous operation, so it is
     /// neither a read nor a write of the issuing thread (chaining on it is allowed).
     pub accumulator: Option<&'a str>,
+    /// Registers among `reads` and `writes` holding an mbarrier state token (an opaque
+    /// 64-bit value, not a number).
+    pub tokens: Vec<&'a str>,
     pub sync: Option<Sync>,
     pub footprint: Footprint,
 }
@@ -152,7 +162,7 @@ const TMEM: Shared = Shared { tensor_memory: true, ..NOTHING };
 
 impl<'a> Facts<'a> {
     fn new(footprint: Footprint) -> Facts<'a> {
-        Facts { names: Vec::new(), reads: Vec::new(), writes: Vec::new(), accumulator: None, sync: None, footprint }
+        Facts { names: Vec::new(), reads: Vec::new(), writes: Vec::new(), accumulator: None, tokens: Vec::new(), sync: None, footprint }
     }
 
     fn name(mut self, name: &'a str, object: Object, how: Use, by: By, proxy: Proxy) -> Self {
@@ -187,8 +197,22 @@ impl<'a> Facts<'a> {
         self
     }
 
+    fn token(mut self, name: &'a str) -> Self {
+        self.tokens.extend(sink(name));
+        self
+    }
+
     fn sync(mut self, via: Via, scope: Option<Scope>) -> Self {
-        self.sync = Some(Sync { via, scope });
+        self.sync = Some(Sync { via, scope, signals: false, observes: false });
+        self
+    }
+
+    /// Marks the synchronization set by [`Facts::sync`] as signalling and/or observing.
+    fn sides(mut self, signals: bool, observes: bool) -> Self {
+        if let Some(sync) = &mut self.sync {
+            sync.signals = signals;
+            sync.observes = observes;
+        }
         self
     }
 }
@@ -200,6 +224,11 @@ fn access_scope(sem: Option<Sem>, scope: Option<Scope>, atomic: bool) -> Option<
         Some(Sem::Volatile | Sem::Mmio) => Some(Scope::Sys),
         None | Some(Sem::Weak | Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel) => Some(scope.unwrap_or(Scope::Gpu)),
     }
+}
+
+/// A strong access signals (a store) or observes (a load); weak and volatile ones do not.
+fn is_strong(sem: Option<Sem>) -> bool {
+    sem.is_some_and(|s| !matches!(s, Sem::Weak | Sem::Volatile))
 }
 
 fn with_access_sync<'a>(facts: Facts<'a>, scope: Option<Scope>) -> Facts<'a> {
@@ -218,18 +247,20 @@ impl Instr {
             Instr::Ld { sem, scope, proxy, dst, addr, .. } => with_access_sync(
                 Facts::new(shared(NOTHING)).loc(addr, Use::Read, thread, *proxy).write(dst),
                 access_scope(*sem, *scope, false),
-            ),
+            )
+            .sides(false, is_strong(*sem)),
             Instr::St { sem, scope, proxy, addr, src, .. } => with_access_sync(
                 Facts::new(shared(NOTHING)).loc(addr, Use::Write, thread, *proxy).read([src]),
                 access_scope(*sem, *scope, false),
-            ),
+            )
+            .sides(is_strong(*sem), false),
             Instr::Atom { sem, scope, dst, addr, args, .. } => {
                 let facts = Facts::new(shared(NOTHING)).loc(addr, Use::Update, thread, Proxy::Generic).read(args);
                 let facts = match dst {
                     Some(d) => facts.write(d),
                     None => facts,
                 };
-                with_access_sync(facts, access_scope(*sem, *scope, true))
+                with_access_sync(facts, access_scope(*sem, *scope, true)).sides(true, true)
             }
             Instr::Fence(fence) => match fence {
                 Fence::Thread { sem, scope, .. } => {
@@ -251,13 +282,17 @@ impl Instr {
                     Facts::new(Footprint::Local).sync(Via::ProxyFence, scope)
                 }
             },
-            Instr::Bar { id, count, .. } => Facts::new(shared(Shared { cta_barrier: true, ..NOTHING }))
+            Instr::Bar { kind, id, count, .. } => Facts::new(shared(Shared { cta_barrier: true, ..NOTHING }))
                 .read([id])
                 .read(count)
-                .sync(Via::CtaBarrier, None),
-            Instr::ClusterArrive { .. } | Instr::ClusterWait => {
-                Facts::new(shared(Shared { cluster_barrier: true, ..NOTHING })).sync(Via::ClusterBarrier, Some(Scope::Cluster))
-            }
+                .sync(Via::CtaBarrier, None)
+                .sides(true, matches!(kind, BarKind::Sync | BarKind::Red)),
+            Instr::ClusterArrive { .. } => Facts::new(shared(Shared { cluster_barrier: true, ..NOTHING }))
+                .sync(Via::ClusterBarrier, Some(Scope::Cluster))
+                .sides(true, false),
+            Instr::ClusterWait => Facts::new(shared(Shared { cluster_barrier: true, ..NOTHING }))
+                .sync(Via::ClusterBarrier, Some(Scope::Cluster))
+                .sides(false, true),
             Instr::Mbar(op) => {
                 let facts = Facts::new(shared(NOTHING));
                 let synchronizing = facts.clone().sync(Via::Mbarrier, Some(op.scope.unwrap_or(Scope::Cta)));
@@ -268,21 +303,26 @@ impl Instr {
                         synchronizing.mbar(&op.bar, Use::Transaction, thread)
                     }
                     MbarKind::Arrive { state, .. } => {
-                        let facts = synchronizing.mbar(&op.bar, Use::Arrive, thread);
+                        let facts = synchronizing.sides(true, false).mbar(&op.bar, Use::Arrive, thread);
                         match state {
-                            Some(s) => facts.write(s),
+                            Some(s) => facts.write(s).token(s),
                             None => facts,
                         }
                     }
-                    MbarKind::Wait { phase, dst, .. } => {
-                        let facts = synchronizing.mbar(&op.bar, Use::Wait, thread).read([phase]);
+                    MbarKind::Wait { phase, dst, parity, .. } => {
+                        let facts = synchronizing.sides(false, true).mbar(&op.bar, Use::Wait, thread).read([phase]);
+                        // Without `.parity` the phase operand is a state token.
+                        let facts = match reg(phase) {
+                            Some(token) if !parity => facts.token(token),
+                            Some(_) | None => facts,
+                        };
                         match dst {
                             Some(d) => facts.write(d),
                             None => facts,
                         }
                     }
                     // Reads a state token, not the barrier: it names none.
-                    MbarKind::PendingCount { dst, state } => facts.read_reg(state).write(dst),
+                    MbarKind::PendingCount { dst, state } => facts.read_reg(state).token(state).write(dst),
                 }
             }
             Instr::CpAsync { dst, src, .. } => Facts::new(shared(NOTHING))
@@ -293,7 +333,9 @@ impl Instr {
                 Facts::new(shared(NOTHING)).sync(Via::AsyncCompletion, None)
             }
             Instr::CpAsyncMbarArrive { bar, .. } => {
-                Facts::new(shared(NOTHING)).mbar(bar, Use::Arrive, By::Async).sync(Via::AsyncCompletion, None)
+                // The thread registers the arrive with the barrier at issue (`.noinc` aside,
+                // it raises the pending count); the arrive itself comes at completion.
+                Facts::new(shared(NOTHING)).mbar(bar, Use::Arrive, thread).sync(Via::AsyncCompletion, None)
             }
             Instr::Bulk { dst, src, mbar, multicast, reduce, .. } => {
                 let to = if reduce.is_some() { Use::Update } else { Use::CopyTo };
@@ -342,6 +384,82 @@ impl Instr {
             }
             // Ends the thread; CTA barriers and the CTA's lifetime count it (see `por`).
             Instr::Exit => Facts::new(shared(NOTHING)),
+        }
+    }
+}
+
+/// Points where the PTX specification is silent (reference §12), so that strict and
+/// pragmatic mode may judge an instruction differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Silence {
+    /// #1: the scope a complete-tx signalled by another CTA's copy needs.
+    RemoteCompleteTxScope,
+    /// #4: write-after-read from a generic read to an async-proxy write.
+    AsyncWriteAfterGenericRead,
+    /// #8: the proxy of `cp.async` data writes.
+    CpAsyncDataProxy,
+    /// #8: the proxy of `st.async`/`red.async` data writes.
+    StAsyncDataProxy,
+    /// #9: whether `st.async` may target its own CTA.
+    StAsyncOwnCta,
+    /// #11: whether a relaxed `barrier.cluster.arrive` after a `.cta` release fence releases.
+    RelaxedClusterArrive,
+    /// #16: `tcgen05.commit`'s arrive and its missing proxy fence.
+    Tcgen05Commit,
+}
+
+impl Instr {
+    /// The §12 silences this instruction touches.
+    pub fn silences(&self) -> &'static [Silence] {
+        use crate::model::BulkDir;
+        match self {
+            Instr::Bulk { dir: BulkDir::SharedCtaToGlobal, .. } => &[],
+            Instr::Bulk { multicast, .. } if !multicast.is_empty() => {
+                &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
+            }
+            Instr::Bulk { dir: BulkDir::GlobalToSharedCluster | BulkDir::SharedCtaToSharedCluster, .. } => {
+                &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
+            }
+            Instr::Bulk { dir: BulkDir::GlobalToSharedCta, .. } => &[Silence::AsyncWriteAfterGenericRead],
+            Instr::CpAsync { .. } => &[Silence::CpAsyncDataProxy],
+            Instr::StAsync { .. } => &[Silence::StAsyncDataProxy, Silence::StAsyncOwnCta],
+            Instr::ClusterArrive { sem: Some(Sem::Relaxed) } => &[Silence::RelaxedClusterArrive],
+            Instr::ClusterArrive { sem: None | Some(_) } => &[],
+            Instr::Tc(op) => match op {
+                TcOp::Commit { .. } => &[Silence::Tcgen05Commit],
+                TcOp::Alloc { .. }
+                | TcOp::Dealloc { .. }
+                | TcOp::Relinquish { .. }
+                | TcOp::Mma { .. }
+                | TcOp::Cp { .. }
+                | TcOp::Shift { .. }
+                | TcOp::Ld { .. }
+                | TcOp::St { .. }
+                | TcOp::WaitLd
+                | TcOp::WaitSt
+                | TcOp::FenceBeforeThreadSync
+                | TcOp::FenceAfterThreadSync => &[],
+            },
+            Instr::Ld { .. }
+            | Instr::St { .. }
+            | Instr::Atom { .. }
+            | Instr::Fence(_)
+            | Instr::Bar { .. }
+            | Instr::ClusterWait
+            | Instr::Mbar(_)
+            | Instr::CpAsyncCommit
+            | Instr::CpAsyncWait { .. }
+            | Instr::CpAsyncWaitAll
+            | Instr::CpAsyncMbarArrive { .. }
+            | Instr::BulkCommit
+            | Instr::BulkWait { .. }
+            | Instr::Wgmma(_)
+            | Instr::Label(_)
+            | Instr::Branch { .. }
+            | Instr::Mov { .. }
+            | Instr::Add { .. }
+            | Instr::Wait { .. }
+            | Instr::Exit => &[],
         }
     }
 }
@@ -416,7 +534,7 @@ mod tests {
         let facts = instr.facts();
         assert_eq!(facts.names.first().map(|n| (n.name, n.how)), Some(("g", Use::Read)));
         assert_eq!((facts.reads, facts.writes), (vec!["r1"], vec!["r0"]));
-        assert_eq!(facts.sync, Some(Sync { via: Via::Access, scope: Some(Scope::Gpu) }));
+        assert_eq!(facts.sync, Some(Sync { via: Via::Access, scope: Some(Scope::Gpu), signals: false, observes: true }));
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod instr;
 mod machine;
 
 pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
-pub use facts::{By, Facts, Footprint, Named, Object, Shared, Sync, Use, Via};
+pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, Use, Via};
 pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,

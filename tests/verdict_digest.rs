@@ -18,6 +18,8 @@
 mod common;
 #[path = "support/fence_files.rs"]
 mod fence_files;
+#[path = "support/recorded.rs"]
+mod recorded;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -186,11 +188,6 @@ fn random_scenarios(out: &mut BTreeMap<String, String>) {
     }
 }
 
-fn recorded() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(DIGEST).unwrap_or_default();
-    text.lines().filter_map(|l| l.split_once('\t')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
-}
-
 /// Generating nested strategies and checking in debug builds recurse deeply.
 fn on_big_stack(body: impl FnOnce() + Send + 'static) {
     let thread = std::thread::Builder::new().stack_size(64 << 20).spawn(body);
@@ -209,20 +206,12 @@ fn every_digest_matches_the_recorded_one() {
         lesson_programs(&mut now);
         random_scenarios(&mut now);
         if std::env::var_os("FENCELAB_UPDATE_SNAPSHOT").is_some() {
-            let text: String = now.iter().map(|(k, v)| format!("{k}\t{v}\n")).collect();
-            std::fs::write(DIGEST, text).unwrap_or_else(|e| panic!("cannot write {DIGEST}: {e}"));
+            recorded::write(DIGEST, &now);
             return;
         }
-        let before = recorded();
+        let before = recorded::read(DIGEST);
         assert!(before.len() > RANDOM, "{DIGEST} is missing or short");
-        let mut changed = Vec::new();
-        for (name, line) in &now {
-            match before.get(name) {
-                Some(old) if old != line => changed.push(format!("{name}\n  recorded: {old}\n  now:      {line}")),
-                Some(_) => {}
-                None => eprintln!("{name}: not recorded yet"),
-            }
-        }
+        let changed = recorded::changes(&before, &now);
         // A random index whose scenario hash changed means the strategy changed, not the
         // checker: say so rather than list two thousand differences.
         let scenario_hash = |line: &str| line.split('\t').next().map(str::to_string);

@@ -440,20 +440,41 @@ impl Instr {
                 | TcOp::FenceBeforeThreadSync
                 | TcOp::FenceAfterThreadSync => &[],
             },
+            Instr::Fence(fence) => match fence {
+                Fence::Thread { .. } | Fence::MbarrierInit => &[],
+                Fence::Proxy(kind) => match kind {
+                    ProxyKind::Alias
+                    | ProxyKind::Texture
+                    | ProxyKind::Surface
+                    | ProxyKind::Constant
+                    | ProxyKind::Async { .. }
+                    | ProxyKind::AsyncGeneric { .. }
+                    | ProxyKind::Tensormap { .. } => &[],
+                },
+            },
+            Instr::Mbar(op) => match op.kind {
+                MbarKind::Init { .. }
+                | MbarKind::Inval
+                | MbarKind::ExpectTx { .. }
+                | MbarKind::CompleteTx { .. }
+                | MbarKind::Arrive { .. }
+                | MbarKind::Wait { .. }
+                | MbarKind::PendingCount { .. } => &[],
+            },
+            Instr::Wgmma(op) => match op {
+                WgmmaOp::Fence | WgmmaOp::MmaAsync { .. } | WgmmaOp::CommitGroup | WgmmaOp::WaitGroup { .. } => &[],
+            },
             Instr::Ld { .. }
             | Instr::St { .. }
             | Instr::Atom { .. }
-            | Instr::Fence(_)
             | Instr::Bar { .. }
             | Instr::ClusterWait
-            | Instr::Mbar(_)
             | Instr::CpAsyncCommit
             | Instr::CpAsyncWait { .. }
             | Instr::CpAsyncWaitAll
             | Instr::CpAsyncMbarArrive { .. }
             | Instr::BulkCommit
             | Instr::BulkWait { .. }
-            | Instr::Wgmma(_)
             | Instr::Label(_)
             | Instr::Branch { .. }
             | Instr::Mov { .. }

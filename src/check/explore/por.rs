@@ -1,7 +1,8 @@
 //! Partial-order reduction by ample sets.
 //!
 //! Threads are grouped into components that share nothing (no location, mbarrier, CTA
-//! barrier, cluster barrier or `fence.sc`). Steps of different components commute, so the
+//! barrier, cluster barrier, `fence.sc`, TMEM allocator, or CTA lifetime: a CTA exits
+//! with its last thread, which a peer touching its memory can observe). Steps of different components commute, so the
 //! explorer runs the lowest component with an enabled agent first: k independent pairs
 //! cost the sum, not the product, of their state spaces. Steps that touch only the
 //! agent's own state (register ops, branches, non-SC fences) form singleton ample sets.

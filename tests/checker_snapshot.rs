@@ -13,6 +13,8 @@ use fencelab::check::{check, Options};
 
 #[path = "support/fence_files.rs"]
 mod fence_files;
+#[path = "support/recorded.rs"]
+mod recorded;
 
 const SNAPSHOT: &str = "tests/snapshots/reports.jsonl";
 
@@ -50,11 +52,6 @@ fn lesson_blocks() -> BTreeMap<String, String> {
     out
 }
 
-fn recorded() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(SNAPSHOT).unwrap_or_default();
-    text.lines().filter_map(|l| l.split_once('\t')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
-}
-
 #[test]
 fn every_scenario_report_matches_the_recorded_one() {
     let now = current();
@@ -65,19 +62,11 @@ fn every_scenario_report_matches_the_recorded_one() {
         std::fs::write(&path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
     }
     if std::env::var_os("FENCELAB_UPDATE_SNAPSHOT").is_some() {
-        let text: String = now.iter().map(|(k, v)| format!("{k}\t{v}\n")).collect();
-        std::fs::write(SNAPSHOT, text).unwrap_or_else(|e| panic!("cannot write {SNAPSHOT}: {e}"));
+        recorded::write(SNAPSHOT, &now);
         return;
     }
-    let before = recorded();
+    let before = recorded::read(SNAPSHOT);
     assert!(!before.is_empty(), "{SNAPSHOT} is missing or empty");
-    let mut changed = Vec::new();
-    for (name, report) in &now {
-        match before.get(name) {
-            Some(old) if old != report => changed.push(format!("{name}\n  recorded: {old}\n  now:      {report}")),
-            Some(_) => {}
-            None => eprintln!("{name}: not recorded yet"),
-        }
-    }
+    let changed = recorded::changes(&before, &now);
     assert!(changed.is_empty(), "{} report(s) changed:\n{}", changed.len(), changed.join("\n"));
 }

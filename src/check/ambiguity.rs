@@ -2,37 +2,30 @@
 //! the spec is silent, the checker also runs the other mode and says when it differs.
 
 use crate::check::report::{Mode, Options, Report, Verdict};
-use crate::model::{BulkDir, Instr, Scenario, Sem, TcOp};
+use crate::model::{Scenario, Silence};
+
+/// The words for a §12 point.
+fn phrase(silence: Silence) -> &'static str {
+    match silence {
+        Silence::RemoteCompleteTxScope => "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)",
+        Silence::AsyncWriteAfterGenericRead => "WAR from a generic read to an async write (§12 #4)",
+        Silence::CpAsyncDataProxy => "the proxy of `cp.async` data writes (§12 #8)",
+        Silence::StAsyncDataProxy => "the proxy of `st.async`/`red.async` data writes (§12 #8)",
+        Silence::StAsyncOwnCta => "whether `st.async` may target its own CTA (§12 #9)",
+        Silence::RelaxedClusterArrive => {
+            "whether a relaxed `barrier.cluster.arrive` after a `.cta` release fence releases to the CTA (§12 #11)"
+        }
+        Silence::Tcgen05Commit => "the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)",
+    }
+}
 
 /// The §12 points a scenario's instructions touch, as short phrases.
 fn points(scenario: &Scenario) -> Vec<&'static str> {
     let mut out = Vec::new();
     for instr in scenario.threads.iter().flat_map(|t| &t.program) {
-        let found: &[&'static str] = match instr {
-            Instr::Bulk { dir: BulkDir::SharedCtaToGlobal, .. } => &[],
-            Instr::Bulk { multicast, .. } if !multicast.is_empty() => &[
-                "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)",
-                "WAR from a generic read to an async write (§12 #4)",
-            ],
-            Instr::Bulk { dir: BulkDir::GlobalToSharedCluster | BulkDir::SharedCtaToSharedCluster, .. } => &[
-                "which scope a complete-tx signalled by another CTA's TMA needs (§12 #1)",
-                "WAR from a generic read to an async write (§12 #4)",
-            ],
-            Instr::Bulk { .. } => &["WAR from a generic read to an async write (§12 #4)"],
-            Instr::CpAsync { .. } => &["the proxy of `cp.async` data writes (§12 #8)"],
-            Instr::StAsync { .. } => &[
-                "the proxy of `st.async`/`red.async` data writes (§12 #8)",
-                "whether `st.async` may target its own CTA (§12 #9)",
-            ],
-            Instr::ClusterArrive { sem: Some(Sem::Relaxed) } => {
-                &["whether a relaxed `barrier.cluster.arrive` after a `.cta` release fence releases to the CTA (§12 #11)"]
-            }
-            Instr::Tc(TcOp::Commit { .. }) => &["the semantics of `tcgen05.commit`'s arrive and its missing proxy fence (§12 #16)"],
-            _ => &[],
-        };
-        for p in found {
-            if !out.contains(p) {
-                out.push(*p);
+        for p in instr.silences().iter().map(|s| phrase(*s)) {
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
     }

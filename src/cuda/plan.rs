@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Problem, MAX_CLUSTER};
-use crate::model::{Instr, MbarKind, Operand, Scenario, Space, WgmmaOp};
+use crate::model::{Instr, Scenario, Space, WgmmaOp};
 
 /// Bytes a wgmma operand occupies: the m64n8k32 descriptor walks up to 2 KiB from its
 /// start, and every byte but the first word must be zero (see `emit::wgmma`).
@@ -80,80 +80,15 @@ fn registers(program: &[Instr]) -> Vec<Reg> {
             None => regs.push(Reg { name: name.to_string(), accumulator, opaque, slot: None }),
         }
     };
-    fn operand_reg(o: &Operand) -> Option<&str> {
-        match o {
-            Operand::Reg(r) => Some(r),
-            Operand::Imm(_) => None,
-        }
-    }
-    fn visit(i: &Instr, note: &mut dyn FnMut(&str, bool, bool)) {
-        match i {
-            Instr::Ld { dst, .. } => note(dst, false, false),
-            Instr::St { src, .. } => operand_reg(src).into_iter().for_each(|r| note(r, false, false)),
-            Instr::Atom { dst, args, .. } => {
-                dst.iter().for_each(|d| note(d, false, false));
-                args.iter().filter_map(operand_reg).for_each(|r| note(r, false, false));
-            }
-            Instr::Mbar(m) => match &m.kind {
-                MbarKind::Arrive { state: Some(s), .. } => note(s, false, true),
-                MbarKind::Wait { phase, dst, parity, .. } => {
-                    if let Some(r) = operand_reg(phase) {
-                        note(r, false, !parity);
-                    }
-                    dst.iter().for_each(|d| note(d, false, false));
-                }
-                MbarKind::PendingCount { dst, state } => {
-                    note(dst, false, false);
-                    note(state, false, true);
-                }
-                MbarKind::Init { .. }
-                | MbarKind::Inval
-                | MbarKind::ExpectTx { .. }
-                | MbarKind::CompleteTx { .. }
-                | MbarKind::Arrive { state: None, .. } => {}
-            },
-            Instr::StAsync { src, .. } => operand_reg(src).into_iter().for_each(|r| note(r, false, false)),
-            Instr::Wgmma(WgmmaOp::MmaAsync { acc, .. }) => note(acc, true, false),
-            Instr::Branch { cond: Some((a, _, b)), .. } => {
-                [a, b].into_iter().filter_map(operand_reg).for_each(|r| note(r, false, false))
-            }
-            Instr::Mov { dst, src } => {
-                note(dst, false, false);
-                operand_reg(src).into_iter().for_each(|r| note(r, false, false));
-            }
-            Instr::Add { dst, a, b } => {
-                note(dst, false, false);
-                [a, b].into_iter().filter_map(operand_reg).for_each(|r| note(r, false, false));
-            }
-            Instr::Bar { id, count, .. } => {
-                operand_reg(id).into_iter().chain(count.as_ref().and_then(operand_reg)).for_each(|r| note(r, false, false))
-            }
-            Instr::Wait { instr, until } => {
-                visit(instr, note);
-                if let Some(r) = until.as_ref().and_then(|t| operand_reg(&t.value)) {
-                    note(r, false, false);
-                }
-            }
-            Instr::Fence(_)
-            | Instr::ClusterArrive { .. }
-            | Instr::ClusterWait
-            | Instr::CpAsync { .. }
-            | Instr::CpAsyncCommit
-            | Instr::CpAsyncWait { .. }
-            | Instr::CpAsyncWaitAll
-            | Instr::CpAsyncMbarArrive { .. }
-            | Instr::Bulk { .. }
-            | Instr::BulkCommit
-            | Instr::BulkWait { .. }
-            | Instr::Wgmma(_)
-            | Instr::Tc(_)
-            | Instr::Label(_)
-            | Instr::Branch { cond: None, .. }
-            | Instr::Exit => {}
-        }
-    }
     for i in program {
-        visit(i, &mut note);
+        // Within one instruction, written registers come before read ones.
+        let facts = i.facts();
+        for name in facts.writes.iter().chain(&facts.reads) {
+            note(name, false, facts.tokens.contains(name));
+        }
+        if let Some(acc) = facts.accumulator {
+            note(acc, true, false);
+        }
     }
     regs
 }

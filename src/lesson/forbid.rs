@@ -58,49 +58,7 @@ fn is_arrive_or_wait(kind: &MbarKind) -> bool {
 /// Shared-memory clamping (§1.2) is deliberately not applied: a learner who writes `.sys`
 /// on a shared access asked for more than the handoff needs.
 pub fn synchronizing_scope(instr: &Instr) -> Option<Scope> {
-    match instr {
-        Instr::Wait { instr, .. } => synchronizing_scope(instr),
-        Instr::Ld { sem, scope, .. } | Instr::St { sem, scope, .. } => match sem {
-            None | Some(Sem::Weak) => None,
-            Some(Sem::Volatile | Sem::Mmio) => Some(Scope::Sys),
-            Some(Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel) => Some(scope.unwrap_or(Scope::Gpu)),
-        },
-        Instr::Atom { sem, scope, .. } => match sem {
-            Some(Sem::Volatile | Sem::Mmio) => Some(Scope::Sys),
-            _ => Some(scope.unwrap_or(Scope::Gpu)),
-        },
-        Instr::Fence(Fence::Thread { scope, .. }) => Some(*scope),
-        Instr::Fence(Fence::MbarrierInit) => Some(Scope::Cluster),
-        Instr::Fence(Fence::Proxy(ProxyKind::Tensormap { scope, .. })) => Some(*scope),
-        Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { .. })) => Some(Scope::Cluster),
-        Instr::Fence(Fence::Proxy(
-            ProxyKind::Alias | ProxyKind::Texture | ProxyKind::Surface | ProxyKind::Constant | ProxyKind::Async { .. },
-        )) => None,
-        Instr::Mbar(op) => match op.kind {
-            MbarKind::Arrive { .. } | MbarKind::Wait { .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. } => {
-                Some(op.scope.unwrap_or(Scope::Cta))
-            }
-            _ => None,
-        },
-        Instr::ClusterArrive { .. } | Instr::ClusterWait => Some(Scope::Cluster),
-        Instr::Bar { .. }
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::CpAsyncWaitAll
-        | Instr::CpAsyncMbarArrive { .. }
-        | Instr::Bulk { .. }
-        | Instr::BulkCommit
-        | Instr::BulkWait { .. }
-        | Instr::StAsync { .. }
-        | Instr::Wgmma(_)
-        | Instr::Tc(_)
-        | Instr::Label(_)
-        | Instr::Branch { .. }
-        | Instr::Mov { .. }
-        | Instr::Add { .. }
-        | Instr::Exit => None,
-    }
+    instr.facts().sync.and_then(|sync| sync.scope)
 }
 
 /// Instructions in programs, labels excluded (a `wait` spin counts once).

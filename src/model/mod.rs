@@ -5,10 +5,12 @@
 //! resolves them. Source positions live in the syntax layer, not here.
 
 mod cond;
+mod facts;
 mod instr;
 mod machine;
 
 pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
+pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, Use, Via};
 pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,

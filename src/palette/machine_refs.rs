@@ -3,7 +3,7 @@
 
 use crate::diag::line_col;
 use crate::model::{Cond, Scenario, Space, Term};
-use crate::syntax::{instr_text, SourceMap};
+use crate::syntax::SourceMap;
 
 /// The source text and its map, to point a refusal at a line.
 pub(super) struct Lines<'a> {
@@ -17,12 +17,11 @@ impl Lines<'_> {
     }
 }
 
-/// The first instruction that names the location or mbarrier `name` (`[name]`), as
+/// The first instruction that names the location or mbarrier `name` (by its facts), as
 /// "`thread` (line n)".
 pub(super) fn instr_user(s: &Scenario, lines: &Lines, name: &str) -> Option<String> {
-    let operand = format!("[{name}]");
     s.threads.iter().enumerate().find_map(|(t, thread)| {
-        let at = thread.program.iter().position(|i| instr_text(i).contains(&operand))?;
+        let at = thread.program.iter().position(|i| i.facts().names.iter().any(|n| n.name == name))?;
         Some(format!("`{}`{}", thread.name, lines.at(lines.map.instr(t, at))))
     })
 }

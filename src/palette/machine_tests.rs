@@ -189,6 +189,20 @@ fn removing_something_used_is_refused_naming_the_user() {
     assert_eq!(err, "`x` is used by the final condition (line 4)");
 }
 
+/// Users are found through what instructions name (their facts): a multicast
+/// barrier of `tcgen05.commit` and a TMA's destination count as uses.
+#[test]
+fn removal_sees_every_operand_an_instruction_names() {
+    let src = "cluster C\ncta A in C\ncta B in C\nglobal g = 0\nshared s @A = 0\nshared d @B = 0\nmbarrier m @A count 1\nmbarrier n @B count 1\n\nthread t @A:\n    tcgen05.commit.cta_group::1.mbarrier::arrive::one.multicast::cluster [m], [n]\n    cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [s], [g], 4, [m]\n";
+    let parsed = crate::syntax::parse(src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    let err = run(src, MachineEdit::Remove(Item::Mbarrier(s("n")))).unwrap_err();
+    assert_eq!(err, "`n` is used by `t` (line 11)");
+    let err = run(src, MachineEdit::Remove(Item::Location(s("g")))).unwrap_err();
+    assert_eq!(err, "`g` is used by `t` (line 12)");
+    assert!(run(src, MachineEdit::Remove(Item::Location(s("d")))).is_ok());
+}
+
 #[test]
 fn removing_an_empty_cta_renumbers_what_follows_it() {
     let parsed = parse(THREE);

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::context::Ctx;
 use crate::diag::{closest, Diagnostic};
-use crate::model::{Cond, Instr, Proxy, Space, Term, MAX_LANES};
+use crate::model::{Cond, Instr, Object, Proxy, Space, Term, Use, MAX_LANES};
 
 /// Largest mbarrier count (ref §4.1: 1 … 2^20 − 1).
 pub const MBAR_MAX: u32 = (1 << 20) - 1;
@@ -81,10 +81,9 @@ fn placements(ctx: &mut Ctx) {
     let s = ctx.s;
     let initialised: HashSet<&str> = ctx
         .instrs()
-        .filter_map(|(_, _, instr)| match instr {
-            Instr::Mbar(op) if matches!(op.kind, crate::model::MbarKind::Init { .. }) => Some(op.bar.as_str()),
-            _ => None,
-        })
+        .flat_map(|(_, _, instr)| instr.facts().names)
+        .filter(|named| named.object == Object::Mbarrier && named.how == Use::Init)
+        .map(|named| named.name)
         .collect();
     for (i, cta) in s.ctas.iter().enumerate() {
         if cta.cluster >= s.clusters.len() {

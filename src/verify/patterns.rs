@@ -3,9 +3,8 @@
 use std::collections::HashSet;
 
 use super::context::{Ctx, Reach};
-use super::registers::uses;
 use crate::diag::Diagnostic;
-use crate::model::{Fence, FenceSem, Instr, MbarKind, MbarOp, Scope, Sem, TcOp, WgmmaOp};
+use crate::model::{Fence, FenceSem, Instr, MbarKind, MbarOp, Object, Scope, Sem, Use, WgmmaOp};
 
 pub fn check(ctx: &mut Ctx) {
     init_published(ctx);
@@ -16,26 +15,14 @@ pub fn check(ctx: &mut Ctx) {
     }
 }
 
-/// The mbarrier an instruction signals from its thread (arrive, tx updates, async completions).
+/// The mbarriers an instruction signals from its thread (arrive, tx updates, async completions).
 fn signalled_bar(instr: &Instr) -> Vec<&str> {
-    match instr {
-        Instr::Mbar(MbarOp {
-            kind: MbarKind::Arrive { .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. },
-            bar,
-            ..
-        }) => {
-            vec![bar]
-        }
-        Instr::Bulk { mbar, multicast, .. } => {
-            mbar.iter().map(String::as_str).chain(multicast.iter().map(|(_, b)| b.as_str())).collect()
-        }
-        Instr::StAsync { mbar, .. } => vec![mbar],
-        Instr::Tc(TcOp::Commit { bar, multicast, .. }) => {
-            std::iter::once(bar).chain(multicast).map(String::as_str).collect()
-        }
-        Instr::Wait { instr, .. } => signalled_bar(instr),
-        _ => Vec::new(),
+    // `cp.async.mbarrier.arrive` on another CTA's barrier is already an error (F0321).
+    if matches!(instr, Instr::CpAsyncMbarArrive { .. }) {
+        return Vec::new();
     }
+    let signals = |how: Use| matches!(how, Use::Arrive | Use::Transaction);
+    instr.facts().names.into_iter().filter(|n| n.object == Object::Mbarrier && signals(n.how)).map(|n| n.name).collect()
 }
 
 /// ref §4.2, §10 #27: a barrier initialised by a thread and signalled from another CTA needs
@@ -162,7 +149,7 @@ fn wgmma_order(ctx: &mut Ctx, t: usize) {
             }
             Instr::Wgmma(WgmmaOp::WaitGroup { .. }) => pending.clear(),
             other => {
-                if let Some(reg) = uses(other).0.into_iter().find(|r| pending.contains(r)) {
+                if let Some(reg) = other.facts().reads.into_iter().find(|r| pending.contains(r)) {
                     found.push((
                         i,
                         "F0416",

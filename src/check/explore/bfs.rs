@@ -85,7 +85,7 @@ pub fn explore(
     max_states: u64,
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Explored, String> {
-    let comps = por::components(layout);
+    let reduction = por::Reduction::new(layout);
     let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
@@ -127,11 +127,11 @@ pub fn explore(
             }
             continue;
         }
-        let ample: Vec<(u32, usize)> = match enabled.iter().find(|(a, _)| por::is_local(layout, &m, *a)) {
+        let ample: Vec<(u32, usize)> = match enabled.iter().find(|(a, _)| reduction.is_local(layout, &m, *a)) {
             Some(&one) => vec![one],
             None => {
-                let first = enabled.iter().map(|(a, _)| por::component_of(&m, &comps, *a)).min().unwrap_or(0);
-                enabled.iter().copied().filter(|(a, _)| por::component_of(&m, &comps, *a) == first).collect()
+                let first = enabled.iter().map(|(a, _)| reduction.component_of(&m, *a)).min().unwrap_or(0);
+                enabled.iter().copied().filter(|(a, _)| reduction.component_of(&m, *a) == first).collect()
             }
         };
         let depth = nodes.get(id as usize).map_or(0, |n| n.depth);

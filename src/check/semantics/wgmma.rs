@@ -4,7 +4,7 @@
 //! registers at a covering `wait_group`, whose completion carries the implicit proxy fence.
 
 use super::base::exec::{self, internal, Exec, Readiness};
-use super::base::{async_agent, registers};
+use super::base::async_agent;
 use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Knowledge, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, WgmmaOp};
 
@@ -80,7 +80,7 @@ fn acc_of(m: &Machine, id: u32) -> Option<String> {
 
 /// Touching an in-flight accumulator before a covering `wait_group` is undefined (§7).
 pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
-    let touched: Vec<String> = registers::touched(instr).into_iter().map(String::from).collect();
+    let touched: Vec<String> = instr.facts().touched().map(String::from).collect();
     if touched.is_empty() {
         return Ok(false);
     }
@@ -94,7 +94,7 @@ pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
             return Ok(true);
         }
     }
-    let writes: Vec<String> = registers::writes(instr).into_iter().map(String::from).collect();
+    let writes: Vec<String> = instr.facts().writes.into_iter().map(String::from).collect();
     let a = &mut ex.me_mut()?.asyncs;
     for w in writes {
         if a.wgmma_fence.is_some() && !a.dirty_regs.contains(&w) {

@@ -6,39 +6,27 @@
 
 use super::exec::{Exec, RawAccess};
 use crate::check::machine::{AgentKind, InstrRef, Status};
-use crate::model::{AddrSpace, Instr, MbarKind, MbarOp, Space};
+use crate::model::{AddrSpace, By, Instr, MbarKind, MbarOp, Object, Space, Use};
 
 /// The shared location a thread instruction reaches directly, and whether it writes it.
 /// Asynchronous ops are checked when their agent performs the access instead.
 pub fn thread_access(ex: &Exec, instr: &Instr) -> Option<(usize, bool)> {
-    match instr {
-        Instr::Ld { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, false)),
-        Instr::St { addr, .. } | Instr::Atom { addr, .. } => ex.layout.loc(addr).ok().map(|l| (l, true)),
-        // Any other form on a peer's barrier is undefined whether or not the peer exited;
-        // `mbarrier::step` names that cause (a remote wait, the local form).
-        Instr::Mbar(op) if remote_form_allowed(op) => mbar_loc(ex, &op.bar),
-        Instr::Mbar(_) => None,
-        Instr::CpAsyncMbarArrive { bar, .. } => mbar_loc(ex, bar),
-        Instr::Wait { instr, .. } => thread_access(ex, instr),
-        Instr::Fence(_)
-        | Instr::Bar { .. }
-        | Instr::ClusterArrive { .. }
-        | Instr::ClusterWait
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::CpAsyncWaitAll
-        | Instr::Bulk { .. }
-        | Instr::BulkCommit
-        | Instr::BulkWait { .. }
-        | Instr::StAsync { .. }
-        | Instr::Wgmma(_)
-        | Instr::Tc(_)
-        | Instr::Label(_)
-        | Instr::Branch { .. }
-        | Instr::Mov { .. }
-        | Instr::Add { .. }
-        | Instr::Exit => None,
+    // Any other form on a peer's barrier is undefined whether or not the peer exited;
+    // `mbarrier::step` names that cause (a remote wait, the local form).
+    let inner = match instr {
+        Instr::Wait { instr, .. } => instr.as_ref(),
+        plain => plain,
+    };
+    if let Instr::Mbar(op) = inner {
+        if !remote_form_allowed(op) {
+            return None;
+        }
+    }
+    let facts = instr.facts();
+    let named = facts.names.iter().find(|n| n.by == By::Thread)?;
+    match named.object {
+        Object::Location | Object::Tmem => ex.layout.loc(named.name).ok().map(|l| (l, named.how != Use::Read)),
+        Object::Mbarrier => mbar_loc(ex, named.name),
     }
 }
 

@@ -1,7 +1,6 @@
 //! The machinery every instruction family shares. No module here imports a family; listed
 //! from the bottom up, each imports only modules before it:
 //! - [`exec`]: the execution context a step runs in, operand values, agent names, the mode;
-//! - [`registers`]: the registers an instruction reads and writes;
 //! - [`sync`]: the causality table (which operations release and acquire, and when a pair
 //!   synchronizes);
 //! - [`tc_explain`] and [`race`]: what a race is missing;
@@ -19,6 +18,5 @@ pub mod exec;
 pub mod exit;
 pub mod flow;
 pub mod race;
-pub mod registers;
 pub mod sync;
 pub mod tc_explain;

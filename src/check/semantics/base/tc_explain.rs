@@ -6,7 +6,7 @@
 use super::exec::{instr_text, op_of, Exec};
 use crate::check::machine::{AsyncWhat, EventId, InstrRef, TcWhat};
 use crate::check::report::RaceReason;
-use crate::model::{BarKind, Instr, MbarKind, Sem, Space, TcOp};
+use crate::model::{Instr, Space, TcOp};
 
 /// The tcgen05 op an agent runs, and the instruction that issued it.
 fn tc_op(ex: &Exec, agent: u32) -> Option<(InstrRef, TcWhat)> {
@@ -27,42 +27,7 @@ fn tc_op(ex: &Exec, agent: u32) -> Option<(InstrRef, TcWhat)> {
 /// side)`: what `fence::before_thread_sync` orders prior tcgen05 ops before, and what
 /// `fence::after_thread_sync` orders later ones after.
 fn sync_sides(i: &Instr) -> (bool, bool) {
-    let strong = |sem: &Option<Sem>| sem.is_some_and(|s| !matches!(s, Sem::Weak | Sem::Volatile));
-    match i {
-        Instr::Mbar(op) => match op.kind {
-            MbarKind::Arrive { .. } => (true, false),
-            MbarKind::Wait { .. } => (false, true),
-            MbarKind::Init { .. }
-            | MbarKind::Inval
-            | MbarKind::ExpectTx { .. }
-            | MbarKind::CompleteTx { .. }
-            | MbarKind::PendingCount { .. } => (false, false),
-        },
-        Instr::Bar { kind, .. } => (true, matches!(kind, BarKind::Sync | BarKind::Red)),
-        Instr::ClusterArrive { .. } => (true, false),
-        Instr::ClusterWait => (false, true),
-        Instr::Atom { .. } => (true, true),
-        Instr::St { sem, .. } => (strong(sem), false),
-        Instr::Ld { sem, .. } => (false, strong(sem)),
-        Instr::Wait { instr, .. } => sync_sides(instr),
-        Instr::Fence(_)
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::CpAsyncWaitAll
-        | Instr::CpAsyncMbarArrive { .. }
-        | Instr::Bulk { .. }
-        | Instr::BulkCommit
-        | Instr::BulkWait { .. }
-        | Instr::StAsync { .. }
-        | Instr::Wgmma(_)
-        | Instr::Tc(_)
-        | Instr::Label(_)
-        | Instr::Branch { .. }
-        | Instr::Mov { .. }
-        | Instr::Add { .. }
-        | Instr::Exit => (false, false),
-    }
+    i.facts().sync.map_or((false, false), |sync| (sync.signals, sync.observes))
 }
 
 fn is_release_side_sync(i: &Instr) -> bool {

@@ -12,7 +12,7 @@
 mod alloc;
 
 use crate::check::semantics::base::exec::{self, internal, Exec, Readiness};
-use crate::check::semantics::base::{access, async_agent, completion, exit, registers};
+use crate::check::semantics::base::{access, async_agent, completion, exit};
 use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Filter, Knowledge, Layout, Machine, ProxyKey, Stage, TcWhat};
 use crate::model::{Instr, Scope, Space, TcOp};
 
@@ -252,7 +252,7 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
             return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
         }
     }
-    let reads = registers::reads(instr);
+    let reads = instr.facts().reads;
     if reads.is_empty() {
         return None;
     }

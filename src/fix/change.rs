@@ -165,8 +165,8 @@ fn place(src: &str, map: &SourceMap, thread: usize, i: usize) -> Option<(usize, 
     Some((start, end, line_start, indent))
 }
 
-/// The author's source with `changes` applied and the expect lines replaced by
-/// `expectations`, plus each edit as a line edit. `None` when the source map does not
+/// The author's source with `changes` applied, the expect lines replaced by
+/// `expectations` and the conditions `drop_conditions` removed, plus each edit as a line edit. `None` when the source map does not
 /// cover an edited instruction (the source does not match the scenario).
 pub(super) fn edit_source(
     src: &str,
@@ -174,6 +174,7 @@ pub(super) fn edit_source(
     original: &Scenario,
     changes: &[Change],
     expectations: &[Expectation],
+    drop_conditions: &[usize],
 ) -> Option<(String, Vec<LineEdit>)> {
     let mut splices = Vec::new();
     let mut edits = Vec::new();
@@ -229,6 +230,11 @@ pub(super) fn edit_source(
             }
         }
         None => splices.push(Splice { start: src.len(), end: src.len(), text: format!("\n{}\n", expect_text.join("\n")) }),
+    }
+    for index in drop_conditions.iter().collect::<std::collections::BTreeSet<_>>() {
+        let span = map.condition(*index)?;
+        let end = (span.end as usize + 1).min(src.len());
+        splices.push(Splice { start: span.start as usize, end, text: String::new() });
     }
     splices.sort_by_key(|s| (s.start, s.end));
     let mut out = String::with_capacity(src.len() + 64);

@@ -207,9 +207,10 @@ fn signature(report: &Report) -> Option<(crate::check::FindingKind, Option<crate
     Some((f.kind, f.reason, accesses))
 }
 
-/// Correct, fully explored, and every final condition the author wrote still holds.
+/// Correct and fully explored. Final conditions are not asked for: a buggy scenario's
+/// conditions usually describe the bug (`exists (r0 == 0)`), and a fix removes it.
 pub(super) fn solved(report: &Report) -> bool {
-    report.verdict == Verdict::Correct && report.stats.complete && report.conditions.iter().all(|c| c.holds)
+    report.verdict == Verdict::Correct && report.stats.complete
 }
 
 /// Candidates for `node` with their rank (outside the wanted families, distance), those
@@ -299,17 +300,18 @@ fn expect_of(verdict: Verdict) -> Option<Expect> {
 /// Applies `changes` to the author's source, loads the result again and re-checks it in
 /// both modes; the expect lines of the text say what each mode found.
 pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes: &[Change], before: &Cost, limits: &Limits) -> Option<Fix> {
-    let (draft, _) = change::edit_source(src, map, original, changes, &[])?;
+    let (draft, _) = change::edit_source(src, map, original, changes, &[], &[])?;
     let loaded = crate::load(&draft);
     if loaded.has_errors() {
         return None;
     }
-    let modes: Vec<ModeVerdict> = [Mode::Strict, Mode::Pragmatic]
-        .into_iter()
-        .map(|mode| ModeVerdict { mode, verdict: check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states }).verdict })
-        .collect();
+    let reports: Vec<Report> =
+        [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states })).collect();
+    let modes: Vec<ModeVerdict> = reports.iter().map(|r| ModeVerdict { mode: r.mode, verdict: r.verdict }).collect();
     let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, expect_of(m.verdict)?))).collect();
-    let (text, edits) = change::edit_source(src, map, original, changes, &change::expectations(&per_mode))?;
+    // Conditions that stop holding in some mode described the bug: the fixed text drops them.
+    let failing: Vec<usize> = reports.iter().flat_map(|r| r.conditions.iter().filter(|c| !c.holds).map(|c| c.index)).collect();
+    let (text, edits) = change::edit_source(src, map, original, changes, &change::expectations(&per_mode), &failing)?;
     let after = cost(&loaded.scenario);
     Some(Fix { cost: after.total, cost_change: difference(before, &after), changes: changes.to_vec(), edits, text, modes })
 }

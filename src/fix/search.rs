@@ -116,6 +116,22 @@ impl<'a> Checker<'a> {
         Checker { original, mode, limits, memo: HashMap::new(), checks: 0, stopped: None, on_progress }
     }
 
+    /// Whether `changes` make the program correct; memoized, and outside the check budget
+    /// (it only shrinks fixes already found).
+    pub fn solved(&mut self, changes: Vec<Change>) -> bool {
+        let (edited, _) = change::apply(self.original, &changes);
+        let text = print(&edited);
+        if let Some(known) = self.memo.get(&text) {
+            return known.as_ref().is_some_and(|r| solved(r));
+        }
+        let loaded = crate::load(&text);
+        let report = (!loaded.has_errors())
+            .then(|| Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states })));
+        let answer = report.as_ref().is_some_and(|r| solved(r));
+        self.memo.insert(text, report);
+        answer
+    }
+
     /// The node for `changes`, or `None` when the edited program does not load, was seen
     /// before, or the budget is spent.
     pub fn node(&mut self, changes: Vec<Change>) -> Option<Node> {
@@ -273,6 +289,9 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
             break;
         }
     }
+    // A step kept for changing the finding may not be needed in the end: drop every edit
+    // the fix stays correct without (an edit of a compound step may go alone).
+    let mut found: Vec<Vec<Change>> = found.into_iter().map(|f| minimized(&mut checker, f)).collect();
     // A fix that contains another fix's edits adds nothing.
     found.sort_by_key(Vec::len);
     let mut minimal: Vec<Vec<Change>> = Vec::new();
@@ -285,6 +304,20 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
     fixes.sort_by_key(|f| (f.cost, f.changes.len()));
     fixes.truncate(limits.max_fixes);
     Ok(Search { verdict: root_report.verdict, mode, cost: original_cost.total, fixes, checks: checker.checks, stopped_early: checker.stopped })
+}
+
+/// `changes` without each edit it stays solved without, tried one at a time.
+fn minimized(checker: &mut Checker, mut changes: Vec<Change>) -> Vec<Change> {
+    let mut k = 0;
+    while k < changes.len() && changes.len() > 1 {
+        let mut fewer = changes.clone();
+        fewer.remove(k);
+        match checker.solved(fewer.clone()) {
+            true => changes = fewer,
+            false => k += 1,
+        }
+    }
+    changes
 }
 
 fn expect_of(verdict: Verdict) -> Option<Expect> {

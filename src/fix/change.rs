@@ -178,7 +178,7 @@ pub(super) fn edit_source(
 ) -> Option<(String, Vec<LineEdit>)> {
     let mut splices = Vec::new();
     let mut edits = Vec::new();
-    let line_of = |byte: usize| line_col(src, u32::try_from(byte).unwrap_or(u32::MAX)).0 as usize;
+    let line_of = |byte: usize| line_col(src, u32::try_from(byte).unwrap_or(u32::MAX)).0;
     for change in changes {
         match change {
             Change::Replace { thread, at, with } => {

@@ -215,8 +215,11 @@ pub(super) fn distance(hot: &[(usize, usize, Side)], change: &Change, position: 
         .unwrap_or(1000 + position)
 }
 
+/// A finding's kind, reason and `(thread, location, is_write)` of each access.
+type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>);
+
 /// What identifies the first finding, independent of where edits moved instructions.
-fn signature(report: &Report) -> Option<(crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>)> {
+fn signature(report: &Report) -> Option<Signature> {
     let f = report.findings.first()?;
     let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
     accesses.sort();

@@ -84,7 +84,7 @@ impl std::fmt::Display for FixError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FixError::Invalid(d) => write!(f, "the scenario does not load ({} errors)", d.iter().filter(|d| d.is_error()).count()),
-            FixError::Undecided => write!(f, "the scenario's exploration hit the state cap; raise it before searching for fixes"),
+            FixError::Undecided => write!(f, "the scenario's exploration hit the state cap; raise the cap (max_states) before searching for fixes"),
         }
     }
 }
@@ -149,7 +149,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         if self.checks >= self.limits.max_checks {
-            self.stopped = Some(format!("stopped after {} checks (--max-checks)", self.checks));
+            self.stopped = Some(format!("stopped after {} checks (the max_checks bound)", self.checks));
             return None;
         }
         self.checks += 1;

@@ -44,6 +44,9 @@ pub struct Args {
     /// Most checker runs before the search stops early
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_checks)]
     max_checks: usize,
+    /// States explored per checker run; a program that needs more counts as unsolved
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    max_states: u64,
 }
 
 fn fix_json(f: &Fix) -> serde_json::Value {
@@ -80,7 +83,7 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
         Err(code) => return code,
     };
     let mode = args.mode.map_or(Mode::Strict, Mode::from);
-    let limits = Limits { max_edits: args.max_edits, max_checks: args.max_checks, ..Limits::default() };
+    let limits = Limits { max_edits: args.max_edits, max_checks: args.max_checks, max_states: args.max_states, ..Limits::default() };
     let file = args.file.to_string();
     let mut out = std::io::stdout().lock();
     let search = match fix(&src, mode, &limits, &mut |_, _| true) {

@@ -2,8 +2,10 @@
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
 pub mod check;
+pub mod cost;
 pub mod cuda;
 pub mod diag;
+pub mod fix;
 pub mod link;
 pub mod litmus;
 mod load;

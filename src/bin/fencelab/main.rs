@@ -5,7 +5,9 @@
 
 mod check;
 mod completions;
+mod cost;
 mod cuda;
+mod fix;
 mod fmt;
 mod input;
 mod lessons;
@@ -64,6 +66,8 @@ enum Command {
     Mutate(mutate::Args),
     Cuda(cuda::Args),
     Observed(observed::Args),
+    Cost(cost::Args),
+    Fix(fix::Args),
     Completions(completions::Args),
 }
 
@@ -81,6 +85,8 @@ impl Command {
             Command::Mutate(args) => mutate::run(&args, ui),
             Command::Cuda(args) => cuda::run(&args, ui),
             Command::Observed(args) => observed::run(&args, ui),
+            Command::Cost(args) => cost::run(&args, ui),
+            Command::Fix(args) => fix::run(&args, ui),
             Command::Completions(args) => completions::run(&args),
         }
     }

@@ -1,0 +1,258 @@
+//! A fix's edits, each against the original program, applied to the model (for the
+//! search) or to the author's source text (for the answer, comments kept).
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::line_col;
+use crate::model::{Expect, Expectation, Instr, Mode, Scenario};
+use crate::syntax::{expectation_text, instr_text, SourceMap};
+
+/// One edit. Indices are into the original thread's program, so edits combine in any order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Change {
+    Replace { thread: usize, at: usize, with: Instr },
+    /// Insert before original instruction `before` (`before == len` appends).
+    Insert { thread: usize, before: usize, instr: Instr },
+    /// Swap instruction `at` with the one after it.
+    MoveDown { thread: usize, at: usize },
+    /// Delete instruction `at` (only the cheaper-variant search weakens).
+    Remove { thread: usize, at: usize },
+}
+
+impl Change {
+    pub fn thread(&self) -> usize {
+        match self {
+            Change::Replace { thread, .. }
+            | Change::Insert { thread, .. }
+            | Change::MoveDown { thread, .. }
+            | Change::Remove { thread, .. } => *thread,
+        }
+    }
+
+    /// Sort key: thread, position, then kind, so equal sets of edits compare equal.
+    fn key(&self) -> (usize, usize, u8, String) {
+        match self {
+            Change::Insert { thread, before, instr } => (*thread, *before, 0, instr_text(instr)),
+            Change::Replace { thread, at, with } => (*thread, *at, 1, instr_text(with)),
+            Change::MoveDown { thread, at } => (*thread, *at, 2, String::new()),
+            Change::Remove { thread, at } => (*thread, *at, 3, String::new()),
+        }
+    }
+
+    /// The original instructions this edit rewrites (an insert rewrites none).
+    fn touches(&self) -> Vec<(usize, usize)> {
+        match self {
+            Change::Replace { thread, at, .. } | Change::Remove { thread, at } => vec![(*thread, *at)],
+            Change::MoveDown { thread, at } => vec![(*thread, *at), (*thread, at + 1)],
+            Change::Insert { .. } => Vec::new(),
+        }
+    }
+}
+
+/// Whether `change` can join `set`: no original instruction is rewritten twice, no insert
+/// lands inside a moved pair, and the same line is not inserted twice at one place.
+pub(super) fn compatible(set: &[Change], change: &Change) -> bool {
+    let taken: Vec<(usize, usize)> = set.iter().flat_map(Change::touches).collect();
+    if change.touches().iter().any(|t| taken.contains(t)) {
+        return false;
+    }
+    let splits_move = |moves: &[Change], thread: usize, before: usize| {
+        moves.iter().any(|m| matches!(m, Change::MoveDown { thread: t, at } if *t == thread && at + 1 == before))
+    };
+    match change {
+        Change::Insert { thread, before, .. } => !splits_move(set, *thread, *before) && !set.contains(change),
+        Change::MoveDown { thread, at } => {
+            !set.iter().any(|c| matches!(c, Change::Insert { thread: t, before, .. } if t == thread && *before == at + 1))
+        }
+        Change::Replace { .. } | Change::Remove { .. } => true,
+    }
+}
+
+/// Whether every edit of `step` can join `set` (and the step's own edits each other).
+pub(super) fn compatible_step(set: &[Change], step: &[Change]) -> bool {
+    let mut joined = set.to_vec();
+    for change in step {
+        if !compatible(&joined, change) {
+            return false;
+        }
+        joined.push(change.clone());
+    }
+    true
+}
+
+/// `set` plus the edits of `step`, in canonical order.
+pub(super) fn with(set: &[Change], step: Vec<Change>) -> Vec<Change> {
+    let mut out = set.to_vec();
+    out.extend(step);
+    out.sort_by_key(Change::key);
+    out
+}
+
+/// The edited scenario, and for each thread which original index each new instruction
+/// comes from (`None` for an inserted one).
+pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<Vec<Option<usize>>>) {
+    let mut scenario = original.clone();
+    let mut origins = Vec::new();
+    for (t, thread) in scenario.threads.iter_mut().enumerate() {
+        let old = std::mem::take(&mut thread.program);
+        let mut program = Vec::new();
+        let mut origin = Vec::new();
+        let replaced = |i: usize| {
+            changes.iter().find_map(|c| match c {
+                Change::Replace { thread, at, with } if *thread == t && *at == i => Some(with.clone()),
+                Change::Replace { .. } | Change::Insert { .. } | Change::MoveDown { .. } | Change::Remove { .. } => None,
+            })
+        };
+        let removed = |i: usize| changes.iter().any(|c| matches!(c, Change::Remove { thread, at } if *thread == t && *at == i));
+        let moved = |i: usize| changes.iter().any(|c| matches!(c, Change::MoveDown { thread, at } if *thread == t && *at == i));
+        let mut i = 0;
+        while i <= old.len() {
+            for c in changes {
+                if let Change::Insert { thread, before, instr } = c {
+                    if *thread == t && *before == i {
+                        program.push(instr.clone());
+                        origin.push(None);
+                    }
+                }
+            }
+            let Some(instr) = old.get(i) else { break };
+            if moved(i) {
+                if let Some(next) = old.get(i + 1) {
+                    program.push(replaced(i + 1).unwrap_or_else(|| next.clone()));
+                    origin.push(Some(i + 1));
+                    program.push(replaced(i).unwrap_or_else(|| instr.clone()));
+                    origin.push(Some(i));
+                    i += 2;
+                    continue;
+                }
+            }
+            if !removed(i) {
+                program.push(replaced(i).unwrap_or_else(|| instr.clone()));
+                origin.push(Some(i));
+            }
+            i += 1;
+        }
+        thread.program = program;
+        origins.push(origin);
+    }
+    (scenario, origins)
+}
+
+/// One edit as the user sees it: a source line, what it said and what it says now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineEdit {
+    /// 1-based line in the original source.
+    pub line: usize,
+    /// The original instruction (empty for an insert).
+    pub before: String,
+    /// The new instruction (for a move, both lines in their new order).
+    pub after: String,
+}
+
+/// A byte range of the source and its replacement.
+struct Splice {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+/// Where instruction `i` of `thread` sits: its span, its line and the line's indentation.
+fn place(src: &str, map: &SourceMap, thread: usize, i: usize) -> Option<(usize, usize, usize, String)> {
+    let span = map.instr(thread, i)?;
+    let (start, end) = (span.start as usize, span.end as usize);
+    let line_start = src.get(..start)?.rfind('\n').map_or(0, |n| n + 1);
+    let indent: String = src.get(line_start..start)?.chars().take_while(|c| c.is_whitespace()).collect();
+    Some((start, end, line_start, indent))
+}
+
+/// The author's source with `changes` applied, the expect lines replaced by
+/// `expectations` and the conditions `drop_conditions` removed, plus each edit as a line edit. `None` when the source map does not
+/// cover an edited instruction (the source does not match the scenario).
+pub(super) fn edit_source(
+    src: &str,
+    map: &SourceMap,
+    original: &Scenario,
+    changes: &[Change],
+    expectations: &[Expectation],
+    drop_conditions: &[usize],
+) -> Option<(String, Vec<LineEdit>)> {
+    let mut splices = Vec::new();
+    let mut edits = Vec::new();
+    let line_of = |byte: usize| line_col(src, u32::try_from(byte).unwrap_or(u32::MAX)).0;
+    for change in changes {
+        match change {
+            Change::Replace { thread, at, with } => {
+                let (start, end, ..) = place(src, map, *thread, *at)?;
+                let before = src.get(start..end)?.to_string();
+                splices.push(Splice { start, end, text: instr_text(with) });
+                edits.push(LineEdit { line: line_of(start), before, after: instr_text(with) });
+            }
+            Change::Insert { thread, before, instr } => {
+                let len = original.threads.get(*thread)?.program.len();
+                let text = instr_text(instr);
+                if *before < len {
+                    let (_, _, line_start, indent) = place(src, map, *thread, *before)?;
+                    splices.push(Splice { start: line_start, end: line_start, text: format!("{indent}{text}\n") });
+                    edits.push(LineEdit { line: line_of(line_start), before: String::new(), after: text });
+                } else {
+                    let (_, end, _, indent) = place(src, map, *thread, len.checked_sub(1)?)?;
+                    let line_end = src.get(end..)?.find('\n').map_or(src.len(), |n| end + n);
+                    splices.push(Splice { start: line_end, end: line_end, text: format!("\n{indent}{text}") });
+                    edits.push(LineEdit { line: line_of(end) + 1, before: String::new(), after: text });
+                }
+            }
+            Change::MoveDown { thread, at } => {
+                let (s1, e1, ..) = place(src, map, *thread, *at)?;
+                let (s2, e2, ..) = place(src, map, *thread, at + 1)?;
+                let (first, second) = (src.get(s1..e1)?.to_string(), src.get(s2..e2)?.to_string());
+                edits.push(LineEdit { line: line_of(s1), before: format!("{first} / {second}"), after: format!("{second} / {first}") });
+                splices.push(Splice { start: s1, end: e1, text: second });
+                splices.push(Splice { start: s2, end: e2, text: first });
+            }
+            Change::Remove { thread, at } => {
+                let (start, end, line_start, _) = place(src, map, *thread, *at)?;
+                let before = src.get(start..end)?.to_string();
+                let line_end = src.get(end..)?.find('\n').map_or(src.len(), |n| end + n + 1);
+                splices.push(Splice { start: line_start, end: line_end, text: String::new() });
+                edits.push(LineEdit { line: line_of(start), before, after: String::new() });
+            }
+        }
+    }
+    let expect_text: Vec<String> = expectations.iter().map(expectation_text).collect();
+    let mut expect_spans = map.expect.iter();
+    match expect_spans.next() {
+        Some(first) => {
+            splices.push(Splice { start: first.start as usize, end: first.end as usize, text: expect_text.join("\n") });
+            for span in expect_spans {
+                // Drop the other expect lines with their line break.
+                let end = (span.end as usize + 1).min(src.len());
+                splices.push(Splice { start: span.start as usize, end, text: String::new() });
+            }
+        }
+        None => splices.push(Splice { start: src.len(), end: src.len(), text: format!("\n{}\n", expect_text.join("\n")) }),
+    }
+    for index in drop_conditions.iter().collect::<std::collections::BTreeSet<_>>() {
+        let span = map.condition(*index)?;
+        let end = (span.end as usize + 1).min(src.len());
+        splices.push(Splice { start: span.start as usize, end, text: String::new() });
+    }
+    splices.sort_by_key(|s| (s.start, s.end));
+    let mut out = String::with_capacity(src.len() + 64);
+    let mut at = 0;
+    for s in splices {
+        out.push_str(src.get(at..s.start)?);
+        out.push_str(&s.text);
+        at = at.max(s.end);
+    }
+    out.push_str(src.get(at..)?);
+    edits.sort_by_key(|e| e.line);
+    Some((out, edits))
+}
+
+/// `expect correct` when both modes agree it is, else one line per mode.
+pub(super) fn expectations(per_mode: &[(Mode, Expect)]) -> Vec<Expectation> {
+    if per_mode.iter().all(|(_, e)| *e == Expect::Correct) {
+        return vec![Expectation::every_mode(Expect::Correct)];
+    }
+    per_mode.iter().map(|(mode, verdict)| Expectation { mode: Some(*mode), verdict: *verdict }).collect()
+}

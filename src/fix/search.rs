@@ -1,0 +1,353 @@
+//! The bounded search for fixes.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::candidates;
+use super::change::{self, Change, LineEdit};
+use crate::check::{check_one_mode, Finding, Mode, Options, Report, Verdict};
+use crate::cost::{cost, difference, Cost};
+use crate::diag::Diagnostic;
+use crate::model::{Expect, Scenario};
+use crate::syntax::{print, SourceMap};
+
+/// Bounds on the search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// Most edits in one fix.
+    pub max_edits: usize,
+    /// Most checker runs in all; the search stops early when it reaches them.
+    pub max_checks: usize,
+    /// States per checker run.
+    pub max_states: u64,
+    /// Partial fixes kept per level.
+    pub beam: usize,
+    /// Candidate edits tried per partial fix, nearest the finding first.
+    pub per_node: usize,
+    /// Fixes reported.
+    pub max_fixes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_edits: 4, max_checks: 4000, max_states: 100_000, beam: 10, per_node: 250, max_fixes: 8 }
+    }
+}
+
+/// The verdict of a fixed program in one mode.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModeVerdict {
+    pub mode: Mode,
+    pub verdict: Verdict,
+}
+
+/// One verified fix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fix {
+    /// Cost of the whole fixed program ([`crate::cost`]).
+    pub cost: u32,
+    /// SASS ops gained and lost, e.g. `+1 MEMBAR.ALL.GPU`.
+    pub cost_change: Vec<String>,
+    pub changes: Vec<Change>,
+    pub edits: Vec<LineEdit>,
+    /// The fixed source, with expect lines saying what the checker found per mode.
+    pub text: String,
+    /// The re-check in each mode.
+    pub modes: Vec<ModeVerdict>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Search {
+    /// The original's verdict in the searched mode.
+    pub verdict: Verdict,
+    pub mode: Mode,
+    pub cost: u32,
+    /// Cheapest first, then fewest edits.
+    pub fixes: Vec<Fix>,
+    pub checks: usize,
+    /// Why the search stopped before trying everything within its bounds.
+    pub stopped_early: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FixError {
+    /// The source does not load.
+    Invalid(Vec<Diagnostic>),
+    /// The original's exploration hit the state cap, so there is nothing to repair against.
+    Undecided,
+}
+
+impl std::fmt::Display for FixError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FixError::Invalid(d) => write!(f, "the scenario does not load ({} errors)", d.iter().filter(|d| d.is_error()).count()),
+            FixError::Undecided => write!(f, "the scenario's exploration hit the state cap; raise the cap (max_states) before searching for fixes"),
+        }
+    }
+}
+
+impl std::error::Error for FixError {}
+
+/// A set of edits and what the checker says of it.
+#[derive(Clone)]
+pub(super) struct Node {
+    pub changes: Vec<Change>,
+    pub report: Rc<Report>,
+    pub cost: u32,
+    pub origins: Vec<Vec<Option<usize>>>,
+}
+
+/// Checks programs once each: the memo is keyed by canonical text.
+pub(super) struct Checker<'a> {
+    pub original: &'a Scenario,
+    pub mode: Mode,
+    pub limits: Limits,
+    memo: HashMap<String, Option<Rc<Report>>>,
+    pub checks: usize,
+    pub stopped: Option<String>,
+    on_progress: &'a mut dyn FnMut(usize, usize) -> bool,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(original: &'a Scenario, mode: Mode, limits: Limits, on_progress: &'a mut dyn FnMut(usize, usize) -> bool) -> Self {
+        Checker { original, mode, limits, memo: HashMap::new(), checks: 0, stopped: None, on_progress }
+    }
+
+    /// Whether `changes` make the program correct; memoized, and outside the check budget
+    /// (it only shrinks fixes already found).
+    pub fn solved(&mut self, changes: Vec<Change>) -> bool {
+        let (edited, _) = change::apply(self.original, &changes);
+        let text = print(&edited);
+        if let Some(known) = self.memo.get(&text) {
+            return known.as_ref().is_some_and(|r| solved(r));
+        }
+        let loaded = crate::load(&text);
+        let report = (!loaded.has_errors())
+            .then(|| Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states })));
+        let answer = report.as_ref().is_some_and(|r| solved(r));
+        self.memo.insert(text, report);
+        answer
+    }
+
+    /// The node for `changes`, or `None` when the edited program does not load, was seen
+    /// before, or the budget is spent.
+    pub fn node(&mut self, changes: Vec<Change>) -> Option<Node> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        let (edited, origins) = change::apply(self.original, &changes);
+        let text = print(&edited);
+        if self.memo.contains_key(&text) {
+            return None;
+        }
+        let loaded = crate::load(&text);
+        if loaded.has_errors() {
+            self.memo.insert(text, None);
+            return None;
+        }
+        if self.checks >= self.limits.max_checks {
+            self.stopped = Some(format!("stopped after {} checks (the max_checks bound)", self.checks));
+            return None;
+        }
+        self.checks += 1;
+        if !(self.on_progress)(self.checks, self.limits.max_checks) {
+            self.stopped = Some(format!("cancelled after {} checks", self.checks));
+            return None;
+        }
+        let report = Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states }));
+        self.memo.insert(text, Some(report.clone()));
+        Some(Node { changes, cost: cost(&loaded.scenario).total, report, origins })
+    }
+}
+
+/// Which side of a named instruction the missing synchronization sits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Side {
+    /// The earlier access of a race: its release must come after it.
+    After,
+    /// The later access: its acquire must come before it.
+    Before,
+    Either,
+}
+
+/// `(thread, original index, side)` of every instruction a finding names.
+pub(super) fn hot_spots(original: &Scenario, node: &Node, finding: &Finding) -> Vec<(usize, usize, Side)> {
+    let first_step = finding.accesses.iter().map(|a| a.step).min();
+    let two_threads = finding.accesses.iter().any(|a| finding.accesses.first().is_some_and(|b| a.thread != b.thread));
+    let side = |step: usize| match (two_threads, Some(step) == first_step) {
+        (false, _) => Side::Either,
+        (true, true) => Side::After,
+        (true, false) => Side::Before,
+    };
+    let named = finding
+        .accesses
+        .iter()
+        .map(|a| (&a.thread, a.instr, side(a.step)))
+        .chain(finding.blocked.iter().map(|b| (&b.thread, b.instr, Side::Either)));
+    named
+        .filter_map(|(thread, instr, side)| {
+            let t = original.thread(thread)?;
+            let origin = node.origins.get(t)?;
+            // An inserted instruction maps to the nearest original one before it.
+            let at = origin.iter().take(instr + 1).rev().find_map(|o| *o).unwrap_or(0);
+            Some((t, at, side))
+        })
+        .collect()
+}
+
+/// How far a candidate edit sits from what the finding names: edits on the wrong side of
+/// an access come after every edit on the right side, untouched threads last.
+pub(super) fn distance(hot: &[(usize, usize, Side)], change: &Change, position: usize) -> usize {
+    let inserts = matches!(change, Change::Insert { .. });
+    hot.iter()
+        .filter(|(t, ..)| *t == change.thread())
+        .map(|(_, at, side)| match side {
+            // An insert before `at + 1` or a replacement after `at` follows the access.
+            Side::After if position > *at || (inserts && position == at + 1) => position - at,
+            Side::Before if position <= *at => at - position,
+            Side::After | Side::Before => 20 + at.abs_diff(position),
+            Side::Either => at.abs_diff(position),
+        })
+        .min()
+        .unwrap_or(1000 + position)
+}
+
+/// A finding's kind, reason and `(thread, location, is_write)` of each access.
+type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>);
+
+/// What identifies the first finding, independent of where edits moved instructions.
+fn signature(report: &Report) -> Option<Signature> {
+    let f = report.findings.first()?;
+    let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
+    accesses.sort();
+    Some((f.kind, f.reason, accesses))
+}
+
+/// Correct and fully explored. Final conditions are not asked for: a buggy scenario's
+/// conditions usually describe the bug (`exists (r0 == 0)`), and a fix removes it.
+pub(super) fn solved(report: &Report) -> bool {
+    report.verdict == Verdict::Correct && report.stats.complete
+}
+
+/// Candidates for `node` with their rank (outside the wanted families, distance), those
+/// answering the first finding's reason and nearest it first, at most `per_node`.
+pub(super) fn ordered(original: &Scenario, all: &[(Vec<Change>, usize)], node: &Node, per_node: usize) -> Vec<(Vec<Change>, (bool, usize))> {
+    let first = node.report.findings.first();
+    let hot = first.map(|f| hot_spots(original, node, f)).unwrap_or_default();
+    let wanted = first.map_or(candidates::family::ALL, |f| candidates::wanted(f.reason));
+    let mut scored: Vec<(bool, usize, usize, &Vec<Change>)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, (step, _))| change::compatible_step(&node.changes, step))
+        .map(|(k, (step, position))| {
+            let near = step.iter().map(|c| distance(&hot, c, *position)).min().unwrap_or(usize::MAX);
+            (candidates::step_families(original, step) & wanted == 0, near, k, step)
+        })
+        .collect();
+    scored.sort_by_key(|(off, d, k, _)| (*off, *d, *k));
+    scored.into_iter().take(per_node).map(|(off, d, _, c)| (c.clone(), (off, d))).collect()
+}
+
+/// Searches for fixes of `src` in `mode`. `on_progress(checks, max_checks)` returns false
+/// to cancel; the fixes found so far are still returned.
+pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(usize, usize) -> bool) -> Result<Search, FixError> {
+    let loaded = crate::load(src);
+    if loaded.has_errors() {
+        return Err(FixError::Invalid(loaded.diagnostics));
+    }
+    let original = &loaded.scenario;
+    let mut checker = Checker::new(original, mode, limits.clone(), on_progress);
+    let root_report = Rc::new(check_one_mode(original, &Options { mode, max_states: limits.max_states }));
+    if !root_report.stats.complete {
+        return Err(FixError::Undecided);
+    }
+    let original_cost = cost(original);
+    let root = Node { changes: Vec::new(), report: root_report.clone(), cost: original_cost.total, origins: Vec::new() };
+    let root = Node { origins: change::apply(original, &[]).1, ..root };
+    let all = candidates::all(original);
+    let mut found: Vec<Vec<Change>> = Vec::new();
+    let mut frontier = if solved(&root_report) { Vec::new() } else { vec![root] };
+    for _depth in 0..limits.max_edits {
+        let mut next: Vec<(Node, (bool, usize))> = Vec::new();
+        for node in &frontier {
+            let parent = signature(&node.report);
+            for (step, rank) in ordered(original, &all, node, limits.per_node) {
+                let Some(child) = checker.node(change::with(&node.changes, step)) else { continue };
+                if solved(&child.report) {
+                    found.push(child.changes);
+                } else if child.report.stats.complete && (signature(&child.report) != parent || child.report.findings.len() < node.report.findings.len()) {
+                    next.push((child, rank));
+                }
+            }
+        }
+        // Kept first: edits that answered the finding's reason close to it. Edits that
+        // turned the problem into another kind (a race into a hang) come last.
+        let kind = root_report.findings.first().map(|f| f.kind);
+        next.sort_by_key(|(n, (off, d))| (n.report.findings.first().map(|f| f.kind) != kind, *off, n.report.findings.len(), *d, n.cost));
+        frontier = next.into_iter().take(limits.beam).map(|(n, _)| n).collect();
+        if frontier.is_empty() || checker.stopped.is_some() {
+            break;
+        }
+    }
+    // A step kept for changing the finding may not be needed in the end: drop every edit
+    // the fix stays correct without (an edit of a compound step may go alone).
+    let mut found: Vec<Vec<Change>> = found.into_iter().map(|f| minimized(&mut checker, f)).collect();
+    // A fix that contains another fix's edits adds nothing.
+    found.sort_by_key(Vec::len);
+    let mut minimal: Vec<Vec<Change>> = Vec::new();
+    for f in found {
+        if !minimal.iter().any(|m| m.iter().all(|c| f.contains(c))) {
+            minimal.push(f);
+        }
+    }
+    let mut fixes: Vec<Fix> = minimal.iter().filter_map(|changes| verified(src, &loaded.source_map, original, changes, &original_cost, limits)).collect();
+    fixes.sort_by_key(|f| (f.cost, f.changes.len()));
+    fixes.truncate(limits.max_fixes);
+    Ok(Search { verdict: root_report.verdict, mode, cost: original_cost.total, fixes, checks: checker.checks, stopped_early: checker.stopped })
+}
+
+/// `changes` without each edit it stays solved without, tried one at a time.
+fn minimized(checker: &mut Checker, mut changes: Vec<Change>) -> Vec<Change> {
+    let mut k = 0;
+    while k < changes.len() && changes.len() > 1 {
+        let mut fewer = changes.clone();
+        fewer.remove(k);
+        match checker.solved(fewer.clone()) {
+            true => changes = fewer,
+            false => k += 1,
+        }
+    }
+    changes
+}
+
+fn expect_of(verdict: Verdict) -> Option<Expect> {
+    match verdict {
+        Verdict::Correct => Some(Expect::Correct),
+        Verdict::Race => Some(Expect::Race),
+        Verdict::Deadlock => Some(Expect::Deadlock),
+        Verdict::Undefined => Some(Expect::Undefined),
+        Verdict::Partial => None,
+    }
+}
+
+/// Applies `changes` to the author's source, loads the result again and re-checks it in
+/// both modes; the expect lines of the text say what each mode found.
+pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes: &[Change], before: &Cost, limits: &Limits) -> Option<Fix> {
+    let (draft, _) = change::edit_source(src, map, original, changes, &[], &[])?;
+    let loaded = crate::load(&draft);
+    if loaded.has_errors() {
+        return None;
+    }
+    let reports: Vec<Report> =
+        [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states })).collect();
+    let modes: Vec<ModeVerdict> = reports.iter().map(|r| ModeVerdict { mode: r.mode, verdict: r.verdict }).collect();
+    let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, expect_of(m.verdict)?))).collect();
+    // Conditions that stop holding in some mode described the bug: the fixed text drops them.
+    let failing: Vec<usize> = reports.iter().flat_map(|r| r.conditions.iter().filter(|c| !c.holds).map(|c| c.index)).collect();
+    let (text, edits) = change::edit_source(src, map, original, changes, &change::expectations(&per_mode), &failing)?;
+    let after = cost(&loaded.scenario);
+    Some(Fix { cost: after.total, cost_change: difference(before, &after), changes: changes.to_vec(), edits, text, modes })
+}

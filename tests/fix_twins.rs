@@ -1,0 +1,182 @@
+//! Fix search over the reference bug scenarios that have a fixed twin
+//! (`bugNN_*` beside `bugNN_fixed*` in one folder of tests/scenarios): at least one fix,
+//! every fix re-checks correct in the searched mode, the cheapest costs no more than the
+//! twin. Pairs whose repair needs an edit the search does not make are listed in
+//! `OUT_OF_REACH`, and the list is checked both ways so it cannot go stale.
+//! The two searches over many scenarios run in optimised builds only (`make test` and CI
+//! should run `cargo test --release --test fix_twins`); `src/fix/tests.rs` covers the
+//! search on small scenarios in every build.
+
+use std::path::{Path, PathBuf};
+
+use fencelab::check::{Mode, Verdict};
+use fencelab::cost::cost;
+use fencelab::fix::{fix, improve, Limits};
+use fencelab::model::Expect;
+
+/// Bug scenarios whose fix needs an edit outside the search's vocabulary, with why.
+const OUT_OF_REACH: &[(&str, &str)] = &[
+    ("async/bug20_reuse_without_release.fence", "a second mbarrier handshake in two threads"),
+    ("async/bug20_strict_no_war_proxy_fence.fence", "strict race with no pragmatic-mode difference to repair"),
+    ("async/bug25_counted_without_noinc.fence", "changes the form of cp.async.mbarrier.arrive (.noinc)"),
+    ("async/bug25_noinc_not_counted.fence", "changes the form of cp.async.mbarrier.arrive (.noinc)"),
+    ("async/bug28_empty_count_too_low.fence", "beyond the check budget"),
+    ("async/bug29_multicast_war.fence", "beyond the check budget"),
+    ("async/bug31_thread_arrive_releases_mma_stage.fence", "replaces a thread arrive by tcgen05.commit"),
+    ("async/bug33_tmem_address_unsynchronized.fence", "needs a barrier in two threads"),
+    ("async/bug34_alloc_after_relinquish.fence", "reorders alloc and relinquish"),
+    ("async/bug34_alloc_handoff_fences_swapped.fence", "swaps two fences across a barrier"),
+    ("async/bug34_dealloc_with_mma_in_flight.fence", "needs a commit and a wait in one step"),
+    ("async/bug34_ld_after_dealloc.fence", "moves a dealloc after a load several lines down"),
+    ("async/bug34_missing_dealloc_at_exit.fence", "inserts a dealloc (not synchronization)"),
+    ("async/bug34_mma_unordered_after_other_threads_alloc.fence", "needs a barrier in two threads"),
+    ("async/bug35_cta_exits_under_st_async.fence", "needs a cluster barrier in every thread"),
+    ("async/bug35_dsmem_load_after_owner_exit.fence", "needs a cluster barrier in every thread"),
+    ("async/bug35_dsmem_store_after_owner_exit.fence", "needs a cluster barrier in every thread"),
+    ("async/bug35_remote_arrive_after_owner_exit.fence", "needs a cluster barrier in every thread"),
+    ("checker/bug27_init_not_published.fence", "needs a cluster barrier in every thread"),
+    ("checker/bug40_red_is_not_acquire.fence", "turns red into an atom in a spin loop"),
+];
+
+/// Bug scenarios whose cheapest fix found costs more than the twin, with why.
+const DEARER_THAN_TWIN: &[(&str, &str)] = &[
+    ("async/bug23_group_waited_by_other_thread.fence", "the twin moves the wait into the other thread (the search inserts one there)"),
+    ("async/bug24_cp_async_bar_sync_only.fence", "the twin replaces both bar.sync by an mbarrier handoff; the search keeps them"),
+    ("async/bug34_alloc_blocks_forever.fence", "its bug34_fixed* twins are fixes of other bug34 programs"),
+];
+
+/// Modes an `expect` line of `src` claims correct in.
+fn correct_modes(src: &str) -> Vec<Mode> {
+    let loaded = fencelab::load(src);
+    [Mode::Strict, Mode::Pragmatic]
+        .into_iter()
+        .filter(|m| loaded.scenario.expect.iter().any(|e| e.holds_in(*m) && e.verdict == Expect::Correct))
+        .collect()
+}
+
+/// `(bug, twins)` for every bugNN_* with bugNN_fixed* beside it.
+fn pairs() -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut out = Vec::new();
+    for dir in ["tests/scenarios/async", "tests/scenarios/checker"] {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("bug") && n.ends_with(".fence"))
+            .collect();
+        names.sort();
+        for name in &names {
+            let Some((number, rest)) = name.split_once('_') else { continue };
+            if rest.starts_with("fixed") {
+                continue;
+            }
+            let twins: Vec<PathBuf> = names
+                .iter()
+                .filter(|n| n.starts_with(&format!("{number}_fixed")))
+                .map(|n| Path::new(dir).join(n))
+                .filter(|p| !correct_modes(&std::fs::read_to_string(p).unwrap_or_default()).is_empty())
+                .collect();
+            let bug = Path::new(dir).join(name);
+            if !twins.is_empty() && correct_modes(&std::fs::read_to_string(&bug).unwrap_or_default()).is_empty() {
+                out.push((bug, twins));
+            }
+        }
+    }
+    out
+}
+
+// Thousands of checker runs: minutes in a debug build, under a minute optimised.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "run optimised: cargo test --release --test fix_twins")]
+fn every_bug_with_a_fixed_twin_gets_a_verified_fix_no_dearer_than_the_twin() {
+    let pairs = pairs();
+    assert!(pairs.len() >= 40, "found only {} bug/twin pairs", pairs.len());
+    let limits = Limits { max_checks: 2500, ..Limits::default() };
+    let mut failures = Vec::new();
+    let mut unreached = Vec::new();
+    for (bug, twins) in &pairs {
+        let key = bug.strip_prefix("tests/scenarios/").unwrap_or(bug).to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(bug).unwrap_or_default();
+        let twin_srcs: Vec<String> = twins.iter().map(|t| std::fs::read_to_string(t).unwrap_or_default()).collect();
+        // Search in strict mode when a twin is correct there, else in pragmatic mode.
+        let mode = if twin_srcs.iter().any(|t| correct_modes(t).contains(&Mode::Strict)) { Mode::Strict } else { Mode::Pragmatic };
+        let twin_cost = twin_srcs.iter().filter(|t| correct_modes(t).contains(&mode)).map(|t| cost(&fencelab::load(t).scenario).total).max();
+        let search = fix(&src, mode, &limits, &mut |_, _| true).unwrap_or_else(|e| panic!("{key}: {e}"));
+        let expected_gap = OUT_OF_REACH.iter().any(|(k, _)| *k == key);
+        let Some(cheapest) = search.fixes.first() else {
+            if !expected_gap {
+                failures.push(format!("{key}: no fix in {} mode after {} checks", mode.name(), search.checks));
+            }
+            unreached.push(key);
+            continue;
+        };
+        for f in &search.fixes {
+            // The fixed text is loaded and checked again from scratch.
+            let report = fencelab::check::check_one_mode(&fencelab::load(&f.text).scenario, &fencelab::check::Options { mode, max_states: limits.max_states });
+            if report.verdict != Verdict::Correct {
+                failures.push(format!("{key}: a fix re-checks {}:\n{}", report.verdict.name(), f.text));
+            }
+            if !f.modes.iter().any(|m| m.mode == mode && m.verdict == Verdict::Correct) {
+                failures.push(format!("{key}: a fix's per-mode result does not say correct in {}", mode.name()));
+            }
+        }
+        let dearer = twin_cost.is_some_and(|twin| cheapest.cost > twin);
+        let expected_dearer = DEARER_THAN_TWIN.iter().any(|(k, _)| *k == key);
+        if dearer != expected_dearer {
+            failures.push(format!("{key}: cheapest fix costs {}, the twin {twin_cost:?} (DEARER_THAN_TWIN says {expected_dearer})", cheapest.cost));
+        }
+        if expected_gap {
+            failures.push(format!("{key}: listed as out of reach but a fix was found; drop it from OUT_OF_REACH"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(unreached.len() <= OUT_OF_REACH.len());
+}
+
+fn seed(name: &str) -> String {
+    std::fs::read_to_string(format!("tests/scenarios/seeds/{name}")).unwrap_or_default()
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "run optimised: cargo test --release --test fix_twins")]
+fn seed_003s_relay_bug_gets_the_sync_restrict_fix_first() {
+    for mode in [Mode::Pragmatic, Mode::Strict] {
+        let search = fix(&seed("003-relay-warp-as-seed.fence"), mode, &Limits::default(), &mut |_, _| true).expect("seed 003 loads");
+        let first = search.fixes.first().unwrap_or_else(|| panic!("no fix in {}", mode.name()));
+        // Strict mode also needs the proxy crossing: the restricted release of
+        // `fence.proxy.async::generic` does both in one fence, at the same price.
+        let restricted_release = ["fence.release.sync_restrict::shared::cta.cluster", "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster"];
+        assert!(restricted_release.iter().any(|f| first.text.contains(f)), "{}", first.text);
+        assert!(first.text.contains("mbarrier.arrive.relaxed.cluster.shared::cluster [a_ready]"), "{}", first.text);
+        assert!(!first.cost_change.iter().any(|c| c.contains("MEMBAR.ALL.GPU")), "{:?}", first.cost_change);
+        // The release.cluster arrive also fixes it, ranked below.
+        assert!(search.fixes.iter().any(|f| f.text.contains("mbarrier.arrive.release.cluster") && f.cost > first.cost));
+    }
+}
+
+#[test]
+fn seed_003s_cluster_scope_fix_is_offered_its_cheaper_restricted_variant() {
+    let src = seed("003-relay-warp-fully-fixed.fence");
+    let found = improve(&src, Mode::Strict, &Limits::default(), &mut |_, _| true).expect("seed 003 loads");
+    let original = cost(&fencelab::load(&src).scenario).total;
+    let variant = found
+        .cheaper
+        .iter()
+        .find(|f| f.text.contains("fence.release.sync_restrict::shared::cta.cluster") && f.text.contains("mbarrier.arrive.relaxed.cluster"))
+        .expect("the sync_restrict + relaxed arrive variant");
+    assert!(variant.cost < original);
+    assert!(variant.modes.iter().all(|m| m.verdict == Verdict::Correct), "{:?}", variant.modes);
+    // The cluster-scope release is necessary: narrowing it breaks the scenario.
+    assert!(found.necessary.iter().any(|n| n.text.contains("mbarrier.arrive.release.cluster")));
+}
+
+#[test]
+fn a_correct_scenarios_redundant_steps_can_really_go() {
+    let src = seed("003-relay-warp-fully-fixed.fence");
+    let found = improve(&src, Mode::Strict, &Limits::default(), &mut |_, _| true).expect("loads");
+    assert!(!found.necessary.is_empty());
+    for variant in &found.cheaper {
+        assert!(variant.text.contains("expect correct"), "{}", variant.text);
+    }
+}

@@ -319,6 +319,25 @@ pub(super) fn added_cost(original: &Scenario, change: &Change) -> i64 {
     }
 }
 
+/// Whether inserting `instr` before position `before` of `program` is a use the reference
+/// documents. The uni-directional `fence.proxy.async::generic` halves are documented only as
+/// a split around a cross-thread synchronization (§2.3): the release half before a signal,
+/// the acquire half after an observation. The checker models each half as a full crossing
+/// (a departure, ARCHITECTURE.md), so a fix resting on a half anywhere else would rest on
+/// that departure, not on the reference.
+fn documented_place(program: &[Instr], before: usize, instr: &Instr) -> bool {
+    let sync_of = |i: &Instr| i.facts().sync;
+    match instr {
+        Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Release, .. })) => {
+            program[before..].iter().any(|later| sync_of(later).is_some_and(|s| s.signals))
+        }
+        Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric { .. })) => {
+            program[..before].iter().any(|earlier| sync_of(earlier).is_some_and(|s| s.observes))
+        }
+        _ => true,
+    }
+}
+
 /// Every candidate edit of `scenario` (the original), each with the thread and original
 /// position it sits at, so the search can try those near a finding first. A replacement
 /// never makes its instruction cheaper: a fix strengthens (it may trade a release for a
@@ -348,7 +367,7 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
             continue;
         }
         for before in 0..=thread.program.len() {
-            for instr in &inserts {
+            for instr in inserts.iter().filter(|instr| documented_place(&thread.program, before, instr)) {
                 out.push((vec![Change::Insert { thread: t, before, instr: instr.clone() }], before));
             }
         }

@@ -91,3 +91,26 @@ fn invalid_source_is_a_typed_error() {
     let err = super::fix("thread t @Nowhere:\n    bogus\n", Mode::Strict, &super::Limits::default(), &mut |_, _| true);
     assert!(matches!(err, Err(super::FixError::Invalid(_))));
 }
+
+#[test]
+fn proxy_fence_halves_are_offered_only_where_the_reference_documents_them() {
+    let src = std::fs::read_to_string("tests/scenarios/seeds/003-relay-warp-as-seed.fence").unwrap_or_default();
+    let scenario = crate::load(&src).scenario;
+    let mut halves = 0;
+    for (changes, _) in super::candidates::all(&scenario) {
+        for change in changes {
+            let Change::Insert { thread, before, instr: Instr::Fence(Fence::Proxy(crate::model::ProxyKind::AsyncGeneric { sem, .. })) } = change else {
+                continue;
+            };
+            halves += 1;
+            let program = &scenario.threads[thread].program;
+            let sync = |i: &Instr| i.facts().sync;
+            if sem == FenceSem::Release {
+                assert!(program[before..].iter().any(|i| sync(i).is_some_and(|s| s.signals)), "release half with no later signal in thread {thread} at {before}");
+            } else {
+                assert!(program[..before].iter().any(|i| sync(i).is_some_and(|s| s.observes)), "acquire half with no earlier observation in thread {thread} at {before}");
+            }
+        }
+    }
+    assert!(halves > 0, "seed 003 has places where a half is documented");
+}

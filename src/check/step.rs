@@ -66,7 +66,7 @@ pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) ->
         return Err(StepError::NoSuchAgent { agent: step.agent });
     }
     let agent = || agent_name(layout, m, step.agent);
-    let refused = |reason| StepError::Refused { agent: agent_name(layout, m, step.agent), reason };
+    let refused = |reason| StepError::Refused { agent: agent(), reason };
     match semantics::readiness(layout, m, step.agent).map_err(refused)? {
         Readiness::Enabled(choices) if (step.choice as usize) < choices.len() => {}
         Readiness::Enabled(choices) => {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use fencelab::check::view::AgentStatusView;
-use fencelab::check::{check, FindingKind, Mode, Options, Stepper, Verdict};
+use fencelab::check::{check, FindingKind, Mode, Options, StepError, Stepper, Verdict};
 use fencelab::schedule::Step;
 
 #[path = "support/mp_pairs.rs"]
@@ -108,8 +108,32 @@ fn stepper_shows_stale_read_choices_and_undoes() {
     assert_eq!(st.schedule().steps.len(), 4);
     assert!(st.undo());
     assert_eq!(st.history().len(), 3);
-    assert!(st.step(Step { agent: 1, choice: 7 }).is_err());
-    assert!(st.step(Step { agent: 9, choice: 0 }).is_err());
+    let err = st.step(Step { agent: 1, choice: 7 }).unwrap_err();
+    assert_eq!(err, StepError::NoSuchChoice { agent: "consumer".into(), choices: 2, choice: 7 });
+    assert_eq!(err.to_string(), "consumer has 2 choices, not 8");
+    assert_eq!(st.step(Step { agent: 9, choice: 0 }).unwrap_err(), StepError::NoSuchAgent { agent: 9 });
+}
+
+#[test]
+fn stepper_errors_name_the_agent_and_the_failing_step() {
+    let src = "cta A\nglobal x = 0\nmbarrier bar @A count 1\n\
+thread p @A:\n    st [x], 1\n\
+thread q @A:\n    wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0\n";
+    let s = scenario(src);
+    let mut st = Stepper::new(&s, Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+    match st.step(Step { agent: 1, choice: 0 }) {
+        Err(StepError::Blocked { agent, reason }) => assert!(agent == "q" && !reason.is_empty(), "{agent}: {reason}"),
+        other => panic!("the waiter is not blocked: {other:?}"),
+    }
+    st.step(Step { agent: 0, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(st.step(Step { agent: 0, choice: 0 }).unwrap_err(), StepError::Finished { agent: "p".into() });
+    let stuck = fencelab::schedule::Schedule { steps: vec![Step { agent: 0, choice: 0 }, Step { agent: 0, choice: 0 }] };
+    let err = Stepper::replay(&s, Mode::Pragmatic, &stuck).unwrap_err();
+    assert_eq!(err, StepError::Replay { step: 2, error: Box::new(StepError::Finished { agent: "p".into() }) });
+    assert_eq!(err.to_string(), "step 2: p has finished");
+    let mut empty = s.clone();
+    empty.threads.clear();
+    assert!(matches!(Stepper::new(&empty, Mode::Pragmatic), Err(StepError::Unrunnable(_))));
 }
 
 #[test]

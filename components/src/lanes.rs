@@ -58,7 +58,7 @@ fn session_message(state: AppState) -> Option<AnyView> {
                 .into_any(),
         ),
         Some(Err(why)) => Some(
-            view! { <p class="panel-empty">"The checker cannot run this scenario: " {why.clone()}</p> }
+            view! { <p class="panel-empty">"The checker cannot run this scenario: " {why.to_string()}</p> }
                 .into_any(),
         ),
         Some(Ok(_)) => None,

@@ -1,6 +1,6 @@
 //! The app state every panel reads, provided once at the root.
 
-use fencelab::check::Mode;
+use fencelab::check::{Mode, StepError};
 use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
@@ -48,7 +48,7 @@ pub struct AppState {
     pub analysis: Memo<Analysis>,
     /// The stepping session; `None` while the text has errors, `Err` when the checker
     /// cannot run the scenario (it says why).
-    pub tape: RwSignal<Option<Result<Tape, String>>>,
+    pub tape: RwSignal<Option<Result<Tape, StepError>>>,
     /// Why the last stepping action failed, shown until the next one.
     pub step_error: RwSignal<Option<String>>,
     /// Auto-stepping on/off and its delay per step.
@@ -80,7 +80,7 @@ impl AppState {
 
     /// Runs a stepping action on the session, if there is one, and keeps its error.
     /// Returns what the action returned, or `None` without a session.
-    pub fn with_tape<T>(self, action: impl FnOnce(&mut Tape) -> Result<T, String>) -> Option<T> {
+    pub fn with_tape<T>(self, action: impl FnOnce(&mut Tape) -> Result<T, StepError>) -> Option<T> {
         let mut outcome = None;
         self.tape.update(|tape| {
             if let Some(Ok(tape)) = tape {
@@ -94,7 +94,7 @@ impl AppState {
             }
             Some(Err(err)) => {
                 self.playing.set(false);
-                self.step_error.set(Some(err));
+                self.step_error.set(Some(err.to_string()));
                 None
             }
             None => None,
@@ -132,7 +132,7 @@ pub fn provide_app_state() {
     let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
     let last_typing_ms = StoredValue::new(None);
     let check = CheckClient::start(mode, analysis, move || last_typing_ms.get_value().is_some());
-    let tape = RwSignal::new(None::<Result<Tape, String>>);
+    let tape = RwSignal::new(None::<Result<Tape, StepError>>);
     let pending_schedule = RwSignal::new(None::<Schedule>);
     let marks = RwSignal::new(FindingMarks::default());
     // A new text or mode starts a fresh session from the initial state (or on the

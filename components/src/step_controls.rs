@@ -114,20 +114,8 @@ pub fn install_shortcuts(state: AppState) {
             digit => {
                 let Some(n) = digit.parse::<u32>().ok().filter(|n| (1..=9).contains(n)) else { return };
                 state.playing.set(false);
-                state.with_tape(|t| {
-                    let step = t.stepper().agents().iter().find(|a| a.id == n - 1).and_then(|a| {
-                        match &a.status {
-                            fencelab::check::view::AgentStatusView::Enabled { choices } => choices
-                                .first()
-                                .map(|c| fencelab::schedule::Step { agent: a.id, choice: c.choice }),
-                            _ => None,
-                        }
-                    });
-                    match step {
-                        Some(step) => t.take(step),
-                        None => Err(format!("agent {n} cannot move now")),
-                    }
-                });
+                // The first choice; a blocked, finished or missing agent is refused with the reason.
+                state.with_tape(|t| t.take(fencelab::schedule::Step { agent: n - 1, choice: 0 }));
             }
         }
     });

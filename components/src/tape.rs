@@ -2,7 +2,7 @@
 //! go back and forward, jump, and replay a witness. Plain data, testable natively.
 
 use fencelab::check::view::{AgentStatusView, AgentView};
-use fencelab::check::{Mode, Stepper};
+use fencelab::check::{Mode, StepError, Stepper};
 use fencelab::model::Scenario;
 use fencelab::schedule::{Schedule, Step};
 
@@ -16,7 +16,7 @@ pub struct Tape {
 }
 
 impl Tape {
-    pub fn new(scenario: Scenario, mode: Mode) -> Result<Tape, String> {
+    pub fn new(scenario: Scenario, mode: Mode) -> Result<Tape, StepError> {
         let stepper = Stepper::new(&scenario, mode)?;
         Ok(Tape { scenario, mode, stepper, steps: Vec::new() })
     }
@@ -44,7 +44,7 @@ impl Tape {
     }
 
     /// Takes `step` now. A step other than the one the tape had next starts a new line of play.
-    pub fn take(&mut self, step: Step) -> Result<(), String> {
+    pub fn take(&mut self, step: Step) -> Result<(), StepError> {
         let at = self.position();
         self.stepper.step(step)?;
         if self.steps.get(at) != Some(&step) {
@@ -64,7 +64,7 @@ impl Tape {
     }
 
     /// One step forward; false when nothing can move.
-    pub fn forward(&mut self) -> Result<bool, String> {
+    pub fn forward(&mut self) -> Result<bool, StepError> {
         match self.next_step() {
             Some(step) => self.take(step).map(|()| true),
             None => Ok(false),
@@ -77,7 +77,7 @@ impl Tape {
     }
 
     /// Goes to just after step `n` (0 = the start), staying on the tape.
-    pub fn jump(&mut self, n: usize) -> Result<(), String> {
+    pub fn jump(&mut self, n: usize) -> Result<(), StepError> {
         let target = n.min(self.steps.len());
         while self.position() > target {
             if !self.back() {
@@ -98,7 +98,7 @@ impl Tape {
 
     /// A stepper that has taken every step on the tape, the ones ahead included, so a view
     /// can show the whole line of play and fade what is still ahead.
-    pub fn whole_line(&self) -> Result<Stepper, String> {
+    pub fn whole_line(&self) -> Result<Stepper, StepError> {
         let mut stepper = self.stepper.clone();
         for step in self.steps.iter().skip(self.position()) {
             stepper.step(*step)?;
@@ -107,7 +107,7 @@ impl Tape {
     }
 
     /// Puts `schedule` on the tape and rewinds to the start, ready to follow it.
-    pub fn load(&mut self, schedule: &Schedule) -> Result<(), String> {
+    pub fn load(&mut self, schedule: &Schedule) -> Result<(), StepError> {
         // Check the whole schedule replays before throwing away the current line of play.
         Stepper::replay(&self.scenario, self.mode, schedule)?;
         self.stepper = Stepper::new(&self.scenario, self.mode)?;

@@ -27,4 +27,4 @@ pub use report::{
     Progress, RaceReason, Report, Stats, Verdict,
 };
 pub use stated::stated_modes;
-pub use step::Stepper;
+pub use step::{StepError, Stepper};

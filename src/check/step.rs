@@ -1,5 +1,6 @@
 //! Stepping one execution by hand: the UI's engine, and the explorer's too.
 
+use std::fmt;
 use std::sync::Arc;
 
 use super::machine::{AgentKind, Layout, Machine};
@@ -22,17 +23,60 @@ pub(crate) fn start(scenario: &Scenario) -> Result<(Arc<Layout>, Machine), Strin
     Ok((Arc::new(layout), m))
 }
 
+/// Why a [`Stepper`] cannot start, or cannot take a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The checker cannot run this scenario (one the verifier never saw, e.g. from a
+    /// link): why, in words.
+    Unrunnable(String),
+    /// No agent has this number.
+    NoSuchAgent { agent: u32 },
+    /// The agent is enabled but offers only `choices` choices; `choice` is 0-based.
+    NoSuchChoice { agent: String, choices: usize, choice: u32 },
+    Blocked { agent: String, reason: String },
+    Finished { agent: String },
+    /// The semantics refused an enabled step (a form the checker cannot run, or an
+    /// internal invariant: the reason then says "fencelab internal bug").
+    Refused { agent: String, reason: String },
+    /// Replaying a schedule failed at its `step`-th step (1-based).
+    Replay { step: usize, error: Box<StepError> },
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::Unrunnable(reason) => write!(f, "{reason}"),
+            StepError::NoSuchAgent { agent } => write!(f, "there is no agent {agent}"),
+            StepError::NoSuchChoice { agent, choices, choice } => {
+                write!(f, "{agent} has {choices} choices, not {}", u64::from(*choice) + 1)
+            }
+            StepError::Blocked { agent, reason } => write!(f, "{agent} is blocked: {reason}"),
+            StepError::Finished { agent } => write!(f, "{agent} has finished"),
+            StepError::Refused { agent, reason } => write!(f, "{agent}: {reason}"),
+            StepError::Replay { step, error } => write!(f, "step {step}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
 /// Apply one step to `m`, recording its edges in the machine's trace.
-pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) -> Result<StepOutcome, String> {
-    match semantics::readiness(layout, m, step.agent)? {
+pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) -> Result<StepOutcome, StepError> {
+    if step.agent as usize >= m.agents.len() {
+        return Err(StepError::NoSuchAgent { agent: step.agent });
+    }
+    let agent = || agent_name(layout, m, step.agent);
+    let refused = |reason| StepError::Refused { agent: agent(), reason };
+    match semantics::readiness(layout, m, step.agent).map_err(refused)? {
         Readiness::Enabled(choices) if (step.choice as usize) < choices.len() => {}
         Readiness::Enabled(choices) => {
-            return Err(format!("agent {} has {} choices, not {}", step.agent, choices.len(), step.choice + 1))
+            return Err(StepError::NoSuchChoice { agent: agent(), choices: choices.len(), choice: step.choice })
         }
-        Readiness::Blocked(why) => return Err(format!("{} is blocked: {why}", agent_name(layout, m, step.agent))),
-        Readiness::Done => return Err(format!("{} has finished", agent_name(layout, m, step.agent))),
+        Readiness::Blocked(reason) => return Err(StepError::Blocked { agent: agent(), reason }),
+        Readiness::Done => return Err(StepError::Finished { agent: agent() }),
     }
-    perform(layout, mode, m, step)
+    let agent = agent();
+    perform(layout, mode, m, step).map_err(|reason| StepError::Refused { agent, reason })
 }
 
 /// [`apply`] for a step already known to be enabled (the explorer takes its steps from
@@ -58,16 +102,16 @@ pub struct Stepper {
 }
 
 impl Stepper {
-    pub fn new(scenario: &Scenario, mode: Mode) -> Result<Stepper, String> {
-        let (layout, machine) = start(scenario)?;
+    pub fn new(scenario: &Scenario, mode: Mode) -> Result<Stepper, StepError> {
+        let (layout, machine) = start(scenario).map_err(StepError::Unrunnable)?;
         Ok(Stepper { layout, mode, machine, undo: Vec::new(), history: Vec::new(), steps: Vec::new() })
     }
 
     /// Start and replay `schedule`; fails on the first step that is not possible.
-    pub fn replay(scenario: &Scenario, mode: Mode, schedule: &Schedule) -> Result<Stepper, String> {
+    pub fn replay(scenario: &Scenario, mode: Mode, schedule: &Schedule) -> Result<Stepper, StepError> {
         let mut s = Stepper::new(scenario, mode)?;
         for (i, step) in schedule.steps.iter().enumerate() {
-            s.step(*step).map_err(|e| format!("step {}: {e}", i + 1))?;
+            s.step(*step).map_err(|error| StepError::Replay { step: i + 1, error: Box::new(error) })?;
         }
         Ok(s)
     }
@@ -114,7 +158,7 @@ impl Stepper {
         }
     }
 
-    pub fn step(&mut self, step: Step) -> Result<EventView, String> {
+    pub fn step(&mut self, step: Step) -> Result<EventView, StepError> {
         let before = self.machine.clone();
         let (instr_index, instr_text) = match semantics::current_instr(&self.layout, &self.machine, step.agent) {
             Some(i) => (self.machine.agents.get(step.agent as usize).map(|a| a.pc), super::text::instr(i)),

@@ -168,8 +168,8 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
 }
 
 fn check_tags(value: &str, line_no: usize, errors: &mut Vec<LessonError>) {
-    for (line, message) in tag_problems(value, line_no) {
-        errors.push(LessonError::new(line, message));
+    for (line, problem) in tag_problems(value, line_no) {
+        errors.push(LessonError::new(line, problem.to_string()));
     }
 }
 

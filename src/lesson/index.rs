@@ -1,6 +1,8 @@
 //! `lessons/index.md`: the course outline. `## Title` starts a section; each `- file.md`
 //! line under it adds a lesson, in order. Other lines (a `#` title, prose) are ignored.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::markdown::lesson_file_links;
@@ -52,23 +54,65 @@ pub fn parse_index(src: &str) -> (Index, Vec<LessonError>) {
     (index, errors)
 }
 
+/// A problem of the course as a whole, found in lesson `file` (a name from the index).
+/// `Display` says what is wrong; [`CourseProblem::file`] says where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CourseProblem {
+    /// The lesson's `order` is not above the previous listed lesson's.
+    OrderNotIncreasing { file: String, order: u32 },
+    DuplicateId { file: String, id: String },
+    /// A prerequisite that is not the id of a lesson listed before this one.
+    PrerequisiteNotEarlier { file: String, prerequisite: String },
+    /// Prose links to a lesson file the index does not list.
+    UnlistedLink { file: String, target: String },
+}
+
+impl CourseProblem {
+    pub fn file(&self) -> &str {
+        match self {
+            CourseProblem::OrderNotIncreasing { file, .. }
+            | CourseProblem::DuplicateId { file, .. }
+            | CourseProblem::PrerequisiteNotEarlier { file, .. }
+            | CourseProblem::UnlistedLink { file, .. } => file,
+        }
+    }
+}
+
+impl fmt::Display for CourseProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CourseProblem::OrderNotIncreasing { order, .. } => write!(f, "`order: {order}` does not follow the index order"),
+            CourseProblem::DuplicateId { id, .. } => write!(f, "lesson id `{id}` is used twice"),
+            CourseProblem::PrerequisiteNotEarlier { prerequisite, .. } => {
+                write!(f, "prerequisite `{prerequisite}` is not an earlier lesson")
+            }
+            CourseProblem::UnlistedLink { target, .. } => {
+                write!(f, "links to `{target}`, which is not a lesson listed in the index")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CourseProblem {}
+
 /// Checks that lessons listed in course order have increasing `order`, unique ids, and
 /// prerequisites that name earlier lessons. `lessons` is in index order.
-pub fn check_course(lessons: &[(&str, &LessonMeta)]) -> Vec<(String, String)> {
+pub fn check_course(lessons: &[(&str, &LessonMeta)]) -> Vec<CourseProblem> {
     let mut problems = Vec::new();
     let mut earlier: Vec<&str> = Vec::new();
     let mut last_order: Option<u32> = None;
     for (file, meta) in lessons {
+        let file = file.to_string();
         if last_order.is_some_and(|o| meta.order <= o) {
-            problems.push((file.to_string(), format!("`order: {}` does not follow the index order", meta.order)));
+            problems.push(CourseProblem::OrderNotIncreasing { file: file.clone(), order: meta.order });
         }
         last_order = Some(meta.order);
         if earlier.contains(&meta.id.as_str()) {
-            problems.push((file.to_string(), format!("lesson id `{}` is used twice", meta.id)));
+            problems.push(CourseProblem::DuplicateId { file: file.clone(), id: meta.id.clone() });
         }
         for p in &meta.prerequisites {
             if !earlier.contains(&p.as_str()) {
-                problems.push((file.to_string(), format!("prerequisite `{p}` is not an earlier lesson")));
+                problems.push(CourseProblem::PrerequisiteNotEarlier { file: file.clone(), prerequisite: p.clone() });
             }
         }
         earlier.push(&meta.id);
@@ -78,7 +122,7 @@ pub fn check_course(lessons: &[(&str, &LessonMeta)]) -> Vec<(String, String)> {
 
 /// Links in lesson prose to lesson files the course does not list: in the app they would
 /// lead nowhere. `lessons` is `(file, lesson)` for every listed lesson.
-pub fn check_lesson_links(lessons: &[(&str, &Lesson)]) -> Vec<(String, String)> {
+pub fn check_lesson_links(lessons: &[(&str, &Lesson)]) -> Vec<CourseProblem> {
     let listed: Vec<&str> = lessons.iter().map(|(file, _)| *file).collect();
     let mut problems = Vec::new();
     for (file, lesson) in lessons {
@@ -88,7 +132,7 @@ pub fn check_lesson_links(lessons: &[(&str, &Lesson)]) -> Vec<(String, String)> 
         });
         for target in prose.flat_map(|markdown| lesson_file_links(markdown)) {
             if !listed.contains(&target.as_str()) {
-                problems.push((file.to_string(), format!("links to `{target}`, which is not a lesson listed in the index")));
+                problems.push(CourseProblem::UnlistedLink { file: file.to_string(), target });
             }
         }
     }
@@ -124,9 +168,14 @@ mod tests {
         };
         let (a, b, c) = (meta("a", 1, &[]), meta("b", 1, &["a"]), meta("c", 3, &["d"]));
         let problems = check_course(&[("a.md", &a), ("b.md", &b), ("c.md", &c)]);
-        assert_eq!(problems.len(), 2, "{problems:?}");
-        assert!(problems[0].1.contains("order"));
-        assert!(problems[1].1.contains("`d`"));
+        assert_eq!(
+            problems,
+            vec![
+                CourseProblem::OrderNotIncreasing { file: "b.md".into(), order: 1 },
+                CourseProblem::PrerequisiteNotEarlier { file: "c.md".into(), prerequisite: "d".into() },
+            ]
+        );
+        assert_eq!(problems[1].to_string(), "prerequisite `d` is not an earlier lesson");
     }
 
     #[test]
@@ -136,6 +185,7 @@ mod tests {
         );
         let (other, _) = crate::lesson::parse_lesson("---\nid: b\ntitle: B\norder: 2\n---\nBack to [a](./a.md#top).\n");
         let problems = check_lesson_links(&[("a.md", &linking), ("b.md", &other)]);
-        assert_eq!(problems, vec![("a.md".to_string(), "links to `gone.md`, which is not a lesson listed in the index".to_string())]);
+        assert_eq!(problems, vec![CourseProblem::UnlistedLink { file: "a.md".into(), target: "gone.md".into() }]);
+        assert_eq!(problems[0].to_string(), "links to `gone.md`, which is not a lesson listed in the index");
     }
 }

@@ -83,8 +83,8 @@ fn join(body: &[&str]) -> String {
 /// Provenance tags (`[spec §1.6]`) and diagram names (```` ```diagram scopes ````) in
 /// prose whose first line is lesson line `first_line`.
 fn check_tags(prose: &[&str], first_line: usize, errors: &mut Vec<LessonError>) {
-    for (line, message) in tag_problems(&join(prose), first_line) {
-        errors.push(LessonError::new(line, message));
+    for (line, problem) in tag_problems(&join(prose), first_line) {
+        errors.push(LessonError::new(line, problem.to_string()));
     }
     for (offset, text) in prose.iter().enumerate() {
         let Some(info) = text.trim_start().strip_prefix("```") else { continue };

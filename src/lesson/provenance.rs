@@ -3,6 +3,7 @@
 //! the reference (`shared/reference/ptx-sync.md`) that labels it; the renderer shows them as
 //! badges and `lessons check` rejects a malformed one.
 
+use std::fmt;
 use std::ops::Range;
 
 /// How the reference labels a rule.
@@ -96,7 +97,7 @@ fn is_known_section(section: &str) -> bool {
 /// Every bracketed group in `text` that is, or tries to be, a provenance tag: its byte
 /// range and the tag or what is wrong with it. A group tries when it contains `§` or its
 /// first word is a label name in any case.
-pub fn scan_tags(text: &str) -> Vec<(Range<usize>, Result<ProvenanceTag, String>)> {
+pub fn scan_tags(text: &str) -> Vec<(Range<usize>, Result<ProvenanceTag, TagError>)> {
     let mut found = Vec::new();
     let mut from = 0;
     while let Some(open) = text.get(from..).and_then(|t| t.find('[')).map(|i| i + from) {
@@ -119,9 +120,34 @@ fn looks_like_tag(inner: &str) -> bool {
     inner.contains('§') || Provenance::ALL.iter().any(|p| p.name() == first)
 }
 
-fn parse_tag(inner: &str) -> Result<ProvenanceTag, String> {
-    let usage = "write `[spec §1.6]`, `[inferred §4.4]`, `[practice §3.2]`, `[ambiguous §12.5]` or `[seed §13]`";
-    let malformed = || format!("malformed provenance tag `[{inner}]`: {usage}");
+/// What is wrong with a bracketed group that tries to be a provenance tag; `tag` is the
+/// text between the brackets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagError {
+    /// Not `[label §section, §section...]` with a known label.
+    Malformed { tag: String },
+    /// Well formed, but cites a section the reference does not have.
+    UnknownSection { tag: String, section: String },
+}
+
+impl fmt::Display for TagError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TagError::Malformed { tag } => write!(
+                f,
+                "malformed provenance tag `[{tag}]`: write `[spec §1.6]`, `[inferred §4.4]`, `[practice §3.2]`, `[ambiguous §12.5]` or `[seed §13]`"
+            ),
+            TagError::UnknownSection { tag, section } => {
+                write!(f, "provenance tag `[{tag}]` cites §{section}, which the reference does not have")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TagError {}
+
+fn parse_tag(inner: &str) -> Result<ProvenanceTag, TagError> {
+    let malformed = || TagError::Malformed { tag: inner.to_string() };
     let (kind, rest) = inner.split_once(' ').ok_or_else(malformed)?;
     let kind = Provenance::ALL.into_iter().find(|p| p.name() == kind).ok_or_else(malformed)?;
     let mut sections = Vec::new();
@@ -131,7 +157,7 @@ fn parse_tag(inner: &str) -> Result<ProvenanceTag, String> {
             return Err(malformed());
         }
         if !is_known_section(section) {
-            return Err(format!("provenance tag `[{inner}]` cites §{section}, which the reference does not have"));
+            return Err(TagError::UnknownSection { tag: inner.to_string(), section: section.to_string() });
         }
         sections.push(section.to_string());
     }
@@ -141,7 +167,7 @@ fn parse_tag(inner: &str) -> Result<ProvenanceTag, String> {
 /// Problems with the tags in a Markdown text whose first line is lesson line `first_line`,
 /// as `(line, message)`. Fenced code blocks and inline code spans are skipped, as the
 /// renderer skips them.
-pub fn tag_problems(markdown: &str, first_line: usize) -> Vec<(usize, String)> {
+pub fn tag_problems(markdown: &str, first_line: usize) -> Vec<(usize, TagError)> {
     let mut problems = Vec::new();
     let mut in_fence = false;
     // A code span may run over a line break, but not over a blank line.
@@ -167,8 +193,8 @@ pub fn tag_problems(markdown: &str, first_line: usize) -> Vec<(usize, String)> {
             }
         }
         for (_, result) in scan_tags(&outside_code) {
-            if let Err(message) = result {
-                problems.push((first_line + i, message));
+            if let Err(problem) = result {
+                problems.push((first_line + i, problem));
             }
         }
     }
@@ -193,13 +219,17 @@ mod tests {
     fn malformed_tags_are_errors_and_ordinary_brackets_are_not_tags() {
         for bad in ["[Spec §1.6]", "[spec 1.6]", "[spec§1.6]", "[spec]", "[specs §1.6]", "[spec §1.x]", "[§1.6]"] {
             let tags = scan_tags(bad);
-            assert!(matches!(tags.as_slice(), [(_, Err(_))]), "{bad}: {tags:?}");
+            assert!(matches!(tags.as_slice(), [(_, Err(TagError::Malformed { .. }))]), "{bad}: {tags:?}");
         }
         for unknown in ["[spec §4.9]", "[spec §10.42]", "[inferred §14]", "[spec §1.06]"] {
             let tags = scan_tags(unknown);
-            assert!(matches!(tags.as_slice(), [(_, Err(m))] if m.contains("does not have")), "{unknown}: {tags:?}");
+            assert!(matches!(tags.as_slice(), [(_, Err(TagError::UnknownSection { .. }))]), "{unknown}: {tags:?}");
         }
         assert!(scan_tags("see [lesson 2](02-scopes.md), x[i], [a] and [1, 2]").is_empty());
+        assert_eq!(
+            scan_tags("[spec §4.9]")[0].1,
+            Err(TagError::UnknownSection { tag: "spec §4.9".into(), section: "4.9".into() })
+        );
     }
 
     #[test]

@@ -19,6 +19,14 @@ impl LessonError {
     }
 }
 
+impl std::fmt::Display for LessonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for LessonError {}
+
 /// The front matter between the leading `---` lines.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LessonMeta {

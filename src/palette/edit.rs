@@ -1,6 +1,7 @@
 //! Block edits: change one thread's program in the model, keep the source comments next
 //! to the instructions they belong to, and print the canonical text.
 
+use super::error::EditError;
 use super::machine::{self, MachineEdit};
 use crate::model::{Instr, Scenario, Thread};
 use crate::syntax::{parse, print_with_comments, Anchor, SourceMap};
@@ -25,10 +26,10 @@ pub enum Edit {
 /// Applies `edit` to the scenario written in `src` and returns the new text. Fails,
 /// leaving the text to the caller untouched, when `src` has syntax errors or the edit
 /// names a thread or instruction that is not there.
-pub fn apply(src: &str, edit: &Edit) -> Result<String, String> {
+pub fn apply(src: &str, edit: &Edit) -> Result<String, EditError> {
     let parsed = parse(src);
     if parsed.has_errors() {
-        return Err("fix the errors in the text first: it does not parse".into());
+        return Err(EditError::Unparsable);
     }
     let mut scenario = parsed.scenario;
     let mut map = parsed.source_map;
@@ -36,7 +37,7 @@ pub fn apply(src: &str, edit: &Edit) -> Result<String, String> {
     Ok(print_with_comments(&scenario, &map))
 }
 
-fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Result<(), String> {
+fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Result<(), EditError> {
     match edit {
         Edit::Insert { thread, at, instr } => {
             let program = program(s, *thread)?;
@@ -88,7 +89,7 @@ fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Re
         }
         Edit::AddThread => {
             let cta = s.threads.last().map(|t| t.cta).or((!s.ctas.is_empty()).then_some(0));
-            let Some(cta) = cta else { return Err("declare a `cta` before adding threads".into()) };
+            let Some(cta) = cta else { return Err(EditError::NoCta) };
             let name = (s.threads.len()..)
                 .map(|n| format!("t{n}"))
                 .find(|n| s.thread(n).is_none())
@@ -100,12 +101,12 @@ fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Re
     Ok(())
 }
 
-fn program(s: &mut Scenario, thread: usize) -> Result<&mut Vec<Instr>, String> {
-    s.threads.get_mut(thread).map(|t| &mut t.program).ok_or_else(|| format!("there is no thread {thread}"))
+fn program(s: &mut Scenario, thread: usize) -> Result<&mut Vec<Instr>, EditError> {
+    s.threads.get_mut(thread).map(|t| &mut t.program).ok_or(EditError::NoThread { thread })
 }
 
-fn no_instr(thread: usize, at: usize) -> String {
-    format!("thread {thread} has no instruction {at}")
+fn no_instr(thread: usize, at: usize) -> EditError {
+    EditError::NoInstruction { thread, at }
 }
 
 /// Re-anchors comments of instructions `from..` of `thread` by `by` positions.
@@ -167,13 +168,14 @@ mod tests {
     #[test]
     fn text_with_errors_is_refused() {
         let err = apply("cta A\nthread t @A:\n    ld.bogus r0, [x]\n", &Edit::AddThread).unwrap_err();
-        assert!(err.contains("fix the errors"), "{err}");
+        assert_eq!(err, EditError::Unparsable);
+        assert!(err.to_string().contains("fix the errors"), "{err}");
     }
 
     #[test]
     fn bad_positions_are_errors_not_panics() {
-        assert!(apply(SRC, &Edit::Remove { thread: 0, at: 7 }).is_err());
-        assert!(apply(SRC, &Edit::Move { thread: 5, at: 0, to_thread: 0, to: 0 }).is_err());
-        assert!(apply(SRC, &Edit::Move { thread: 0, at: 0, to_thread: 9, to: 0 }).is_err());
+        assert_eq!(apply(SRC, &Edit::Remove { thread: 0, at: 7 }), Err(EditError::NoInstruction { thread: 0, at: 7 }));
+        assert_eq!(apply(SRC, &Edit::Move { thread: 5, at: 0, to_thread: 0, to: 0 }), Err(EditError::NoThread { thread: 5 }));
+        assert_eq!(apply(SRC, &Edit::Move { thread: 0, at: 0, to_thread: 9, to: 0 }), Err(EditError::NoThread { thread: 9 }));
     }
 }

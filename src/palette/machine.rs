@@ -3,6 +3,7 @@
 //! while something still uses the item and says who. Placements that make instructions
 //! illegal (a `.shared::cta` access across CTAs) are allowed: the verifier flags them.
 
+use super::error::EditError;
 use super::machine_refs::{fresh, fresh_cta, fresh_memory, numbered, stem};
 use super::machine_remove::{drop_implicit_cluster, remove};
 use crate::model::{Cluster, Cta, Location, Mbarrier, Scenario, Space, Thread};
@@ -52,7 +53,7 @@ pub enum MachineEdit {
 /// Applies `edit` to the model; `src` is the text `map` came from (for line numbers).
 /// The comments above the first declaration describe the file, so they stay on top
 /// when a new or removed cluster changes which declaration prints first.
-pub(super) fn apply(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), String> {
+pub(super) fn apply(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), EditError> {
     let header: Vec<Comment> = match first_printed(s) {
         Some(first) => map.comments.iter().filter(|c| c.anchor == first && !c.trailing).cloned().collect(),
         None => Vec::new(),
@@ -82,7 +83,7 @@ fn first_printed(s: &Scenario) -> Option<Anchor> {
     })
 }
 
-fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), String> {
+fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineEdit) -> Result<(), EditError> {
     match edit {
         MachineEdit::AddCluster => {
             let last = s.clusters.iter().rev().find(|c| s.cta(&c.name).is_none()).map(|c| c.name.as_str());
@@ -117,7 +118,7 @@ fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineE
         }
         MachineEdit::AddMbarrier { cta, count } => {
             if *count == 0 {
-                return Err("an mbarrier needs an arrival count of at least 1".into());
+                return Err(EditError::ZeroArrivals);
             }
             let cta = cta_index(s, cta)?;
             let name = fresh_memory(s, stem(s.mbarriers.last().map(|m| m.name.as_str()), "bar"));
@@ -125,9 +126,9 @@ fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineE
         }
         MachineEdit::MoveThread { thread, cta } => {
             let to = cta_index(s, cta)?;
-            let t = s.thread(thread).and_then(|t| s.threads.get_mut(t)).ok_or_else(|| unknown("thread", thread))?;
+            let t = s.thread(thread).and_then(|t| s.threads.get_mut(t)).ok_or_else(|| EditError::Unknown(Item::Thread(thread.clone())))?;
             if t.cta == to {
-                return Err(format!("`{thread}` is already in `{cta}`"));
+                return Err(EditError::AlreadyIn { name: thread.clone(), place: cta.clone() });
             }
             t.cta = to;
         }
@@ -135,9 +136,9 @@ fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineE
         MachineEdit::MoveLocation { location, memory } => move_location(s, location, memory)?,
         MachineEdit::MoveMbarrier { mbarrier, cta } => {
             let to = cta_index(s, cta)?;
-            let m = s.mbarrier(mbarrier).and_then(|m| s.mbarriers.get_mut(m)).ok_or_else(|| unknown("mbarrier", mbarrier))?;
+            let m = s.mbarrier(mbarrier).and_then(|m| s.mbarriers.get_mut(m)).ok_or_else(|| EditError::Unknown(Item::Mbarrier(mbarrier.clone())))?;
             if m.cta == to {
-                return Err(format!("`{mbarrier}` is already in `{cta}`"));
+                return Err(EditError::AlreadyIn { name: mbarrier.clone(), place: cta.clone() });
             }
             m.cta = to;
         }
@@ -146,14 +147,14 @@ fn apply_inner(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &MachineE
     Ok(())
 }
 
-fn move_cta(s: &mut Scenario, map: &mut SourceMap, name: &str, cluster: Option<&str>) -> Result<(), String> {
+fn move_cta(s: &mut Scenario, map: &mut SourceMap, name: &str, cluster: Option<&str>) -> Result<(), EditError> {
     let cta = cta_index(s, name)?;
-    let from = s.cluster_of(cta).ok_or_else(|| unknown("CTA", name))?;
+    let from = s.cluster_of(cta).ok_or_else(|| EditError::Unknown(Item::Cta(name.to_string())))?;
     let to = match cluster {
         Some(c) => cluster_index(s, c)?,
-        None if is_own_cluster(s, cta, from) => return Err(format!("`{name}` is already in a cluster of its own")),
+        None if is_own_cluster(s, cta, from) => return Err(EditError::AlreadyOwnCluster { cta: name.to_string() }),
         None if s.clusters.iter().any(|c| c.name == name) => {
-            return Err(format!("a cluster is already named `{name}`, so `{name}` cannot get a cluster of its own"))
+            return Err(EditError::ClusterNameTaken { cta: name.to_string() })
         }
         None => {
             s.clusters.push(Cluster { name: name.to_string(), gpu: 0 });
@@ -161,7 +162,7 @@ fn move_cta(s: &mut Scenario, map: &mut SourceMap, name: &str, cluster: Option<&
         }
     };
     if to == from {
-        return Err(format!("`{name}` is already in `{}`", cluster.unwrap_or(name)));
+        return Err(EditError::AlreadyIn { name: name.to_string(), place: cluster.unwrap_or(name).to_string() });
     }
     if let Some(c) = s.ctas.get_mut(cta) {
         c.cluster = to;
@@ -176,22 +177,22 @@ fn is_own_cluster(s: &Scenario, cta: usize, cluster: usize) -> bool {
     alone && s.clusters.get(cluster).is_some_and(|c| s.ctas.get(cta).is_some_and(|t| t.name == c.name))
 }
 
-fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), String> {
-    let at = s.location(name).ok_or_else(|| unknown("location", name))?;
-    let location = s.locations.get(at).ok_or_else(|| unknown("location", name))?;
+fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), EditError> {
+    let unknown = || EditError::Unknown(Item::Location(name.to_string()));
+    let location = s.location(name).and_then(|at| s.locations.get(at)).ok_or_else(unknown)?;
     if let Some(alias) = &location.alias {
-        return Err(format!("`{name}` is an alias of `{}`: move `{}` instead", alias.target, alias.target));
+        return Err(EditError::AliasMoved { alias: name.to_string(), target: alias.target.clone() });
     }
     let space = match (memory, location.space) {
         (Memory::Global, Space::Tmem(_)) => {
-            return Err(format!("`{name}` is tensor memory: it can only move to another CTA"))
+            return Err(EditError::TmemToGlobal { location: name.to_string() })
         }
         (Memory::Global, _) => Space::Global,
         (Memory::Shared(cta), Space::Tmem(_)) => Space::Tmem(cta_index(s, cta)?),
         (Memory::Shared(cta), _) => Space::Shared(cta_index(s, cta)?),
     };
     if space == location.space {
-        return Err(format!("`{name}` is already there"));
+        return Err(EditError::AlreadyThere { location: name.to_string() });
     }
     // An alias names the same memory, so it moves along.
     for l in &mut s.locations {
@@ -202,14 +203,10 @@ fn move_location(s: &mut Scenario, name: &str, memory: &Memory) -> Result<(), St
     Ok(())
 }
 
-pub(super) fn cta_index(s: &Scenario, name: &str) -> Result<usize, String> {
-    s.cta(name).ok_or_else(|| unknown("CTA", name))
+pub(super) fn cta_index(s: &Scenario, name: &str) -> Result<usize, EditError> {
+    s.cta(name).ok_or_else(|| EditError::Unknown(Item::Cta(name.to_string())))
 }
 
-pub(super) fn cluster_index(s: &Scenario, name: &str) -> Result<usize, String> {
-    s.clusters.iter().position(|c| c.name == name).ok_or_else(|| unknown("cluster", name))
-}
-
-pub(super) fn unknown(kind: &str, name: &str) -> String {
-    format!("there is no {kind} `{name}`")
+pub(super) fn cluster_index(s: &Scenario, name: &str) -> Result<usize, EditError> {
+    s.clusters.iter().position(|c| c.name == name).ok_or_else(|| EditError::Unknown(Item::Cluster(name.to_string())))
 }

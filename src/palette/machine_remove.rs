@@ -4,17 +4,18 @@
 
 use std::cmp::Ordering;
 
-use super::machine::{cluster_index, cta_index, unknown, Item};
+use super::error::EditError;
+use super::machine::{cluster_index, cta_index, Item};
 use super::machine_refs::{cluster_content, cta_content, instr_user, memory_user, thread_user, Lines};
 use crate::model::{Scenario, Space};
 use crate::syntax::{Anchor, SourceMap};
 
-pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &Item) -> Result<(), String> {
+pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &Item) -> Result<(), EditError> {
     let lines = Lines { src, map };
     match item {
         Item::Thread(name) => {
-            let at = s.thread(name).ok_or_else(|| unknown("thread", name))?;
-            refuse(name, "is used by", thread_user(s, &lines, name))?;
+            let at = s.thread(name).ok_or_else(|| EditError::Unknown(item.clone()))?;
+            in_use(name, thread_user(s, &lines, name))?;
             s.threads.remove(at);
             fix_comments(map, |a| match a {
                 Anchor::Thread(t) => shift(t, at).map(Anchor::Thread),
@@ -23,8 +24,8 @@ pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &It
             });
         }
         Item::Location(name) => {
-            let at = s.location(name).ok_or_else(|| unknown("location", name))?;
-            refuse(name, "is used by", memory_user(s, &lines, name))?;
+            let at = s.location(name).ok_or_else(|| EditError::Unknown(item.clone()))?;
+            in_use(name, memory_user(s, &lines, name))?;
             s.locations.remove(at);
             fix_comments(map, |a| match a {
                 Anchor::Location(l) => shift(l, at).map(Anchor::Location),
@@ -32,8 +33,8 @@ pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &It
             });
         }
         Item::Mbarrier(name) => {
-            let at = s.mbarrier(name).ok_or_else(|| unknown("mbarrier", name))?;
-            refuse(name, "is used by", instr_user(s, &lines, name))?;
+            let at = s.mbarrier(name).ok_or_else(|| EditError::Unknown(item.clone()))?;
+            in_use(name, instr_user(s, &lines, name))?;
             s.mbarriers.remove(at);
             fix_comments(map, |a| match a {
                 Anchor::Mbarrier(m) => shift(m, at).map(Anchor::Mbarrier),
@@ -42,7 +43,7 @@ pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &It
         }
         Item::Cta(name) => {
             let at = cta_index(s, name)?;
-            refuse(name, "still holds", cta_content(s, &lines, at))?;
+            not_empty(name, cta_content(s, &lines, at))?;
             let cluster = s.cluster_of(at);
             s.ctas.remove(at);
             let fix = |c: &mut usize| *c = shift(*c, at).unwrap_or(*c);
@@ -63,7 +64,7 @@ pub(super) fn remove(s: &mut Scenario, map: &mut SourceMap, src: &str, item: &It
         }
         Item::Cluster(name) => {
             let at = cluster_index(s, name)?;
-            refuse(name, "still holds", cluster_content(s, &lines, at))?;
+            not_empty(name, cluster_content(s, &lines, at))?;
             remove_cluster(s, map, at);
         }
     }
@@ -85,11 +86,12 @@ fn remove_cluster(s: &mut Scenario, map: &mut SourceMap, at: usize) {
     });
 }
 
-fn refuse(name: &str, verb: &str, user: Option<String>) -> Result<(), String> {
-    match user {
-        Some(user) => Err(format!("`{name}` {verb} {user}")),
-        None => Ok(()),
-    }
+fn in_use(name: &str, user: Option<String>) -> Result<(), EditError> {
+    user.map_or(Ok(()), |user| Err(EditError::InUse { name: name.to_string(), user }))
+}
+
+fn not_empty(name: &str, content: Option<String>) -> Result<(), EditError> {
+    content.map_or(Ok(()), |content| Err(EditError::NotEmpty { name: name.to_string(), content }))
 }
 
 /// Index `i` after removing index `removed`; `None` for the removed one.

@@ -40,7 +40,7 @@ thread t1 @D:
     mbarrier.arrive.release.cta.shared::cta [m]
 ";
 
-fn run(src: &str, edit: MachineEdit) -> Result<String, String> {
+fn run(src: &str, edit: MachineEdit) -> Result<String, EditError> {
     apply(src, &Edit::Machine(edit))
 }
 
@@ -111,7 +111,8 @@ fn the_comments_opening_the_file_stay_on_top() {
 #[test]
 fn an_mbarrier_needs_a_count() {
     let err = run(STARTER, MachineEdit::AddMbarrier { cta: s("A"), count: 0 }).unwrap_err();
-    assert!(err.contains("at least 1"), "{err}");
+    assert_eq!(err, EditError::ZeroArrivals);
+    assert!(err.to_string().contains("at least 1"), "{err}");
 }
 
 #[test]
@@ -121,7 +122,8 @@ fn moving_a_thread_changes_only_its_cta() {
     assert_eq!(cta_of(&sc, "t0"), "D");
     assert_eq!(cta_of(&sc, "t1"), "D");
     let err = run(&out, MachineEdit::MoveThread { thread: s("t0"), cta: s("D") }).unwrap_err();
-    assert_eq!(err, "`t0` is already in `D`");
+    assert_eq!(err, EditError::AlreadyIn { name: s("t0"), place: s("D") });
+    assert_eq!(err.to_string(), "`t0` is already in `D`");
 }
 
 #[test]
@@ -135,14 +137,16 @@ fn a_lone_cta_joining_a_cluster_leaves_no_empty_cluster_behind() {
     assert!(out.contains("\ncta D\n"), "{out}");
     assert_eq!(clean(&out).clusters.len(), 2);
     let err = run(&out, MachineEdit::MoveCta { cta: s("D"), cluster: None }).unwrap_err();
-    assert!(err.contains("already in a cluster of its own"), "{err}");
+    assert_eq!(err, EditError::AlreadyOwnCluster { cta: s("D") });
+    assert!(err.to_string().contains("already in a cluster of its own"), "{err}");
 }
 
 #[test]
 fn a_cta_cannot_take_a_cluster_name_that_exists() {
     let src = "cluster A\ncta B in A\ncluster K\ncta A in K\n";
     let err = run(src, MachineEdit::MoveCta { cta: s("A"), cluster: None }).unwrap_err();
-    assert!(err.contains("a cluster is already named `A`"), "{err}");
+    assert_eq!(err, EditError::ClusterNameTaken { cta: s("A") });
+    assert!(err.to_string().contains("a cluster is already named `A`"), "{err}");
 }
 
 #[test]
@@ -172,21 +176,23 @@ fn mbarriers_move_between_ctas() {
 #[test]
 fn removing_something_used_is_refused_naming_the_user() {
     let err = run(STARTER, MachineEdit::Remove(Item::Mbarrier(s("bar")))).unwrap_err();
-    assert_eq!(err, "`bar` is used by `producer` (line 8)");
+    assert_eq!(err, EditError::InUse { name: s("bar"), user: s("`producer` (line 8)") });
+    assert_eq!(err.to_string(), "`bar` is used by `producer` (line 8)");
     let err = run(STARTER, MachineEdit::Remove(Item::Location(s("x")))).unwrap_err();
-    assert_eq!(err, "`x` is used by `producer` (line 7)");
+    assert_eq!(err.to_string(), "`x` is used by `producer` (line 7)");
     let err = run(STARTER, MachineEdit::Remove(Item::Thread(s("consumer")))).unwrap_err();
-    assert_eq!(err, "`consumer` is used by the final condition (line 15)");
+    assert_eq!(err.to_string(), "`consumer` is used by the final condition (line 15)");
     let err = run(STARTER, MachineEdit::Remove(Item::Cta(s("A")))).unwrap_err();
-    assert_eq!(err, "`A` still holds thread `producer` (line 6)");
+    assert_eq!(err, EditError::NotEmpty { name: s("A"), content: s("thread `producer` (line 6)") });
+    assert_eq!(err.to_string(), "`A` still holds thread `producer` (line 6)");
     let err = run(THREE, MachineEdit::Remove(Item::Cluster(s("C")))).unwrap_err();
-    assert_eq!(err, "`C` still holds CTA `A` (line 2)");
+    assert_eq!(err.to_string(), "`C` still holds CTA `A` (line 2)");
     let src = "global x = 0\nalias y = x via surface\n";
     let err = run(src, MachineEdit::Remove(Item::Location(s("x")))).unwrap_err();
-    assert_eq!(err, "`x` is used by alias `y` (line 2)");
+    assert_eq!(err.to_string(), "`x` is used by alias `y` (line 2)");
     let src = "cta A\nglobal x = 0\nthread t @A:\nexists (x == 1)\n";
     let err = run(src, MachineEdit::Remove(Item::Location(s("x")))).unwrap_err();
-    assert_eq!(err, "`x` is used by the final condition (line 4)");
+    assert_eq!(err.to_string(), "`x` is used by the final condition (line 4)");
 }
 
 /// Users are found through what instructions name (their facts): a multicast
@@ -250,13 +256,19 @@ fn removing_unused_items_keeps_other_comments_with_their_items() {
 
 #[test]
 fn unknown_names_and_tensor_memory_are_errors_not_panics() {
-    assert_eq!(run(STARTER, MachineEdit::AddThread { cta: s("Z") }).unwrap_err(), "there is no CTA `Z`");
-    assert!(run(STARTER, MachineEdit::AddCta { cluster: Some(s("Q")) }).is_err());
-    assert!(run(STARTER, MachineEdit::Remove(Item::Thread(s("nobody")))).is_err());
-    assert!(run(STARTER, MachineEdit::MoveMbarrier { mbarrier: s("x"), cta: s("A") }).is_err());
+    let err = run(STARTER, MachineEdit::AddThread { cta: s("Z") }).unwrap_err();
+    assert_eq!(err, EditError::Unknown(Item::Cta(s("Z"))));
+    assert_eq!(err.to_string(), "there is no CTA `Z`");
+    assert_eq!(run(STARTER, MachineEdit::AddCta { cluster: Some(s("Q")) }), Err(EditError::Unknown(Item::Cluster(s("Q")))));
+    assert_eq!(run(STARTER, MachineEdit::Remove(Item::Thread(s("nobody")))), Err(EditError::Unknown(Item::Thread(s("nobody")))));
+    assert_eq!(
+        run(STARTER, MachineEdit::MoveMbarrier { mbarrier: s("x"), cta: s("A") }),
+        Err(EditError::Unknown(Item::Mbarrier(s("x"))))
+    );
     let src = "cta A\ncta B\ntmem acc @A = 0\n";
     let err = run(src, MachineEdit::MoveLocation { location: s("acc"), memory: Memory::Global }).unwrap_err();
-    assert!(err.contains("tensor memory"), "{err}");
+    assert_eq!(err, EditError::TmemToGlobal { location: s("acc") });
+    assert!(err.to_string().contains("tensor memory"), "{err}");
     let out = ok(src, MachineEdit::MoveLocation { location: s("acc"), memory: Memory::Shared(s("B")) });
     assert!(out.contains("tmem acc @B = 0"), "{out}");
 }

@@ -3,6 +3,7 @@
 //! the scenario text through the canonical printer. UI-free; the app only renders it.
 
 mod edit;
+mod error;
 mod families;
 mod machine;
 mod machine_refs;
@@ -10,6 +11,7 @@ mod machine_remove;
 mod options;
 
 pub use edit::{apply, Edit};
+pub use error::EditError;
 pub use machine::{Item, MachineEdit, Memory};
 pub use families::{catalog, Entry, Family};
 pub use options::{slots, Choice, Slot, SlotKind};

@@ -85,7 +85,7 @@ fn step_around(s: &Scenario, mode: Mode, picks: &[u32], explored: bool) {
         let choice = pick.rotate_left(7) % choices.max(1);
         // An enabled step may still fail on a name the checker cannot resolve; it must say why.
         if let Err(why) = stepper.step(Step { agent, choice }) {
-            assert!(!why.is_empty() && !explored, "enabled step {agent}/{choice} refused: {why}");
+            assert!(!why.to_string().is_empty() && !explored, "enabled step {agent}/{choice} refused: {why}");
         }
     }
     // Out-of-range steps are refused.

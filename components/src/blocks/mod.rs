@@ -43,7 +43,7 @@ impl BlockCtx {
                 self.error.set(None);
                 self.state.edit(text, false);
             }
-            Err(err) => self.error.set(Some(err)),
+            Err(err) => self.error.set(Some(err.to_string())),
         }
     }
 

@@ -151,7 +151,7 @@ pub fn reason_name(r: RaceReason) -> &'static str {
 fn witness_lines(scenario: &Scenario, mode: Mode, schedule: &Schedule) -> Vec<String> {
     let mut stepper = match Stepper::new(scenario, mode) {
         Ok(s) => s,
-        Err(e) => return vec![e],
+        Err(e) => return vec![e.to_string()],
     };
     let mut lines = Vec::new();
     for step in &schedule.steps {

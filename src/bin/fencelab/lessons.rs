@@ -163,8 +163,8 @@ fn check_dir(dir: &Path) -> u8 {
     }
     let metas: Vec<(&str, _)> = lessons.iter().map(|(f, l)| (f.as_str(), &l.meta)).collect();
     let linked: Vec<(&str, &Lesson)> = lessons.iter().map(|(f, l)| (f.as_str(), l)).collect();
-    for (file, problem) in check_course(&metas).into_iter().chain(check_lesson_links(&linked)) {
-        eprintln!("{}: error: {problem}", dir.join(file).display());
+    for problem in check_course(&metas).into_iter().chain(check_lesson_links(&linked)) {
+        eprintln!("{}: error: {problem}", dir.join(problem.file()).display());
         tally.malformed += 1;
     }
     for (file, problem) in check_prerequisites(&linked) {

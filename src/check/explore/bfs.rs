@@ -194,7 +194,7 @@ pub fn explore(
                 let schedule = witness(&nodes, entry, None);
                 let mut m = initial.clone();
                 for step in &schedule.steps {
-                    apply(layout, mode, &mut m, *step)?;
+                    apply(layout, mode, &mut m, *step).map_err(|e| e.to_string())?;
                 }
                 let spinning: Vec<String> = (0..m.agents.len() as u32)
                     .filter(|&a| m.agents.get(a as usize).is_some_and(|x| x.status != Status::Done))

@@ -60,7 +60,7 @@ pub fn parse(src: &str) -> Parsed {
     let lines = lex(src, &mut parser.diags);
     let title_line = title_line(&lines);
     parser.scenario.title =
-        title_line.and_then(|i| lines.get(i)).and_then(|l| l.comment.as_deref()).map(|t| t.trim().to_string());
+        title_line.and_then(|i| lines.get(i)).and_then(|l| l.comment.as_deref()).map(crate::syntax::printer::title_text);
     // Machine declarations first, so threads and memory may name CTAs declared later.
     let mut anchors = vec![None; lines.len()];
     for (keyword, form) in [("cluster", Parser::cluster_decl as LineForm), ("cta", Parser::cta_decl)] {

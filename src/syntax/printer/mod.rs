@@ -68,10 +68,16 @@ fn comment(text: &str) -> String {
     }
 }
 
+/// A title as one trimmed line: the printer writes it so and the parser reads it so, since
+/// a link's title may hold line breaks, and a lone `\r` does not end a `.fence` line.
+pub(crate) fn title_text(raw: &str) -> String {
+    raw.replace(['\n', '\r'], " ").trim().to_string()
+}
+
 fn print_inner(s: &Scenario, map: Option<&SourceMap>) -> String {
     let mut out = String::new();
-    if let Some(title) = s.title.as_deref().map(|t| t.replace(['\n', '\r'], " ")).filter(|t| !t.trim().is_empty()) {
-        let _ = writeln!(out, "# {}\n", title.trim());
+    if let Some(title) = s.title.as_deref().map(title_text).filter(|t| !t.is_empty()) {
+        let _ = writeln!(out, "# {title}\n");
     }
     for (i, cluster) in s.clusters.iter().enumerate() {
         if !is_implicit_cluster(s, i) {

@@ -203,9 +203,9 @@ fn removal_sees_every_operand_an_instruction_names() {
     let parsed = crate::syntax::parse(src);
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
     let err = run(src, MachineEdit::Remove(Item::Mbarrier(s("n")))).unwrap_err();
-    assert_eq!(err, "`n` is used by `t` (line 11)");
+    assert_eq!(err, EditError::InUse { name: s("n"), user: s("`t` (line 11)") });
     let err = run(src, MachineEdit::Remove(Item::Location(s("g")))).unwrap_err();
-    assert_eq!(err, "`g` is used by `t` (line 12)");
+    assert_eq!(err, EditError::InUse { name: s("g"), user: s("`t` (line 12)") });
     assert!(run(src, MachineEdit::Remove(Item::Location(s("d")))).is_ok());
 }
 

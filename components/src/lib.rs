@@ -32,6 +32,9 @@ mod theme;
 mod timeline;
 mod trace;
 mod verdict_panel;
+mod source_link;
+mod code_text;
+mod guided;
 pub mod worker;
 
 use leptos::prelude::*;

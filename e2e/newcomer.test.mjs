@@ -199,6 +199,49 @@ describe("newcomer", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("a shared link keeps the program's comments", async () => {
+        const { page, problems } = await openExplorer(browser);
+        const text = editorOf(page);
+        // A comment leaves the scenario as it was: no new check, the link is made at once.
+        await text.fill((await text.inputValue()).replace("thread consumer", "# the consumer waits on the barrier\nthread consumer"));
+        await page.getByRole("button", { name: "Copy link", exact: true }).click();
+        const link = await page.locator("input.share-link").inputValue();
+        const other = await browser.newPage();
+        await other.page.goto(link);
+        await verdictAfter(other.page, 0);
+        assert.match(await editorOf(other.page).inputValue(), /# the consumer waits on the barrier\nthread consumer/);
+        assert.deepEqual(problems, []);
+        assert.deepEqual(other.problems, []);
+        await other.page.close();
+        await page.close();
+    });
+
+    test("a step animates its cause within 300 ms, and the animation can be turned off", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.getByRole("button", { name: "Step forward" }).click();
+        const written = page.locator(".cell-writes li.just-written");
+        assert.equal(await written.count(), 1, "the store's value travels into its cell");
+        assert.ok((await page.locator(".vis.vis-new").count()) >= 1, "and into the readers' can-read sets");
+        // Every running animation ends within 300 ms of the step.
+        const longest = await page.evaluate(() =>
+            Math.max(0, ...document.getAnimations().map((a) => {
+                const t = a.effect.getComputedTiming();
+                return (t.delay ?? 0) + (t.duration ?? 0);
+            })),
+        );
+        assert.ok(longest > 0 && longest <= 300, `longest animation ${longest} ms`);
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.getByRole("button", { name: "Step forward" }).click();
+        assert.equal(await page.locator(".tl-just-formed").count(), 1, "the release/acquire edge draws in");
+        await page.getByLabel("animate").uncheck();
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.animate), "off");
+        await page.getByRole("button", { name: "Step forward" }).click();
+        assert.equal(await page.evaluate(() => document.getAnimations().length), 0, "steps land at once");
+        await page.getByLabel("animate").check();
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
     test("motion honours prefers-reduced-motion", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.emulateMedia({ reducedMotion: "reduce" });

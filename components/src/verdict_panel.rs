@@ -295,7 +295,8 @@ pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> i
                 {finding.accesses.iter().map(|a| {
                     let what = if a.is_write { "write" } else { "read" };
                     let place = place_of(state, &a.thread, a.instr);
-                    let step = (a.step < steps).then(|| format!(", step {}", a.step + 1)).unwrap_or_default();
+                    // A step past the witness's end would point at nothing: leave it out.
+                    let step = if a.step < steps { format!(", step {}", a.step + 1) } else { String::new() };
                     let text = format!("{what} of `{}` by `{}` ({place}{step})", location_name(&a.location), a.agent);
                     view! { <li>{code_text(&text)}</li> }
                 }).collect_view()}

@@ -42,9 +42,10 @@ pub fn Timeline() -> impl IntoView {
                         {tl.rows.iter().map(row_view).collect_view()}
                         {tl.columns.iter().map(|c| column_view(c, tl.height)).collect_view()}
                         {
-                            // Arrows ending on the current row formed with the step just taken: they draw in.
+                            // Arrows ending on the current row (their head stops short of the dot) formed with
+                            // the step just taken: they draw in.
                             let now_y = tl.rows.iter().find(|r| r.current && r.index > 0).map(|r| r.y);
-                            tl.arrows.iter().enumerate().map(|(i, a)| arrow_view(i, a.clone(), now_y == Some(a.to.1), ui)).collect_view()
+                            tl.arrows.iter().enumerate().map(|(i, a)| arrow_view(i, a.clone(), now_y.is_some_and(|y| (a.to.1 - y).abs() < ROW_HEIGHT / 2.0), ui)).collect_view()
                         }
                         {tl.dots.iter().map(|d| dot_view(d.clone(), ui)).collect_view()}
                     </svg>

@@ -212,8 +212,8 @@ fn diag_item(d: &DiagView, on_jump: Callback<u32>) -> impl IntoView {
                 on:click=move |_| if let Some(o) = offset { on_jump.run(o) }
                 aria-label=format!("go to line {place}")>{place.clone()}</button>
             <span class="diag-text">
-                <span class="diag-headline">{headline}</span>
-                {extra.into_iter().map(|e| view! { <span class="diag-extra">{e}</span> }).collect_view()}
+                <span class="diag-headline">{crate::code_text::code_text(&headline)}</span>
+                {extra.into_iter().map(|e| view! { <span class="diag-extra">{crate::code_text::code_text(&e)}</span> }).collect_view()}
             </span>
         </li>
     }

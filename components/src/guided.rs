@@ -41,19 +41,12 @@ const STOPS: [Stop; 3] = [
     },
 ];
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 fn dismissed() -> bool {
-    storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten()).is_some()
+    crate::storage::get(STORAGE_KEY).is_some()
 }
 
 fn remember(choice: &str) {
-    if let Some(storage) = storage() {
-        // Disabled storage only means the guide shows again next visit.
-        let _ = storage.set_item(STORAGE_KEY, choice);
-    }
+    crate::storage::set(STORAGE_KEY, choice);
 }
 
 /// Marks the region of tour stop `stop` (and unmarks the others).

@@ -35,6 +35,7 @@ mod verdict_panel;
 mod source_link;
 mod code_text;
 mod guided;
+mod storage;
 pub mod worker;
 
 use leptos::prelude::*;

@@ -74,23 +74,16 @@ pub fn StepControls() -> impl IntoView {
 
 const ANIMATE_KEY: &str = "fencelab-animate";
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 /// Whether step animations are on (the learner's stored choice; on by default), applied
 /// to the page as `data-animate` on the root element, which the stylesheet reads.
 fn animation_on() -> bool {
-    let on = storage().and_then(|s| s.get_item(ANIMATE_KEY).ok().flatten()).as_deref() != Some("off");
+    let on = crate::storage::get(ANIMATE_KEY).as_deref() != Some("off");
     apply_animation(on);
     on
 }
 
 fn set_animation(on: bool) {
-    if let Some(storage) = storage() {
-        // Disabled storage only means the choice lasts for this visit.
-        let _ = storage.set_item(ANIMATE_KEY, if on { "on" } else { "off" });
-    }
+    crate::storage::set(ANIMATE_KEY, if on { "on" } else { "off" });
     apply_animation(on);
 }
 

@@ -257,24 +257,18 @@ fn attempt_scenario(local: AppState) -> Option<fencelab::model::Scenario> {
 
 const ATTEMPT_KEY: &str = "fencelab-attempt:";
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 /// The attempt saved on an earlier visit, if any.
 fn load_attempt(key: &str) -> Option<String> {
-    storage()?.get_item(&format!("{ATTEMPT_KEY}{key}")).ok().flatten()
+    crate::storage::get(&format!("{ATTEMPT_KEY}{key}"))
 }
 
 /// Saves the attempt (`None`: back at the start, so nothing to keep).
 fn save_attempt(key: &str, text: Option<&str>) {
-    let Some(storage) = storage() else { return };
     let item = format!("{ATTEMPT_KEY}{key}");
-    // Storage can be full or disabled; the attempt then lasts for this visit only.
-    let _ = match text {
-        Some(text) => storage.set_item(&item, text),
-        None => storage.remove_item(&item),
-    };
+    match text {
+        Some(text) => crate::storage::set(&item, text),
+        None => crate::storage::remove(&item),
+    }
 }
 
 /// The goal in words: verdict, lanes, forbidden classes, size limit, mode.

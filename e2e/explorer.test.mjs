@@ -21,7 +21,7 @@ describe("explorer", { skip: skip ?? false }, () => {
     test("relaxed message passing races; typing release/acquire makes it correct", async () => {
         const { page, problems } = await open();
         assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
-        assert.match(await page.locator(".finding").first().innerText(), /data race on `data`/);
+        assert.match(await page.locator(".finding").first().innerText(), /data race on data/);
         await screenshot(page, "flow-mp-relaxed-race");
 
         const text = page.getByRole("textbox", { name: /Scenario source/ });

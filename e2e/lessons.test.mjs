@@ -65,14 +65,16 @@ describe("lessons", { skip: skip ?? false }, () => {
         await page.goto(`${browser.url}/#/lessons/${LESSON}`);
         const card = page.locator(`[data-exercise="${EXERCISE}"]`);
         await card.waitFor();
-        await card.locator('[data-grade="not yet"]').waitFor();
-        assert.match(await card.locator(".grade").innerText(), /Not yet/);
+        // Untouched, the exercise looks neutral: nothing was tried, so nothing failed.
+        await card.locator('[data-grade="pending"]').waitFor();
+        await page.waitForTimeout(700);
+        assert.doesNotMatch(await card.locator(".grade").innerText(), /Not yet/);
 
         await card.getByRole("button", { name: /Show hint 1/ }).click();
         assert.equal(await card.locator(".hint").count(), 1);
         assert.match(await card.locator(".hint").first().innerText(), /publish/);
 
-        const editor = card.locator("textarea.exercise-text");
+        const editor = card.locator("textarea.editor-text");
         const start = await editor.inputValue();
         assert.ok(!start.includes("release"), "the start is not the solution");
         // First attempt: only the producer side; the grader must still refuse it.
@@ -93,9 +95,12 @@ describe("lessons", { skip: skip ?? false }, () => {
         await card.scrollIntoViewIfNeeded();
         await screenshot(page, "exercise-passed");
 
+        const passedText = await editor.inputValue();
         await page.reload();
         const again = page.locator(`[data-exercise="${EXERCISE}"]`);
         await again.locator(".badge-pass").waitFor();
+        assert.equal(await again.locator("textarea.editor-text").inputValue(), passedText, "the attempt survives the reload");
+        await again.locator('[data-grade="passed"]').waitFor({ timeout: 20000 });
         assert.equal(await again.locator(".hint").count(), 1, "the revealed hint stays revealed");
         // The lesson's predict exercise: pick a verdict; a wrong one says what the checker says.
         const predict = page.locator('[data-exercise="predict-release-without-acquire"]');

@@ -116,8 +116,8 @@ describe("timeline", { skip: skip ?? false }, () => {
         await finding.hover();
         const producer = page.locator('[data-agent="producer"] li.access-marked');
         const consumer = page.locator('[data-agent="consumer"] li.access-marked');
-        assert.match(await producer.innerText(), /st\.shared(::cta)? \[data\], 42[\s\S]*◀ write of `data`/);
-        assert.match(await consumer.innerText(), /ld\.shared(::cta)? r1, \[data\][\s\S]*◀ read of `data`/);
+        assert.match(await producer.innerText(), /st\.shared(::cta)? \[data\], 42[\s\S]*◀ write of data/);
+        assert.match(await consumer.innerText(), /ld\.shared(::cta)? r1, \[data\][\s\S]*◀ read of data/);
         await page.mouse.move(2, 2);
         assert.equal(await marks.count(), 0, "leaving the card clears an unpinned mark");
         // Without a mouse: focusing the card's button marks them too; Show me pins them.

@@ -97,18 +97,7 @@ impl CheckClient {
     /// the latest edit was a keystroke. Call it from the root, so replies never arrive
     /// after their signals are gone.
     pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static) -> CheckClient {
-        let client = CheckClient {
-            state: RwSignal::new(CheckState::Blocked),
-            progress: RwSignal::new(None),
-            timing: RwSignal::new(None),
-            live: StoredValue::new_local(None),
-            dispatch: StoredValue::new_local(Coalescer::default()),
-            last_sent: StoredValue::new_local(None),
-            timer: StoredValue::new(None),
-            wanted: StoredValue::new(None),
-            next_id: StoredValue::new(0),
-            posted_at: StoredValue::new(0.0),
-        };
+        let client = CheckClient::idle();
         client.respawn();
         let last_mode = StoredValue::new(None::<Mode>);
         // Immediate, not a deferred effect: the request is posted from the edit's own
@@ -132,6 +121,23 @@ impl CheckClient {
         });
         on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(Live::stop)));
         client
+    }
+
+    /// A client with no worker and no checks, for a lesson's own state (the card checks
+    /// its scenario itself).
+    pub fn idle() -> CheckClient {
+        CheckClient {
+            state: RwSignal::new(CheckState::Blocked),
+            progress: RwSignal::new(None),
+            timing: RwSignal::new(None),
+            live: StoredValue::new_local(None),
+            dispatch: StoredValue::new_local(Coalescer::default()),
+            last_sent: StoredValue::new_local(None),
+            timer: StoredValue::new(None),
+            wanted: StoredValue::new(None),
+            next_id: StoredValue::new(0),
+            posted_at: StoredValue::new(0.0),
+        }
     }
 
     /// Whether `job` is what the checker last got, with its answer shown or coming: typing

@@ -8,12 +8,23 @@ use fencelab::diag::Severity;
 
 use crate::analysis::DiagView;
 use crate::highlight::highlight_line;
-use crate::state::use_app_state;
+use crate::source_link::{LineMarks, SourceLines};
+use crate::state::{use_app_state, AppState};
 
-/// Text editor for the scenario: line numbers, highlighting, undo/redo.
+/// Text editor for the scenario: line numbers, highlighting, undo/redo, and the lines the
+/// current step and the shown finding touch. A click on an instruction's line goes to the
+/// step that runs it.
 #[component]
-pub fn Editor() -> impl IntoView {
+pub fn Editor(
+    /// An exercise's editor: no template menu.
+    #[prop(optional)]
+    compact: bool,
+    /// The accessible name of the text area.
+    #[prop(optional, into)]
+    label: Option<String>,
+) -> impl IntoView {
     let state = use_app_state();
+    let label = label.unwrap_or_else(|| "Scenario source (.fence syntax)".to_string());
     let source = state.source;
     let lines = move || source.with(|s| s.split('\n').count());
     // Phones get a read-only editor: stepping works there, typing PTX does not.
@@ -23,6 +34,8 @@ pub fn Editor() -> impl IntoView {
         .flatten()
         .is_some_and(|q| q.matches());
     let marks = move || state.analysis.with(|a| a.line_marks());
+    // An exercise's editor has no stepping beside it: nothing to mark or jump to.
+    let linked = Memo::new(move |_| if compact { LineMarks::default() } else { execution_marks(state) });
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -58,6 +71,7 @@ pub fn Editor() -> impl IntoView {
             <div class="panel-head">
                 <h2 id="editor-title">"Program"</h2>
                 <div class="toolbar" role="toolbar" aria-label="Edit">
+                    {(!compact).then(|| view! {
                     <label class="templates">
                         <span class="visually-hidden">"New scenario from a template"</span>
                         <select aria-label="New scenario from a template" on:change:target=move |ev| {
@@ -74,6 +88,7 @@ pub fn Editor() -> impl IntoView {
                             }).collect_view()}
                         </select>
                     </label>
+                    })}
                     <button type="button" on:click=move |_| state.undo()
                         disabled=move || !state.history.with(|h| h.can_undo())
                         title="Undo (Ctrl+Z)">"Undo"</button>
@@ -86,6 +101,7 @@ pub fn Editor() -> impl IntoView {
                 <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref>
                     {move || {
                         let marks = marks();
+                        let linked = linked.get();
                         (1..=lines())
                             .map(|n| {
                                 let class = match marks.iter().find(|(l, _)| *l == n).map(|m| m.1) {
@@ -93,7 +109,12 @@ pub fn Editor() -> impl IntoView {
                                     Some(Severity::Warning) => "has-warning",
                                     _ => "",
                                 };
-                                view! { <li class=class>{n}</li> }
+                                let access = linked.accesses.iter().any(|(l, _)| *l == n);
+                                view! {
+                                    <li class=class class:has-access=access class:is-current=linked.current == Some(n)>
+                                        {n}
+                                    </li>
+                                }
                             })
                             .collect_view()
                     }}
@@ -102,12 +123,14 @@ pub fn Editor() -> impl IntoView {
                     <pre class="editor-paint" aria-hidden="true" node_ref=paint_ref>
                         {move || {
                             let marks = marks();
-                            source.with(|s| paint(s, &marks))
+                            let linked = linked.get();
+                            let hovered = state.hover_line.get();
+                            source.with(|s| paint(s, &marks, &linked, hovered))
                         }}
                     </pre>
                     <textarea
                         class="editor-text"
-                        aria-label="Scenario source (.fence syntax)"
+                        aria-label=label
                         spellcheck="false"
                         autocomplete="off"
                         autocapitalize="off"
@@ -118,10 +141,18 @@ pub fn Editor() -> impl IntoView {
                         prop:value=move || source.get()
                         on:input:target=move |ev| state.edit(ev.target().value(), true)
                         on:keydown=on_keydown
+                        on:click:target=move |ev| {
+                            let text = ev.target();
+                            let (Ok(Some(start)), Ok(Some(end))) = (text.selection_start(), text.selection_end()) else { return };
+                            if start == end && !compact {
+                                let line = source.with_untracked(|s| line_at_utf16(s, start));
+                                go_to_line(state, line);
+                            }
+                        }
                     ></textarea>
                 </div>
             </div>
-            <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p>
+            {(!compact).then(|| view! { <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p> })}
             <Diagnostics on_jump=move |offset: u32| {
                 let Some(text) = text_ref.get_untracked() else { return };
                 let at = source.with_untracked(|s| utf16_offset(s, offset));
@@ -142,7 +173,7 @@ fn Diagnostics(
     let state = use_app_state();
     let diagnostics = move || state.analysis.with(|a| a.diagnostics.clone());
     view! {
-        <div class="diagnostics" aria-live="polite">
+        <div class="diagnostics">
             {move || {
                 let list = diagnostics();
                 if list.is_empty() {
@@ -181,11 +212,54 @@ fn diag_item(d: &DiagView, on_jump: Callback<u32>) -> impl IntoView {
                 on:click=move |_| if let Some(o) = offset { on_jump.run(o) }
                 aria-label=format!("go to line {place}")>{place.clone()}</button>
             <span class="diag-text">
-                <span class="diag-headline">{headline}</span>
-                {extra.into_iter().map(|e| view! { <span class="diag-extra">{e}</span> }).collect_view()}
+                <span class="diag-headline">{crate::code_text::code_text(&headline)}</span>
+                {extra.into_iter().map(|e| view! { <span class="diag-extra">{crate::code_text::code_text(&e)}</span> }).collect_view()}
             </span>
         </li>
     }
+}
+
+/// The current step's line and the shown finding's lines, for the session on screen. None
+/// while the text has errors: the session on screen then belongs to an older text.
+fn execution_marks(state: AppState) -> LineMarks {
+    let shown = state.marks.get();
+    state.analysis.with(|a| {
+        if a.has_errors() {
+            return LineMarks::default();
+        }
+        let lines = SourceLines::new(&a.loaded, &a.source);
+        state.read_tape(|t| lines.marks(t, shown.shown())).unwrap_or_default()
+    })
+}
+
+/// Goes to the step that runs the instruction on `line` (1-based), if the line holds one.
+fn go_to_line(state: AppState, line: usize) {
+    if state.is_stale() {
+        return;
+    }
+    let Some((thread, instr)) = state.analysis.with_untracked(|a| SourceLines::new(&a.loaded, &a.source).instr_at(line)) else {
+        return;
+    };
+    state.playing.set(false);
+    if state.with_tape(|t| t.run_to(&thread, instr)) == Some(false) {
+        state.step_error.set(Some(format!("line {line} ({thread}) does not run on this line of play: it waits for something that never happens here")));
+    }
+}
+
+/// The 1-based line holding UTF-16 offset `at` (a textarea caret).
+fn line_at_utf16(src: &str, at: u32) -> usize {
+    let mut units = 0u32;
+    let mut line = 1;
+    for c in src.chars() {
+        if units >= at {
+            break;
+        }
+        units += c.len_utf16() as u32;
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    line
 }
 
 /// Textarea selections count UTF-16 units; diagnostics count bytes.
@@ -197,19 +271,30 @@ fn utf16_offset(src: &str, byte: u32) -> u32 {
     src.get(..end).map_or(0, |s| s.encode_utf16().count() as u32)
 }
 
-/// The highlighted copy of the text, one span per line; lines with errors get a wavy line.
-fn paint(source: &str, marks: &[(usize, Severity)]) -> impl IntoView {
+/// The highlighted copy of the text, one span per line; lines with errors get a wavy line,
+/// the current step's line and a finding's access lines a band.
+fn paint(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered: Option<usize>) -> impl IntoView {
     source
         .split('\n')
         .enumerate()
         .map(|(i, line)| {
-            let error = marks.iter().any(|(l, s)| *l == i + 1 && *s == Severity::Error);
+            let n = i + 1;
+            let error = marks.iter().any(|(l, s)| *l == n && *s == Severity::Error);
             let class = if error { "editor-line line-error" } else { "editor-line" };
+            let current = linked.current == Some(n);
+            let access = linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone());
             let pieces = highlight_line(line)
                 .into_iter()
                 .map(|(class, text)| view! { <span class=class.css()>{text.to_string()}</span> })
                 .collect_view();
-            view! { <span class=class>{pieces}"\n"</span> }
+            view! {
+                <span class=class data-line=n class:current-step=current class:finding-access=access.is_some()
+                    class:hover-linked=hovered == Some(n)
+                    data-current-step=current.then_some("") data-finding-access=access>{pieces}</span>
+                // Outside the line's box, so a marked line's band spans the width without
+                // the newline making it two lines tall.
+                "\n"
+            }
         })
         .collect_view()
 }

@@ -12,7 +12,11 @@ use crate::trace::Trace;
 
 /// Agent lanes of the current execution, with the step controls and the trace.
 #[component]
-pub fn Lanes() -> impl IntoView {
+pub fn Lanes(
+    /// A lesson's scenario: the lanes and controls only, no timeline or trace.
+    #[prop(optional)]
+    compact: bool,
+) -> impl IntoView {
     let state = use_app_state();
     let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
     let async_ops = Memo::new(move |_| state.read_tape(|t| t.stepper().snapshot().async_ops).unwrap_or_default());
@@ -28,14 +32,22 @@ pub fn Lanes() -> impl IntoView {
             .unwrap_or_default()
     });
     view! {
-        <section class="panel panel-lanes" data-region="lanes" aria-labelledby="lanes-title">
+        <section class="panel panel-lanes" class:lanes-compact=compact data-region=if compact { "lesson-lanes" } else { "lanes" }
+            aria-labelledby=(!compact).then_some("lanes-title") aria-label=compact.then_some("Step through this scenario")>
             <div class="panel-head">
-                <h2 id="lanes-title">"Threads and agents"</h2>
+                {if compact {
+                    view! { <h4 class="lanes-compact-title">"Step through it"</h4> }.into_any()
+                } else {
+                    view! { <h2 id="lanes-title">"Threads and agents"</h2> }.into_any()
+                }}
                 <StepControls />
             </div>
             {move || session_message(state)}
             {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
-            <div class="lanes">
+            {move || state.is_stale().then(|| view! {
+                <p class="stale-note" data-stale="">"The program has errors (see the editor): this is the last version that parsed."</p>
+            })}
+            <div class="lanes" class:stale=move || state.is_stale()>
                 // Every lane changes with each step, so they are simply redrawn.
                 {move || {
                     let ops = async_ops.get();
@@ -45,10 +57,17 @@ pub fn Lanes() -> impl IntoView {
                     }).collect_view()
                 }}
             </div>
-            <Timeline />
-            <Trace />
+            {(!compact).then(|| view! { <div class:stale=move || state.is_stale()><Timeline /><Trace /></div> })}
         </section>
     }
+}
+
+/// Marks the editor line of instruction `instr` of `thread` while the pointer is on it.
+pub fn hover_line(state: AppState, thread: &str, instr: usize) {
+    let line = state.analysis.with_untracked(|a| {
+        (!a.has_errors()).then(|| crate::source_link::SourceLines::new(&a.loaded, &a.source).line_of(thread, instr)).flatten()
+    });
+    state.hover_line.set(line);
 }
 
 fn session_message(state: AppState) -> Option<AnyView> {
@@ -104,11 +123,14 @@ fn Lane(
                                 let current = pc == Some(i);
                                 let marked = shown.map(|m| m.line_marks(&thread, i)).unwrap_or_default();
                                 let is_marked = !marked.is_empty();
+                                let (thread_in, instr) = (thread.clone(), i);
                                 view! {
                                     <li class:current=current class:access-marked=is_marked
-                                        aria-current=current.then_some("step")>
+                                        aria-current=current.then_some("step")
+                                        on:mouseenter=move |_| hover_line(state, &thread_in, instr)
+                                        on:mouseleave=move |_| state.hover_line.set(None)>
                                         <code>{text.clone()}</code>
-                                        {marked.into_iter().map(|m| view! { <span class="access-mark">{m}</span> }).collect_view()}
+                                        {marked.into_iter().map(|m| view! { <span class="access-mark">{crate::code_text::code_text(&m)}</span> }).collect_view()}
                                     </li>
                                 }
                             })
@@ -124,7 +146,7 @@ fn Lane(
         let marks = state.marks.get();
         let lines = if is_thread { Vec::new() } else { marks.shown().map(|m| m.agent_marks(&async_name)).unwrap_or_default() };
         (!lines.is_empty()).then(|| view! {
-            <p class="lane-async access-marked">{lines.into_iter().map(|m| view! { <span class="access-mark">{m}</span> }).collect_view()}</p>
+            <p class="lane-async access-marked">{lines.into_iter().map(|m| view! { <span class="access-mark">{crate::code_text::code_text(&m)}</span> }).collect_view()}</p>
         })
     };
     let actions = match &agent.status {
@@ -151,7 +173,7 @@ fn Lane(
             .into_any()
         }
         AgentStatusView::Blocked { reason } => {
-            view! { <p class="lane-why"><strong>"Waiting: "</strong>{reason.clone()}</p> }.into_any()
+            view! { <p class="lane-why"><strong>"Waiting: "</strong>{crate::code_text::code_text(reason)}</p> }.into_any()
         }
         AgentStatusView::Done => view! { <p class="lane-why">"Finished its program."</p> }.into_any(),
     };
@@ -176,7 +198,7 @@ fn Lane(
                 })}
                 <span class="lane-status">{status_text}</span>
             </header>
-            {program.map(|p| view! { <ol class="lane-program" start="0">{p}</ol> })}
+            {program.map(|p| view! { <ol class="lane-program" start="1">{p}</ol> })}
             {current_async.map(|t| view! { <p class="lane-async"><code>{t}</code></p> })}
             {async_marks}
             {actions}

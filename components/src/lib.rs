@@ -32,6 +32,10 @@ mod theme;
 mod timeline;
 mod trace;
 mod verdict_panel;
+mod source_link;
+mod code_text;
+mod guided;
+mod storage;
 pub mod worker;
 
 use leptos::prelude::*;

@@ -19,12 +19,18 @@ pub fn MemoryCell(
     controls: Option<AnyView>,
 ) -> impl IntoView {
     let label = name.clone();
+    let state = crate::state::use_app_state();
     let body = move || {
+        // The step just taken: its write travels into the cell, then into the readers'
+        // "can read" sets (CSS animations on freshly drawn nodes, skipped for reduced motion).
+        let last_step = state.read_tape(|t| t.position().checked_sub(1)).flatten();
         snapshot.with(|s| {
             let Some(loc) = s.locations.iter().find(|l| l.name == name) else {
                 return view! { <p class="muted">"not tracked"</p> }.into_any();
             };
+            let fresh = |w: &fencelab::check::view::WriteView| last_step.is_some() && w.step == last_step;
             let latest = loc.writes.last().map(|w| w.value);
+            let landed = loc.writes.last().is_some_and(fresh);
             let writes = loc
                 .writes
                 .iter()
@@ -36,7 +42,7 @@ pub fn MemoryCell(
                     };
                     let proxy = (w.proxy != "generic").then(|| format!(" via {} proxy", w.proxy));
                     view! {
-                        <li class:latest=i + 1 == loc.writes.len()>
+                        <li class:latest=i + 1 == loc.writes.len() class:just-written=fresh(w)>
                             <code class="cell-value">{w.value}</code>
                             <span class="muted">{who}{proxy}</span>
                         </li>
@@ -54,7 +60,7 @@ pub fn MemoryCell(
                         .map(|(i, w)| {
                             let readable = v.readable.contains(&i);
                             let title = if readable { "a read could return this now" } else { "executed, but not visible to this reader" };
-                            view! { <span class="vis" class:vis-no=!readable title=title>{w.value}</span> }
+                            view! { <span class="vis" class:vis-no=!readable class:vis-new=readable && fresh(w) title=title>{w.value}</span> }
                         })
                         .collect_view();
                     let who = if v.proxy == "generic" { v.agent_name.clone() } else { format!("{} ({} proxy)", v.agent_name, v.proxy) };
@@ -62,7 +68,7 @@ pub fn MemoryCell(
                 })
                 .collect_view();
             view! {
-                <p class="cell-now"><code>{latest.map(|v| v.to_string()).unwrap_or_default()}</code></p>
+                <p class="cell-now" class:just-written=landed><code>{latest.map(|v| v.to_string()).unwrap_or_default()}</code></p>
                 <ol class="cell-writes" aria-label="writes, oldest first">{writes}</ol>
                 {(!loc.visibility.is_empty()).then(|| view! { <ul class="cell-vis" aria-label="what each reader can see">{visibility}</ul> })}
             }
@@ -154,16 +160,19 @@ pub fn SyncEdges(
     #[prop(into)]
     snapshot: Signal<Snapshot>,
 ) -> impl IntoView {
+    let state = crate::state::use_app_state();
     view! {
         <div class="sync-edges">
             <h3>"Synchronization so far"</h3>
             {move || snapshot.with(|s| {
+                let last_step = state.read_tape(|t| t.position().checked_sub(1)).flatten();
                 if s.edges.is_empty() && s.failed_edges.is_empty() {
                     return view! { <p class="muted">"No synchronizes-with edge yet."</p> }.into_any();
                 }
                 let edges = s.edges.iter().map(|e| {
                     let scope = e.scope.clone().unwrap_or_else(|| "no scope".into());
-                    let class = format!("edge scope-{}", scope.trim_start_matches('.'));
+                    let fresh = last_step == Some(e.to_step);
+                    let class = format!("edge scope-{}{}", scope.trim_start_matches('.'), if fresh { " edge-new" } else { "" });
                     let from = e.from_step.map_or("start".to_string(), |s| format!("step {}", s + 1));
                     view! {
                         <li class=class>

@@ -20,13 +20,17 @@ pub fn MachineView() -> impl IntoView {
     let edit = EditCtx::new(state);
     // The stepping session's scenario; in edit mode, the parse alone when the verifier
     // rejects the text (a placement may do that), so the layout stays editable.
+    // A text with errors otherwise keeps the last good session on screen, dimmed; while
+    // editing the layout, the parse wins, so a placement just made shows at once.
     let scenario = Memo::new(move |_| {
-        state.read_tape(|t| t.scenario().clone()).or_else(|| {
+        let parsed = || {
             let parsed = edit.on.get().then(|| state.source.with(|src| fencelab::syntax::parse(src)));
             parsed.filter(|p| !p.has_errors()).map(|p| p.scenario)
-        })
+        };
+        let stale_parse = state.is_stale().then(parsed).flatten();
+        stale_parse.or_else(|| state.read_tape(|t| t.scenario().clone())).or_else(parsed)
     });
-    let layout_only = move || state.read_tape(|_| ()).is_none();
+    let layout_only = move || state.read_tape(|_| ()).is_none() || state.is_stale();
     let layout = Memo::new(move |_| scenario.with(|s| s.as_ref().map(MachineLayout::of)));
     let snapshot = Memo::new(move |_| state.read_tape(|t| t.stepper().snapshot()).unwrap_or_default());
     let agents = Memo::new(move |_| state.read_tape(|t| t.stepper().agents()).unwrap_or_default());
@@ -49,7 +53,8 @@ pub fn MachineView() -> impl IntoView {
                         {(editing.is_some() && layout_only()).then(|| view! {
                             <p class="medit-note">"The text has errors (see the editor): this is the layout only, without machine state."</p>
                         })}
-                        <div class="machine" class:editing=editing.is_some()>
+                        <div class="machine" class:editing=editing.is_some()
+                            class:stale=move || editing.is_none() && state.is_stale()>
                             {layout.gpus.into_iter().enumerate().map(|(n, gpu)| view! {
                                 <div class="box box-gpu" role="group" aria-label=format!("GPU {}", gpu.index)>
                                     <div class="box-label">{format!("GPU {}", gpu.index)}</div>

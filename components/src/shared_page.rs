@@ -15,9 +15,9 @@ pub fn SharedPage(
     code: String,
 ) -> impl IntoView {
     let state = use_app_state();
-    let problem = match fencelab::link::decode(&code) {
-        Ok(payload) => {
-            restore(state, payload);
+    let problem = match fencelab::link::decode_with_comments(&code) {
+        Ok((payload, comments)) => {
+            restore(state, payload, comments);
             None
         }
 

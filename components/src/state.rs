@@ -60,6 +60,10 @@ pub struct AppState {
     pub check: CheckClient,
     /// The finding whose accesses the lanes and the timeline mark.
     pub marks: RwSignal<FindingMarks>,
+    /// The 1-based editor line a lane instruction or a timeline dot under the pointer runs.
+    pub hover_line: RwSignal<Option<usize>>,
+    /// Where "Back to the lesson" leads after a lesson opened a scenario here: (hash, title).
+    pub return_to: RwSignal<Option<(String, String)>>,
 }
 
 impl AppState {
@@ -127,57 +131,92 @@ impl AppState {
 }
 
 pub fn provide_app_state() {
-    let source = RwSignal::new(STARTER_SCENARIO.to_string());
-    let mode = RwSignal::new(Mode::default());
-    let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
-    let last_typing_ms = StoredValue::new(None);
-    let check = CheckClient::start(mode, analysis, move || last_typing_ms.get_value().is_some());
-    let tape = RwSignal::new(None::<Result<Tape, StepError>>);
-    let pending_schedule = RwSignal::new(None::<Schedule>);
-    let marks = RwSignal::new(FindingMarks::default());
-    // A new text or mode starts a fresh session from the initial state (or on the
-    // schedule a shared link carried).
-    Effect::new(move |_| {
-        let mode = mode.get();
-        // Typing in a comment or spacing leaves the scenario as it was: keep the session,
-        // and the learner's place in it, rather than rebuild every panel that shows it.
-        // Any other edit (a template, undo) starts afresh.
-        let typing = last_typing_ms.get_value().is_some();
-        let unchanged = analysis.with(|a| {
-            typing
-                && !a.has_errors()
-                && pending_schedule.with_untracked(Option::is_none)
-                && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
-        });
-        if unchanged {
-            return;
-        }
-        let mut fresh = analysis.with(|a| {
-            (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
-        });
-        if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
-            // A schedule that does not replay is dropped; the scenario still opens.
-            let _ = t.load(&schedule);
-        }
-        tape.set(fresh);
-        // The findings belong to the old text or mode.
-        marks.set(FindingMarks::default());
+    let state = AppState::build(STARTER_SCENARIO.to_string(), Mode::default(), |mode, analysis, typing| {
+        CheckClient::start(mode, analysis, typing)
     });
-    provide_context(AppState {
-        source,
-        history: RwSignal::new(EditHistory::default()),
-        last_typing_ms,
-        mode,
-        analysis,
-        tape,
-        step_error: RwSignal::new(None),
-        playing: RwSignal::new(false),
-        speed_ms: RwSignal::new(600),
-        pending_schedule,
-        check,
-        marks,
-    });
+    provide_context(state);
 }
+
+impl AppState {
+    /// A state of its own for a lesson's scenario or exercise: the same editor and lanes
+    /// work on it, and the checker runs in the card itself, so there is no worker.
+    pub fn local(source: String, mode: Mode) -> AppState {
+        AppState::build(source, mode, |_, _, _| CheckClient::idle())
+    }
+
+    fn build(
+        source: String,
+        mode: Mode,
+        start_check: impl FnOnce(RwSignal<Mode>, Memo<Analysis>, Box<dyn Fn() -> bool + Send + Sync>) -> CheckClient,
+    ) -> AppState {
+        let source = RwSignal::new(source);
+        let mode = RwSignal::new(mode);
+        let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
+        let last_typing_ms = StoredValue::new(None);
+        let check = start_check(mode, analysis, Box::new(move || last_typing_ms.get_value().is_some()));
+        let tape = RwSignal::new(None::<Result<Tape, StepError>>);
+        let pending_schedule = RwSignal::new(None::<Schedule>);
+        let marks = RwSignal::new(FindingMarks::default());
+        // A new text or mode starts a fresh session from the initial state (or on the
+        // schedule a shared link carried).
+        Effect::new(move |_| {
+            let mode = mode.get();
+            // Typing in a comment or spacing leaves the scenario as it was: keep the session,
+            // and the learner's place in it, rather than rebuild every panel that shows it.
+            // Any other edit (a template, undo) starts afresh. A text with errors keeps the
+            // last good session on screen (dimmed), so the panels do not jump while typing.
+            let typing = last_typing_ms.get_value().is_some();
+            let has_errors = analysis.with(Analysis::has_errors);
+            let has_session = tape.with_untracked(|t| matches!(t, Some(Ok(_))));
+            if has_errors && has_session {
+                return;
+            }
+            let unchanged = analysis.with(|a| {
+                typing
+                    && !a.has_errors()
+                    && pending_schedule.with_untracked(Option::is_none)
+                    && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
+            });
+            if unchanged {
+                return;
+            }
+            let mut fresh = analysis.with(|a| {
+                (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
+            });
+            if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
+                // A schedule that does not replay is dropped; the scenario still opens.
+                let _ = t.load(&schedule);
+            }
+            tape.set(fresh);
+            // The findings belong to the old text or mode.
+            marks.set(FindingMarks::default());
+        });
+        AppState {
+            source,
+            history: RwSignal::new(EditHistory::default()),
+            last_typing_ms,
+            mode,
+            analysis,
+            tape,
+            step_error: RwSignal::new(None),
+            playing: RwSignal::new(false),
+            speed_ms: RwSignal::new(DEFAULT_SPEED_MS),
+            pending_schedule,
+            check,
+            marks,
+            hover_line: RwSignal::new(None),
+            return_to: RwSignal::new(None),
+        }
+    }
+
+    /// Whether the panels show the last good session of a text that now has errors.
+    pub fn is_stale(self) -> bool {
+        self.analysis.with(Analysis::has_errors) && self.tape.with(|t| matches!(t, Some(Ok(_))))
+    }
+}
+
+/// Auto-play's delay per step at "normal" speed.
+pub const DEFAULT_SPEED_MS: u32 = 600;
 
 pub fn use_app_state() -> AppState {
     // Provided by `App` before any page mounts; a missing context is a wiring bug.

@@ -18,6 +18,7 @@ pub fn StepControls() -> impl IntoView {
     let can_move = move || state.read_tape(|t| t.next_step().is_some()).unwrap_or(false);
     let no_session = move || state.read_tape(|_| ()).is_none();
     autoplay(state);
+    let animate = RwSignal::new(animation_on());
     view! {
         <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
             <button type="button" title="Back to the start" aria-label="Back to the start"
@@ -58,7 +59,37 @@ pub fn StepControls() -> impl IntoView {
                     } />
                 {move || format!(" of {}", length())}
             </label>
+            <label class="animate-toggle" title="Show each step's value travelling and edges drawing (under 300 ms); off: steps land at once">
+                <input type="checkbox" prop:checked=move || animate.get()
+                    on:change:target=move |ev| {
+                        let on = ev.target().checked();
+                        animate.set(on);
+                        set_animation(on);
+                    } />
+                "animate"
+            </label>
         </div>
+    }
+}
+
+const ANIMATE_KEY: &str = "fencelab-animate";
+
+/// Whether step animations are on (the learner's stored choice; on by default), applied
+/// to the page as `data-animate` on the root element, which the stylesheet reads.
+fn animation_on() -> bool {
+    let on = crate::storage::get(ANIMATE_KEY).as_deref() != Some("off");
+    apply_animation(on);
+    on
+}
+
+fn set_animation(on: bool) {
+    crate::storage::set(ANIMATE_KEY, if on { "on" } else { "off" });
+    apply_animation(on);
+}
+
+fn apply_animation(on: bool) {
+    if let Some(root) = document().document_element() {
+        let _ = if on { root.remove_attribute("data-animate") } else { root.set_attribute("data-animate", "off") };
     }
 }
 

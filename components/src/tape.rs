@@ -6,6 +6,9 @@ use fencelab::check::{Mode, StepError, Stepper};
 use fencelab::model::Scenario;
 use fencelab::schedule::{Schedule, Step};
 
+/// How far `run_to` steps past the tape's end looking for an instruction.
+const MAX_SEARCH: usize = 500;
+
 #[derive(Clone, Debug)]
 pub struct Tape {
     scenario: Scenario,
@@ -106,6 +109,32 @@ impl Tape {
         Ok(stepper)
     }
 
+    /// Goes to just after the first step on the line of play that runs instruction `instr`
+    /// of `thread` (not counting async agents it issued). When the tape does not reach it,
+    /// steps forward from the tape's end until it runs, at most `MAX_SEARCH` steps. Returns
+    /// false, staying put, when it never runs on this line of play.
+    pub fn run_to(&mut self, thread: &str, instr: usize) -> Result<bool, StepError> {
+        let runs = |event: &fencelab::check::view::EventView| event.agent_name == thread && event.instr_index == Some(instr);
+        let whole = self.whole_line()?;
+        if let Some(event) = whole.history().iter().find(|e| runs(e)) {
+            let after = event.step + 1;
+            self.jump(after)?;
+            return Ok(true);
+        }
+        let back_to = self.position();
+        self.jump(self.steps.len())?;
+        for _ in 0..MAX_SEARCH {
+            if !self.forward()? {
+                break;
+            }
+            if self.stepper.history().last().is_some_and(runs) {
+                return Ok(true);
+            }
+        }
+        self.jump(back_to)?;
+        Ok(false)
+    }
+
     /// Puts `schedule` on the tape and rewinds to the start, ready to follow it.
     pub fn load(&mut self, schedule: &Schedule) -> Result<(), StepError> {
         // Check the whole schedule replays before throwing away the current line of play.
@@ -181,6 +210,18 @@ mod tests {
         assert_eq!(whole.history().len(), 4, "taken and ahead");
         assert_eq!(t.position(), 1, "the tape itself stays put");
         assert_eq!(t.steps().len(), 4);
+    }
+
+    #[test]
+    fn run_to_goes_to_the_step_that_runs_an_instruction() {
+        let mut t = tape(crate::state::STARTER_SCENARIO);
+        assert!(t.run_to("consumer", 1).expect("runs"), "the load runs once the wait passes");
+        assert_eq!(t.position(), 4, "store, arrive, wait, load");
+        assert!(t.run_to("producer", 0).expect("runs"));
+        assert_eq!(t.position(), 1, "back to just after the store, on the same tape");
+        assert_eq!(t.len(), 4);
+        assert!(!t.run_to("producer", 9).expect("no such instruction"));
+        assert_eq!(t.position(), 1, "stays put");
     }
 
     #[test]

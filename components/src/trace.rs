@@ -3,6 +3,7 @@
 use fencelab::check::view::EventView;
 use leptos::prelude::*;
 
+use crate::code_text::code_text;
 use crate::state::use_app_state;
 
 /// Steps taken, newest last; each one jumps back to just after it.
@@ -33,9 +34,9 @@ fn event_item(event: EventView) -> impl IntoView {
         view! { <span class=class>{format!("⇢ {} {scope} from {}", e.kind, e.from_agent)}</span> }
     });
     let failed = event.failed_edges.iter().map(|f| {
-        view! { <span class="edge edge-failed" tabindex="0" title=f.reason.clone()>{format!("✗ no sync from {}: {}", f.from_agent, f.reason)}</span> }
+        view! { <span class="edge edge-failed" tabindex="0" title=f.reason.clone()>{format!("✗ no sync from {}: ", f.from_agent)}{code_text(&f.reason)}</span> }
     });
-    let findings = event.findings.iter().map(|f| view! { <span class="finding-line">{format!("⚠ {f}")}</span> });
+    let findings = event.findings.iter().map(|f| view! { <span class="finding-line">"⚠ "{code_text(f)}</span> });
     view! {
         <li>
             <button type="button" class="trace-jump" title=format!("go to just after step {after}")
@@ -44,7 +45,7 @@ fn event_item(event: EventView) -> impl IntoView {
                 " " <strong>{event.agent_name.clone()}</strong>
                 " " <code>{event.instr_text.clone()}</code>
             </button>
-            <span class="trace-what">{event.description.clone()}</span>
+            <span class="trace-what">{code_text(&event.description)}</span>
             {edges.collect_view()}
             {failed.collect_view()}
             {findings.collect_view()}

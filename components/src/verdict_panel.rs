@@ -5,7 +5,9 @@ use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, 
 use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
+use crate::code_text::code_text;
 use crate::finding_marks::Marked;
+use crate::source_link::SourceLines;
 use crate::state::{use_app_state, AppState};
 
 /// Verdict, findings and outcomes, checked in a worker as the text changes.
@@ -51,9 +53,29 @@ pub fn VerdictPanel() -> impl IntoView {
                 </div>
             </div>
             {move || running_view(client)}
-            <div aria-live="polite" class="verdict-body" class:outdated=move || is_checking(client)>{body(client, state)}</div>
+            <p class="visually-hidden" aria-live="polite" data-verdict-announce="">{move || announcement(client)}</p>
+            <div class="verdict-body" class:outdated=move || is_checking(client)>{body(client, state)}</div>
         </section>
     }
+}
+
+/// The one line screen readers hear after a check: the verdict and how many findings.
+/// The findings themselves are not re-read on every edit.
+fn announcement(client: CheckClient) -> String {
+    client.state.with(|s| match s {
+        CheckState::Done { report, .. } => {
+            let (_, word) = verdict_words(report.verdict);
+            match report.findings.len() {
+                0 => format!("Verdict: {word}."),
+                1 => format!("Verdict: {word}, 1 finding."),
+                n => format!("Verdict: {word}, {n} findings."),
+            }
+        }
+        CheckState::Blocked => "The program has errors; not checked.".to_string(),
+        CheckState::Cancelled => "Check cancelled.".to_string(),
+        CheckState::Failed(_) => "The check failed.".to_string(),
+        CheckState::Queued | CheckState::Running { .. } => String::new(),
+    })
 }
 
 fn mode_help(mode: Mode) -> &'static str {
@@ -165,9 +187,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
             <span class="verdict-word">{word}</span>
             <span class="muted verdict-stats">{stats}</span>
         </div>
-        {(!report.stats.complete).then(|| view! {
-            <p class="note warn-note">"Partial: exploration stopped at the state cap, so nothing here is proven for the interleavings not explored."</p>
-        })}
+        {(!report.stats.complete).then(|| partial_note(&report))}
         {report.mode_note.clone().map(|n| view! { <p class="note mode-note"><strong>"Other mode: "</strong>{n}</p> })}
         {report.hangs.then(|| view! { <p class="note warn-note">"Some reachable state hangs: an agent can wait forever."</p> })}
         {(!report.expectations.is_empty()).then(|| view! {
@@ -186,6 +206,29 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
     .into_any()
 }
 
+/// What a partial run explored, why it stopped, and what to do about it.
+fn partial_note(report: &Report) -> impl IntoView {
+    let cap = fencelab::check::Options::default().max_states;
+    let explored = format!(
+        "Explored {} states and {} transitions, then stopped: the state cap ({}) was reached before every interleaving was tried.",
+        grouped(report.stats.states),
+        grouped(report.stats.transitions),
+        grouped(cap)
+    );
+    let found = if report.findings.is_empty() {
+        " No problem was found in what was explored, but that proves nothing for the rest."
+    } else {
+        " The findings below are real (each has a witness); others may hide in the part not explored."
+    };
+    view! {
+        <div class="note warn-note partial-note" data-partial="">
+            <p><strong>"Partial. "</strong>{explored}{found}</p>
+            <p>"To finish: split the scenario (fewer threads, or fewer instructions per thread, each checked on its own), or raise the cap by running "
+                <code>"fencelab check"</code>" on the file, where a larger machine can explore further."</p>
+        </div>
+    }
+}
+
 fn verdict_words(v: Verdict) -> (&'static str, &'static str) {
     match v {
         Verdict::Correct => ("verdict-correct", "correct"),
@@ -196,7 +239,7 @@ fn verdict_words(v: Verdict) -> (&'static str, &'static str) {
     }
 }
 
-fn reason_words(r: RaceReason) -> &'static str {
+pub(crate) fn reason_words(r: RaceReason) -> &'static str {
     match r {
         RaceReason::NoSynchronization => "no synchronization",
         RaceReason::ExecutionOrderOnly => "execution order only",
@@ -209,7 +252,7 @@ fn reason_words(r: RaceReason) -> &'static str {
     }
 }
 
-fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoView {
+pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoView {
     let kind = match finding.kind {
         FindingKind::Race => "race",
         FindingKind::Deadlock => "deadlock",
@@ -246,15 +289,20 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
                 <span class="finding-kind">{kind}</span>
                 {finding.reason.map(|r| view! { <span class="badge">{reason_words(r)}</span> })}
             </h3>
-            <p class="finding-message"><code>{finding.message.clone()}</code></p>
-            <p class="finding-explanation">{finding.explanation.clone()}</p>
+            <p class="finding-message">{code_text(&finding.message)}</p>
+            <p class="finding-explanation">{code_text(&finding.explanation)}</p>
             <ul class="accesses" aria-label="Accesses">
                 {finding.accesses.iter().map(|a| {
                     let what = if a.is_write { "write" } else { "read" };
-                    view! { <li>{format!("{what} of `{}` by {} (instruction {} of {}, step {})", a.location, a.agent, a.instr, a.thread, a.step + 1)}</li> }
+                    let place = place_of(state, &a.thread, a.instr);
+                    // A step past the witness's end would point at nothing: leave it out.
+                    let step = if a.step < steps { format!(", step {}", a.step + 1) } else { String::new() };
+                    let text = format!("{what} of `{}` by `{}` ({place}{step})", location_name(&a.location), a.agent);
+                    view! { <li>{code_text(&text)}</li> }
                 }).collect_view()}
                 {finding.blocked.iter().map(|b| {
-                    view! { <li>{format!("{} is stuck at instruction {} of {}: {}", b.agent, b.instr, b.thread, b.waits_for)}</li> }
+                    let text = format!("`{}` is stuck at {}: {}", b.agent, place_of(state, &b.thread, b.instr), b.waits_for);
+                    view! { <li>{code_text(&text)}</li> }
                 }).collect_view()}
             </ul>
             <div class="toolbar finding-actions">
@@ -263,6 +311,23 @@ fn finding_view(index: usize, finding: Finding, state: AppState) -> impl IntoVie
             </div>
         </article>
     }
+}
+
+/// Where instruction `instr` of `thread` is, as a person reads it: its editor line, else
+/// its 1-based position in the thread's program.
+fn place_of(state: AppState, thread: &str, instr: usize) -> String {
+    let line = state.analysis.with_untracked(|a| {
+        (!a.has_errors()).then(|| SourceLines::new(&a.loaded, &a.source).line_of(thread, instr)).flatten()
+    });
+    match line {
+        Some(line) => format!("line {line}, `{thread}`"),
+        None => format!("instruction {} of `{thread}`", instr + 1),
+    }
+}
+
+/// A location as named in the text; an unnamed one (never expected) still reads as one.
+fn location_name(name: &str) -> &str {
+    if name.is_empty() { "an unnamed location" } else { name }
 }
 
 /// The checker's final states; beside them, when the program on screen was run on a GPU,

@@ -7,6 +7,7 @@
 
 use miniz_oxide::inflate::{decompress_to_vec_zlib_with_limit, TINFLStatus};
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use super::depth::{Budget, Limited};
 use super::validate::structural_problem;
@@ -21,19 +22,14 @@ pub const MAX_NESTING: u32 = 96;
 /// miniz_oxide's best ratio; links are small, so speed does not matter.
 const COMPRESSION_LEVEL: u8 = 10;
 
-pub(super) fn encode_body(payload: &SharePayload) -> Result<Vec<u8>, LinkError> {
-    if let Some(problem) = structural_problem(&payload.scenario) {
-        return Err(LinkError::Invalid(problem));
-    }
-    let raw = postcard::to_allocvec(payload)
+/// Postcard, size check, zlib: the body of `value` before any check of what it means.
+pub(super) fn compress<T: Serialize>(value: &T) -> Result<Vec<u8>, LinkError> {
+    let raw = postcard::to_allocvec(value)
         .map_err(|e| LinkError::Invalid(format!("the scenario cannot be serialized ({e})")))?;
     if raw.len() > MAX_DECODED_BYTES {
         return Err(LinkError::ScenarioTooLarge { size: raw.len(), max: MAX_DECODED_BYTES });
     }
-    let body = miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL);
-    // Limits such as the nesting depth are only known to the decoder: prove the link opens.
-    decode_live(&body)?;
-    Ok(body)
+    Ok(miniz_oxide::deflate::compress_to_vec_zlib(&raw, COMPRESSION_LEVEL))
 }
 
 /// Inflates and deserializes a body into `T`, the payload type of the body's format; the

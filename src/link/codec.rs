@@ -7,10 +7,11 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::{DecodeError, Engine};
 
-use super::{v1, v2, LinkError, SharePayload};
+use super::{v1, v2, v3, LinkError, SharePayload};
+use crate::syntax::Comment;
 
 /// The format this fencelab writes. Every older format keeps a decoder.
-pub const FORMAT_VERSION: u8 = 2;
+pub const FORMAT_VERSION: u8 = 3;
 /// The app's shared-scenario route: `https://host/#/s/<code>`.
 pub const ROUTE: &str = "#/s/";
 /// Longest text [`decode`] accepts (a whole URL).
@@ -25,8 +26,14 @@ const MAGIC: u8 = 0x7C;
 /// Fails when the scenario is structurally invalid or too large to share, so that every
 /// code this returns decodes again.
 pub fn encode(payload: &SharePayload) -> Result<String, LinkError> {
+    encode_with_comments(payload, &[])
+}
+
+/// [`encode`], carrying the source comments too (`SourceMap::comments`), so the receiver
+/// prints the scenario with its author's notes (`syntax::print_with_comments`).
+pub fn encode_with_comments(payload: &SharePayload, comments: &[Comment]) -> Result<String, LinkError> {
     let mut bytes = vec![MAGIC, FORMAT_VERSION];
-    bytes.extend(v2::encode_body_v2(payload)?);
+    bytes.extend(v3::encode_body_v3(payload, comments)?);
     let code = URL_SAFE_NO_PAD.encode(bytes);
     if code.len() > MAX_CODE_CHARS {
         return Err(LinkError::TooLarge { size: code.len(), max: MAX_CODE_CHARS });
@@ -36,14 +43,24 @@ pub fn encode(payload: &SharePayload) -> Result<String, LinkError> {
 
 /// A full link: `base` (any fragment dropped) followed by [`ROUTE`] and the code.
 pub fn share_url(base: &str, payload: &SharePayload) -> Result<String, LinkError> {
+    share_url_with_comments(base, payload, &[])
+}
+
+/// [`share_url`] carrying the source comments, as [`encode_with_comments`] does.
+pub fn share_url_with_comments(base: &str, payload: &SharePayload, comments: &[Comment]) -> Result<String, LinkError> {
     let base = base.split('#').next().unwrap_or(base);
-    Ok(format!("{base}{ROUTE}{}", encode(payload)?))
+    Ok(format!("{base}{ROUTE}{}", encode_with_comments(payload, comments)?))
 }
 
 /// Decodes a pasted link: a full URL, a fragment (`#/s/<code>`) or the bare code.
 /// Whitespace (from line-wrapping chat clients) and surrounding `<>` are ignored, and so
 /// is anything after `?` in the fragment (reserved for app options such as embedding).
 pub fn decode(text: &str) -> Result<SharePayload, LinkError> {
+    decode_with_comments(text).map(|(payload, _)| payload)
+}
+
+/// [`decode`], with the source comments the link carries (none before format 3).
+pub fn decode_with_comments(text: &str) -> Result<(SharePayload, Vec<Comment>), LinkError> {
     if text.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLarge { size: text.len(), max: MAX_LINK_CHARS });
     }
@@ -56,8 +73,9 @@ pub fn decode(text: &str) -> Result<SharePayload, LinkError> {
     }
     let (version, body) = rest.split_first().ok_or(LinkError::Truncated)?;
     match *version {
-        1 => v1::decode_body_v1(body),
-        2 => v2::decode_body_v2(body),
+        1 => v1::decode_body_v1(body).map(|p| (p, Vec::new())),
+        2 => v2::decode_body_v2(body).map(|p| (p, Vec::new())),
+        3 => v3::decode_body_v3(body),
         0 => Err(LinkError::Corrupt("format 0 does not exist".into())),
         found => Err(LinkError::UnknownVersion { found, newest: FORMAT_VERSION }),
     }

@@ -6,6 +6,7 @@
 //! the checker resolves them and reports unknown ones.
 
 use crate::model::{Scenario, Space};
+use crate::syntax::Comment;
 
 /// Returns why `scenario` is structurally impossible, if it is.
 pub fn structural_problem(scenario: &Scenario) -> Option<String> {
@@ -41,4 +42,21 @@ pub fn structural_problem(scenario: &Scenario) -> Option<String> {
         }
     }
     None
+}
+
+/// Longest comment a link may carry; a real note is a line or two.
+pub const MAX_COMMENT_CHARS: usize = 2000;
+
+/// Returns why a link's comments cannot be shown as comments, if one cannot. A line break
+/// would let a comment print as program text that the scenario does not hold.
+pub fn comments_problem(comments: &[Comment]) -> Option<String> {
+    comments.iter().find_map(|c| {
+        if c.text.contains(['\n', '\r']) {
+            Some("a comment spans several lines".to_string())
+        } else if c.text.chars().count() > MAX_COMMENT_CHARS {
+            Some(format!("a comment is longer than {MAX_COMMENT_CHARS} characters"))
+        } else {
+            None
+        }
+    })
 }

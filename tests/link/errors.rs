@@ -10,6 +10,8 @@ use fencelab::link::{
 use fencelab::model::{Cond, FinalCondition, Quantifier, Space};
 
 const MAGIC: u8 = 0x7C;
+/// Format 2's body is the bare payload, so raw postcard bytes make a format-2 code.
+const BARE_PAYLOAD_FORMAT: u8 = 2;
 
 fn valid_code() -> String {
     encode(&handoff_payload()).expect("the sample encodes")
@@ -24,7 +26,7 @@ fn code_from_raw(version: u8, raw: &[u8]) -> String {
 
 /// A code for a payload the encoder would refuse (it validates before encoding).
 fn code_bypassing_checks(payload: &SharePayload) -> String {
-    code_from_raw(FORMAT_VERSION, &postcard::to_allocvec(payload).expect("serializes"))
+    code_from_raw(BARE_PAYLOAD_FORMAT, &postcard::to_allocvec(payload).expect("serializes"))
 }
 
 #[test]
@@ -79,7 +81,7 @@ fn newer_formats_are_named_in_the_error() {
     assert_eq!(error, LinkError::UnknownVersion { found: 9, newest: FORMAT_VERSION });
     assert_eq!(
         error.to_string(),
-        "this link was made by a newer fencelab (format 9); this version reads formats up to 2"
+        "this link was made by a newer fencelab (format 9); this version reads formats up to 3"
     );
 }
 
@@ -95,7 +97,7 @@ fn overlong_input_is_refused_before_decoding() {
 #[test]
 fn zip_bombs_stop_at_the_output_limit() {
     // 16 MiB of zeros deflate to a few kilobytes.
-    let code = code_from_raw(FORMAT_VERSION, &vec![0u8; 16 << 20]);
+    let code = code_from_raw(BARE_PAYLOAD_FORMAT, &vec![0u8; 16 << 20]);
     assert!(code.len() < MAX_LINK_CHARS, "the bomb itself is a short link");
     assert_eq!(decode(&code), Err(LinkError::ExpandsTooMuch { max: MAX_DECODED_BYTES }));
 }
@@ -116,11 +118,11 @@ fn garbage_behind_a_valid_header_is_corrupt_not_a_panic() {
     let raw_payload = postcard::to_allocvec(&handoff_payload()).expect("serializes");
     let mut with_trailing = raw_payload.clone();
     with_trailing.extend([1, 2, 3]);
-    let trailing = decode(&code_from_raw(FORMAT_VERSION, &with_trailing));
+    let trailing = decode(&code_from_raw(BARE_PAYLOAD_FORMAT, &with_trailing));
     assert_eq!(trailing, Err(LinkError::Corrupt("3 unexpected bytes follow the scenario".into())));
-    let cut = decode(&code_from_raw(FORMAT_VERSION, &raw_payload[..raw_payload.len() / 2]));
+    let cut = decode(&code_from_raw(BARE_PAYLOAD_FORMAT, &raw_payload[..raw_payload.len() / 2]));
     assert_eq!(cut, Err(LinkError::Corrupt("the scenario data ends early".into())));
-    let huge_length = decode(&code_from_raw(FORMAT_VERSION, &[1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]));
+    let huge_length = decode(&code_from_raw(BARE_PAYLOAD_FORMAT, &[1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]));
     assert!(matches!(huge_length, Err(LinkError::Corrupt(_))), "{huge_length:?}");
 }
 
@@ -172,7 +174,7 @@ fn deeply_negated_code(depth: usize) -> String {
     let mut deep = raw[..at].to_vec();
     deep.extend(std::iter::repeat_n(2u8, depth));
     deep.extend(&raw[at..]);
-    code_from_raw(FORMAT_VERSION, &deep)
+    code_from_raw(BARE_PAYLOAD_FORMAT, &deep)
 }
 
 #[test]

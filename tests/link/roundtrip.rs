@@ -88,3 +88,36 @@ fn panels_keep_bits_this_version_does_not_know() {
     let decoded = decode(&encode(&payload).expect("encodes")).expect("decodes");
     assert_eq!(decoded.view.ui.panels.bits(), future.bits());
 }
+
+/// Format 3 keeps the author's comments: a link's text prints with them in place.
+#[test]
+fn comments_survive_a_link_and_print_in_place() {
+    let text = "# Handoff: the title comment\ncta A\nshared x @A = 0\n\n# the producer publishes x\nthread p @A:\n    st.release.cta.shared [x], 1  # release, so a reader sees 1\n\nexpect correct\n";
+    let loaded = fencelab::load(text);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let comments = loaded.source_map.comments.clone();
+    assert!(comments.len() >= 2, "{comments:?}");
+    let payload = SharePayload::scenario_only(loaded.scenario.clone());
+    let code = fencelab::link::encode_with_comments(&payload, &comments).expect("encodes");
+    let (back, back_comments) = fencelab::link::decode_with_comments(&code).expect("decodes");
+    assert_eq!(back, payload);
+    assert_eq!(back_comments, comments);
+    let map = fencelab::syntax::SourceMap { comments: back_comments, ..Default::default() };
+    let printed = fencelab::syntax::print_with_comments(&back.scenario, &map);
+    assert!(printed.contains("# the producer publishes x"), "{printed}");
+    assert!(printed.contains("# release, so a reader sees 1"), "{printed}");
+    assert_eq!(fencelab::load(&printed).scenario, loaded.scenario, "the comments change nothing else");
+    assert_eq!(decode(&code), Ok(payload), "decode alone drops the comments");
+}
+
+/// A comment holding a line break could print as program text the scenario does not hold.
+#[test]
+fn a_comment_that_spans_lines_is_refused() {
+    let loaded = fencelab::load("cta A\nshared x @A = 0\n# note\nthread p @A:\n    st.shared [x], 1\n");
+    let mut comments = loaded.source_map.comments.clone();
+    assert_eq!(comments.len(), 1);
+    comments[0].text = "note\nthread evil @A:".into();
+    let payload = SharePayload::scenario_only(loaded.scenario);
+    let refused = fencelab::link::encode_with_comments(&payload, &comments);
+    assert!(matches!(refused, Err(fencelab::link::LinkError::Invalid(ref why)) if why.contains("several lines")), "{refused:?}");
+}

@@ -1,14 +1,21 @@
-//! An exercise: the goal, an editor holding the learner's attempt, hints revealed one at a
-//! time, and the core's `grade` run as the learner types. The reference solution never
+//! An exercise: the goal, the explorer's editor holding the learner's attempt (kept across
+//! reloads), hints revealed one at a time, and the core's `grade` run as the learner types,
+//! with the checker's reason and a link to its witness. The reference solution never
 //! reaches this component.
 
-use fencelab::check::Options;
+use fencelab::check::{Options, Report};
 use fencelab::lesson::{grade, Exercise, ExerciseKind, Grade};
+use fencelab::link::{encode, SharePayload, TraceRef, ViewState};
+use leptos::context::Provider;
 use leptos::prelude::*;
 
 use super::progress::{use_progress, Progress};
 use super::prose::Prose;
-use super::scenario_card::later;
+use super::scenario_card::{check_source, later, remember_return, Checked};
+use crate::code_text::code_text;
+use crate::editor::Editor;
+use crate::state::{use_app_state, AppState};
+use crate::verdict_panel::reason_words;
 
 /// The verdicts a prediction may name (the words `grade` accepts).
 const PREDICTIONS: [&str; 4] = ["correct", "race", "deadlock", "undefined"];
@@ -31,8 +38,14 @@ pub fn ExerciseCard(
     let recorded = progress.with_untracked(|p| p.get(&key));
     let hints_total = exercise.hints.len();
     let shown = RwSignal::new((recorded.hints as usize).min(hints_total));
-    let attempt = RwSignal::new(exercise.start.source.clone());
-    let result = RwSignal::new(None::<Grade>);
+    let predict = exercise.kind == ExerciseKind::Predict;
+    let start_text = exercise.start.source.clone();
+    // A fix attempt lives in the editor's own state; a prediction is just the word picked.
+    let saved = if track && !predict { load_attempt(&key) } else { None };
+    let app = use_app_state();
+    let local = AppState::local(saved.unwrap_or_else(|| start_text.clone()), exercise.goal.mode);
+    let attempt = if predict { RwSignal::new(String::new()) } else { local.source };
+    let result = RwSignal::new(None::<Graded>);
     let generation = StoredValue::new(0u64);
     let goal_text = goal_summary(&exercise);
     let prompt = exercise.prompt.clone();
@@ -57,14 +70,34 @@ pub fn ExerciseCard(
                 if graded.passed && track {
                     progress.update(|p| p.mark_passed(&key));
                 }
-                let _ = result.try_set(Some(graded));
+                // The checker's own words on a failing program: its reason and a witness.
+                let report = match (graded.passed, predict, check_source(&text, exercise.goal.mode)) {
+                    (false, false, Checked::Ran(report)) => Some(report),
+                    _ => None,
+                };
+                let _ = result.try_set(Some(Graded { grade: graded, report }));
             });
         }
     };
     // A prediction is graded once the learner picks a verdict, never on the program text.
-    let predict = exercise.kind == ExerciseKind::Predict;
+    // A fix attempt is graded on every edit, and kept for the next visit; the start as
+    // given is not graded (nothing was tried yet).
     if !predict {
-        schedule_grade();
+        let schedule_grade = schedule_grade.clone();
+        let start_text = start_text.clone();
+        let key = key.clone();
+        Effect::new(move |_| {
+            let text = attempt.get();
+            if track {
+                save_attempt(&key, (text != start_text).then_some(text.as_str()));
+            }
+            if text == start_text {
+                generation.set_value(generation.get_value() + 1);
+                result.set(None);
+            } else {
+                schedule_grade();
+            }
+        });
     }
 
     let reveal = {
@@ -78,16 +111,9 @@ pub fn ExerciseCard(
         }
     };
     let start = exercise.start.source.clone();
-    let reset = {
-        let schedule_grade = schedule_grade.clone();
-        move |_| {
-            attempt.set(start.clone());
-            schedule_grade();
-        }
-    };
+    let reset = move |_| local.edit(start.clone(), false);
     let passed_before = move || progress.with(|p| p.get(&key).passed);
     let no_more_hints = move || shown.get() >= hints_total;
-    let rows = move || attempt.with(|a| a.lines().count().clamp(6, 30) + 1);
 
     view! {
         <section class="exercise-card" data-block="exercise" data-exercise=exercise.id.clone()>
@@ -125,22 +151,13 @@ pub fn ExerciseCard(
                     .into_any()
             } else {
                 view! {
-                    <label class="exercise-editor">
-                        <span class="visually-hidden">"Your attempt (.fence syntax)"</span>
-                        <textarea
-                            class="exercise-text"
-                            spellcheck="false"
-                            autocomplete="off"
-                            autocapitalize="off"
-                            wrap="off"
-                            rows=rows
-                            prop:value=move || attempt.get()
-                            on:input:target=move |ev| {
-                                attempt.set(ev.target().value());
-                                schedule_grade();
-                            }
-                        ></textarea>
-                    </label>
+                    <div class="exercise-editor">
+                        // The editor works on the exercise's own state (a Provider: sibling
+                        // cards keep theirs).
+                        <Provider value=local>
+                            <Editor compact=true label="Your attempt (.fence syntax)" />
+                        </Provider>
+                    </div>
                 }
                     .into_any()
             }}
@@ -156,17 +173,26 @@ pub fn ExerciseCard(
             <ol class="hints" aria-live="polite">
                 {move || hints.iter().take(shown.get()).map(|h| view! { <li class="hint"><Prose markdown=h.clone() /></li> }).collect_view()}
             </ol>
-            <GradeView result=result waiting=if predict { "Pick the verdict you expect." } else { "grading…" } />
+            <GradeView result=result app=app local=local
+                waiting=if predict { "Pick the verdict you expect." } else { "Edit the program above until the goal holds: it is graded as you type." } />
         </section>
     }
 }
 
-/// Pass/fail with the grader's reasons.
+/// A grade and, for a failing program, the checker's report on it.
+#[derive(Clone)]
+struct Graded {
+    grade: Grade,
+    report: Option<Box<Report>>,
+}
+
+/// Pass/fail with the grader's reasons, the checker's reason for a failing program and a
+/// link to its witness. Nothing is shown as failed before the learner has tried something.
 #[component]
-fn GradeView(result: RwSignal<Option<Grade>>, waiting: &'static str) -> impl IntoView {
+fn GradeView(result: RwSignal<Option<Graded>>, app: AppState, local: AppState, waiting: &'static str) -> impl IntoView {
     move || match result.get() {
         None => view! { <div class="grade grade-pending" data-grade="pending">{waiting}</div> }.into_any(),
-        Some(grade) => {
+        Some(Graded { grade, report }) => {
             let (class, label, title) = match (grade.passed, grade.complete) {
                 (true, _) => ("grade grade-pass", "passed", "✓ Passed"),
                 (false, true) => ("grade grade-fail", "not yet", "✗ Not yet"),
@@ -179,10 +205,69 @@ fn GradeView(result: RwSignal<Option<Grade>>, waiting: &'static str) -> impl Int
                 <div class=class data-grade=label role="status">
                     <strong>{title}</strong>
                     <ul class="grade-reasons">{reasons}</ul>
+                    {report.and_then(|r| checker_says(&r, app, local))}
                 </div>
             }
             .into_any()
         }
+    }
+}
+
+/// The first finding of a failing attempt: its reason, its message, and a link that opens
+/// its witness in the explorer (with the way back to this lesson).
+fn checker_says(report: &Report, app: AppState, local: AppState) -> Option<impl IntoView> {
+    let finding = report.findings.first()?;
+    let reason = finding.reason.map(reason_words);
+    let payload = SharePayload {
+        scenario: attempt_scenario(local)?,
+        view: ViewState {
+            mode: report.mode,
+            step: u32::try_from(finding.witness.steps.len()).ok(),
+            trace: Some(TraceRef::Finding(0)),
+            ..ViewState::default()
+        },
+    };
+    let href = encode(&payload).ok().map(|code| format!("{}{code}", fencelab::link::ROUTE));
+    // The grader's reasons already quote the finding; what they drop is the checker's
+    // classification of what is missing, and the witness itself.
+    let what = match reason {
+        Some(r) => view! { "What is missing, says the checker: " <span class="badge">{r}</span> "." }.into_any(),
+        None => view! { "The checker: " {code_text(&finding.message)} }.into_any(),
+    };
+    Some(view! {
+        <p class="grade-checker" data-checker-reason=reason.unwrap_or("")>
+            {what}
+            {href.map(|href| view! {
+                " " <a class="witness-link" href=href on:click=move |_| remember_return(app)>
+                    {format!("See the witness ({} steps)", finding_steps(report))}
+                </a>
+            })}
+        </p>
+    })
+}
+
+fn finding_steps(report: &Report) -> usize {
+    report.findings.first().map_or(0, |f| f.witness.steps.len())
+}
+
+/// The scenario of the attempt in the exercise's editor, when it loads.
+fn attempt_scenario(local: AppState) -> Option<fencelab::model::Scenario> {
+    local.analysis.with_untracked(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()))
+}
+
+const ATTEMPT_KEY: &str = "fencelab-attempt:";
+
+/// The attempt saved on an earlier visit, if any.
+fn load_attempt(key: &str) -> Option<String> {
+    crate::storage::get(&format!("{ATTEMPT_KEY}{key}"))
+}
+
+/// Saves the attempt (`None`: back at the start, so nothing to keep).
+fn save_attempt(key: &str, text: Option<&str>) {
+    let item = format!("{ATTEMPT_KEY}{key}");
+    match text {
+        Some(text) => crate::storage::set(&item, text),
+        None => crate::storage::remove(&item),
     }
 }
 

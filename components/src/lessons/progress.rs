@@ -109,23 +109,15 @@ pub fn use_progress() -> RwSignal<Progress> {
     use_context::<ProgressState>().map(|p| p.0).unwrap_or_else(|| RwSignal::new(Progress::default()))
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    window().local_storage().ok().flatten()
-}
-
 fn load() -> Progress {
     // A damaged entry is ignored rather than shown: the learner did not write it by hand.
-    storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+    crate::storage::get(STORAGE_KEY)
         .and_then(|text| Progress::from_json(&text).ok())
         .unwrap_or_default()
 }
 
 fn save(progress: &Progress) {
-    if let Some(storage) = storage() {
-        // Storage can be full or disabled; progress then lasts for this visit only.
-        let _ = storage.set_item(STORAGE_KEY, &progress.to_json());
-    }
+    crate::storage::set(STORAGE_KEY, &progress.to_json());
 }
 
 #[cfg(test)]

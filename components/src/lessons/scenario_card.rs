@@ -1,14 +1,18 @@
 //! A lesson's scenario: its source, read-only and highlighted, with the checker's verdict
-//! computed live in the browser and a way to open it in the explorer.
+//! computed live in the browser, stepping in place (its own lanes and controls), each
+//! finding's "Show me", and a way to open it in the explorer and come back.
 
 use std::time::Duration;
 
 use fencelab::check::{check, Mode, Options, Report, Verdict};
+use leptos::context::Provider;
 use leptos::prelude::*;
 
 use crate::highlight::highlight_line;
+use crate::lanes::Lanes;
 use crate::route::Route;
 use crate::state::{use_app_state, AppState};
+use crate::verdict_panel::finding_view;
 
 /// What the checker said about one source.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,18 +56,34 @@ pub fn ScenarioCard(
         // The card may be gone by now (the learner navigated away).
         let _ = checked.try_set(Some(check_source(&to_check, mode)));
     });
-    let state = use_app_state();
+    let app = use_app_state();
+    // The card's own stepping session: its lanes and "Show me" leave the explorer alone.
+    let local = AppState::local(source.clone(), mode);
     let to_open = source.clone();
-    let open = move |_| open_in_explorer(state, &to_open, mode);
+    let open = move |_| open_in_explorer(app, &to_open, mode);
+    let findings = move || match checked.get() {
+        Some(Checked::Ran(report)) if !report.findings.is_empty() => Some(view! {
+            <div class="findings lesson-findings">
+                {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), local)).collect_view()}
+            </div>
+        }),
+        _ => None,
+    };
     view! {
-        <figure class="scenario-card" data-block="scenario">
+        <figure class="scenario-card" data-block="scenario" data-lesson-scenario="">
             <Source text=source />
             <figcaption class="scenario-foot">
                 <span class="scenario-line">{format!("line {line}")}</span>
                 <span class="scenario-mode">{mode.name()}</span>
                 <VerdictLine checked=checked />
-                <button type="button" class="open-explorer" on:click=open>"Open in explorer"</button>
+                <button type="button" class="open-explorer" on:click=open
+                    title="Opens this scenario in the explorer; a link there brings you back here">"Open in explorer"</button>
             </figcaption>
+            // Only the card's own panels see its state (a Provider, so siblings keep theirs).
+            <Provider value=local>
+                <Lanes compact=true />
+                {findings}
+            </Provider>
         </figure>
     }
 }
@@ -121,8 +141,23 @@ fn VerdictLine(checked: RwSignal<Option<Checked>>) -> impl IntoView {
 }
 
 
-/// Puts `source` into the explorer (as an undoable edit) and goes there.
-pub fn open_in_explorer(state: AppState, source: &str, _mode: Mode) {
+/// Puts `source` into the explorer (as an undoable edit) and goes there, remembering the
+/// lesson so the explorer offers the way back.
+pub fn open_in_explorer(state: AppState, source: &str, mode: Mode) {
+    remember_return(state);
     state.edit(source.to_string(), false);
+    state.mode.set(mode);
     let _ = window().location().set_hash(&Route::Explore.href());
+}
+
+/// Records the page shown now (a lesson) as where "Back to the lesson" leads.
+pub fn remember_return(state: AppState) {
+    let hash = window().location().hash().unwrap_or_default();
+    let title = document()
+        .query_selector(".lesson-page h1")
+        .ok()
+        .flatten()
+        .and_then(|h| h.text_content())
+        .unwrap_or_else(|| "the lesson".to_string());
+    state.return_to.set(Some((hash, title)));
 }

@@ -2,7 +2,7 @@
 //! `#/s/<code>` link, put it on the clipboard, and always show it in a selectable field
 //! so a browser without clipboard access still lets the learner copy it by hand.
 
-use fencelab::link::{encode, ROUTE};
+use fencelab::link::{encode_with_comments, ROUTE};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
@@ -18,7 +18,7 @@ pub fn ShareBar() -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<(bool, String)>);
     let share = move |at_step: bool| {
-        let made = payload_of(state, at_step).and_then(|p| encode(&p).map_err(|e| e.to_string()));
+        let made = payload_of(state, at_step).and_then(|(p, comments)| encode_with_comments(&p, &comments).map_err(|e| e.to_string()));
         match made {
             Ok(code) => {
                 let url = format!("{}{ROUTE}{code}", page_base());

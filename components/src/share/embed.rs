@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::button::page_base;
 use crate::lanes::Lanes;
 use crate::lessons::Source;
+use crate::machine_view::MachineView;
 use crate::state::use_app_state;
 use crate::verdict_panel::VerdictPanel;
 
@@ -21,21 +22,28 @@ pub fn EmbedView() -> impl IntoView {
     let state = use_app_state();
     let hash = window().location().hash().unwrap_or_default();
     let full = format!("{}{hash}", page_base());
+    let machine = RwSignal::new(false);
     view! {
         <div class="embed" data-page="embed">
             <div class="embed-bar">
                 <span class="brand-name">"fencelab"</span>
                 <a class="embed-out" href=full target="_blank" rel="noopener noreferrer">"Open in the full explorer ↗"</a>
             </div>
+            // The verdict first: it is what a reader of the course page came for.
+            <VerdictPanel />
             <div class="embed-cols">
                 <section class="panel embed-source" aria-label="Scenario">
                     {move || view! { <Source text=state.source.get() /> }}
                 </section>
                 <div class="embed-right">
-                    <Lanes />
-                    <VerdictPanel />
+                    <Lanes compact=true />
                 </div>
             </div>
+            <button type="button" class="embed-machine-toggle" aria-pressed=move || machine.get().to_string()
+                on:click=move |_| machine.update(|m| *m = !*m)>
+                {move || if machine.get() { "Hide the machine" } else { "Show the machine" }}
+            </button>
+            {move || machine.get().then(|| view! { <MachineView /> })}
         </div>
     }
 }

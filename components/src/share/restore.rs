@@ -2,6 +2,7 @@
 
 use fencelab::check::Report;
 use fencelab::link::{SharePayload, TraceRef, ViewState};
+use fencelab::syntax::{Comment, SourceMap};
 use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
@@ -9,24 +10,29 @@ use crate::check_client::CheckState;
 use crate::finding_marks::Marked;
 use crate::state::AppState;
 
-/// The scenario on screen (and with `at_step`, the steps taken so far) as a payload.
-/// Fails when the program has errors: a link carries a checked model, not text.
-pub fn payload_of(state: AppState, at_step: bool) -> Result<SharePayload, String> {
-    let scenario = state.analysis.with_untracked(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
-    let scenario = scenario.ok_or("fix the errors in the program before sharing it")?;
+/// The scenario on screen (and with `at_step`, the steps taken so far) as a payload, with
+/// the text's comments. Fails when the program has errors: a link carries a checked
+/// model, not text.
+pub fn payload_of(state: AppState, at_step: bool) -> Result<(SharePayload, Vec<Comment>), String> {
+    let loaded = state.analysis.with_untracked(|a| {
+        (!a.has_errors()).then(|| (a.loaded.scenario.clone(), a.loaded.source_map.comments.clone()))
+    });
+    let (scenario, comments) = loaded.ok_or("fix the errors in the program before sharing it")?;
     let mut view = ViewState { mode: state.mode.get_untracked(), ..ViewState::default() };
     if at_step {
         let taken = state.read_tape(|t| t.stepper().schedule()).unwrap_or_default();
         view.step = u32::try_from(taken.steps.len()).ok();
         view.trace = Some(TraceRef::Schedule(taken));
     }
-    Ok(SharePayload { scenario, view })
+    Ok((SharePayload { scenario, view }, comments))
 }
 
-/// Shows `payload` in the explorer: its scenario as text (an undoable edit), its mode, and
-/// once the stepping session for that scenario exists, its schedule and step.
-pub fn restore(state: AppState, payload: SharePayload) {
-    let text = fencelab::syntax::print(&payload.scenario);
+/// Shows `payload` in the explorer: its scenario as text with the link's comments (an
+/// undoable edit), its mode, and once the stepping session for that scenario exists, its
+/// schedule and step.
+pub fn restore(state: AppState, payload: SharePayload, comments: Vec<Comment>) {
+    let map = SourceMap { comments, ..SourceMap::default() };
+    let text = fencelab::syntax::print_with_comments(&payload.scenario, &map);
     state.edit(text, false);
     state.mode.set(payload.view.mode);
     let step = payload.view.step.map_or(0, |s| s as usize);

@@ -41,7 +41,12 @@ pub fn Timeline() -> impl IntoView {
                         style=format!("--tl-width: {:.0}px", tl.width)>
                         {tl.rows.iter().map(row_view).collect_view()}
                         {tl.columns.iter().map(|c| column_view(c, tl.height)).collect_view()}
-                        {tl.arrows.iter().enumerate().map(|(i, a)| arrow_view(i, a.clone(), ui)).collect_view()}
+                        {
+                            // Arrows ending on the current row (their head stops short of the dot) formed with
+                            // the step just taken: they draw in.
+                            let now_y = tl.rows.iter().find(|r| r.current && r.index > 0).map(|r| r.y);
+                            tl.arrows.iter().enumerate().map(|(i, a)| arrow_view(i, a.clone(), now_y.is_some_and(|y| (a.to.1 - y).abs() < ROW_HEIGHT / 2.0), ui)).collect_view()
+                        }
                         {tl.dots.iter().map(|d| dot_view(d.clone(), ui)).collect_view()}
                     </svg>
                 </div>
@@ -133,16 +138,17 @@ fn column_view(column: &Column, height: f64) -> impl IntoView {
     }
 }
 
-fn arrow_view(index: usize, arrow: Arrow, ui: Ui) -> impl IntoView {
+fn arrow_view(index: usize, arrow: Arrow, just_formed: bool, ui: Ui) -> impl IntoView {
     let (class, reason) = match &arrow.kind {
         ArrowKind::Formed { scope } => (format!("tl-arrow tl-formed scope-{scope}"), None),
         ArrowKind::Failed { reason } => ("tl-arrow tl-failed".to_string(), Some(reason.clone())),
     };
+    let draws_in = just_formed && matches!(arrow.kind, ArrowKind::Formed { .. });
     let key = format!("arrow-{index}");
     let caption = arrow.caption.clone();
     let label = arrow.caption.clone();
     view! {
-        <g class=class class:tl-ahead=arrow.ahead tabindex="0" role="img" aria-label=label
+        <g class=class class:tl-ahead=arrow.ahead class:tl-just-formed=draws_in tabindex="0" role="img" aria-label=label
             data-key=key.clone() data-reason=reason
             on:mouseenter={let c = caption.clone(); move |_| ui.caption.set(Some(c.clone()))}
             on:focus={let c = caption.clone(); move |_| ui.caption.set(Some(c.clone()))}
@@ -151,7 +157,8 @@ fn arrow_view(index: usize, arrow: Arrow, ui: Ui) -> impl IntoView {
             on:keydown=move |_| ui.refocus.set_value(Some(key.clone()))>
             <title>{arrow.caption.clone()}</title>
             <path class="tl-hit" d=arrow.path.clone()></path>
-            <path class="tl-line" d=arrow.path.clone()></path>
+            // A unit length lets CSS draw the line in; a dashed (failed) line keeps its dashes.
+            <path class="tl-line" d=arrow.path.clone() pathLength=draws_in.then_some("1")></path>
             <polygon class="tl-head" points=arrow.head.clone()></polygon>
         </g>
     }
@@ -170,10 +177,10 @@ fn dot_view(dot: Dot, ui: Ui) -> impl IntoView {
             tabindex="0" role="button" data-key=key.clone() data-step=step.to_string()
             aria-label=format!("{}. Go to just after step {step}", dot.caption)
             on:click=move |_| jump()
-            on:mouseenter={let c = caption.clone(); move |_| ui.caption.set(Some(c.clone()))}
-            on:focus={let c = caption.clone(); move |_| ui.caption.set(Some(c.clone()))}
-            on:mouseleave=move |_| ui.caption.set(None)
-            on:blur=move |_| ui.caption.set(None)
+            on:mouseenter={let c = caption.clone(); move |_| { ui.caption.set(Some(c.clone())); hover_step_line(ui.state, step) }}
+            on:focus={let c = caption.clone(); move |_| { ui.caption.set(Some(c.clone())); hover_step_line(ui.state, step) }}
+            on:mouseleave=move |_| { ui.caption.set(None); ui.state.hover_line.set(None) }
+            on:blur=move |_| { ui.caption.set(None); ui.state.hover_line.set(None) }
             on:keydown=move |ev| {
                 ui.refocus.set_value(Some(key.clone()));
                 if matches!(ev.key().as_str(), "Enter" | " ") {
@@ -189,6 +196,20 @@ fn dot_view(dot: Dot, ui: Ui) -> impl IntoView {
             <text class="tl-dot-label" x=dot.x + DOT_RADIUS + 5.0 y=dot.y + 3.5 aria-hidden="true">{dot.label.clone()}</text>
         </g>
     }
+}
+
+/// Marks the editor line of step `step` (1-based, on the tape's line of play).
+fn hover_step_line(state: AppState, step: usize) {
+    let line = state.read_tape(|t| {
+        let whole = t.whole_line().ok()?;
+        let event = whole.history().get(step.checked_sub(1)?)?;
+        state.analysis.with_untracked(|a| {
+            (!a.has_errors())
+                .then(|| crate::source_link::SourceLines::new(&a.loaded, &a.source).line_of_event(&whole.agents(), event))
+                .flatten()
+        })
+    });
+    state.hover_line.set(line.flatten());
 }
 
 /// Focuses the drawn element with `data-key` = `key`, if it is still there.

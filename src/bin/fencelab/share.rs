@@ -7,7 +7,7 @@ use std::num::NonZeroUsize;
 use fencelab::check::{check, Mode, Options};
 use fencelab::link::{self, SharePayload, TraceRef, ViewState, ROUTE};
 use fencelab::model::Scenario;
-use fencelab::syntax::print;
+use fencelab::syntax::{print_with_comments, SourceMap};
 
 use crate::check::ModeArg;
 use crate::input::{self, Input};
@@ -67,8 +67,8 @@ fn finding_number(text: &str) -> Result<NonZeroUsize, String> {
 /// With `--witness N` the link opens on the last step of finding N's witness.
 pub fn share(args: &ShareArgs, ui: Ui) -> u8 {
     let file = &args.file;
-    let scenario = match input::read_scenario(file, ui) {
-        Ok((_, scenario, _)) => scenario,
+    let (scenario, comments) = match input::read_scenario(file, ui) {
+        Ok((_, scenario, map)) => (scenario, map.comments),
         Err(code) => return code,
     };
     let mode = args.mode.map_or(Mode::default(), Mode::from);
@@ -79,9 +79,10 @@ pub fn share(args: &ShareArgs, ui: Ui) -> u8 {
         },
         None => SharePayload::scenario_only(scenario),
     };
+    // The link keeps the file's comments, so `unshare` gives back the author's notes.
     let link = match &args.base {
-        Some(base) => link::share_url(base, &payload),
-        None => link::encode(&payload).map(|code| format!("{ROUTE}{code}")),
+        Some(base) => link::share_url_with_comments(base, &payload, &comments),
+        None => link::encode_with_comments(&payload, &comments).map(|code| format!("{ROUTE}{code}")),
     };
     match link {
         Ok(link) => {
@@ -127,11 +128,11 @@ pub fn unshare(args: &UnshareArgs, ui: Ui) -> u8 {
     } else {
         link_arg.clone()
     };
-    let payload = match link::decode(&text) {
-        Ok(payload) => payload,
+    let (payload, comments) = match link::decode_with_comments(&text) {
+        Ok(decoded) => decoded,
         Err(e) => return fail(ui, &e.to_string()),
     };
-    let printed = print(&payload.scenario);
+    let printed = print_with_comments(&payload.scenario, &SourceMap { comments, ..SourceMap::default() });
     print!("{printed}");
     if fencelab::load(&printed).scenario != payload.scenario {
         eprintln!(

@@ -43,6 +43,9 @@ pub fn next_arrive(b: &MbarState) -> String {
         format!("next arrive completes phase {} (parity {})", b.phase, b.phase & 1)
     } else if b.pending == 1 {
         format!("next arrive leaves phase {} waiting for tx-count {:+} to reach 0", b.phase, b.tx)
+    } else if b.pending <= 0 {
+        // No arrival is pending (the phase waits on tx bytes): never show a negative count.
+        format!("no arrival is pending in phase {}: another arrive is undefined behaviour", b.phase)
     } else {
         format!("next arrive leaves {} arrivals pending in phase {}", b.pending - 1, b.phase)
     }

@@ -1,0 +1,132 @@
+//! Source ↔ execution: the editor line each instruction of the stepping session sits on,
+//! the instruction a line holds, and which lines the current step and a finding touch.
+//! Pure, so it tests natively. Lines are 1-based, as the editor's gutter numbers them.
+
+use fencelab::check::view::{AgentKindView, AgentView, EventView};
+use fencelab::diag::LineIndex;
+use fencelab::Loaded;
+
+use crate::finding_marks::Marked;
+use crate::tape::Tape;
+
+/// A loaded text and its line index.
+pub struct SourceLines<'a> {
+    loaded: &'a Loaded,
+    index: LineIndex<'a>,
+}
+
+/// What the editor marks on its lines for the session on screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineMarks {
+    /// The line of the step just taken (at the start: of the step `forward` takes next).
+    pub current: Option<usize>,
+    /// Lines holding an access (or a stuck wait) of the finding shown, with what it is.
+    pub accesses: Vec<(usize, String)>,
+}
+
+impl<'a> SourceLines<'a> {
+    pub fn new(loaded: &'a Loaded, source: &'a str) -> SourceLines<'a> {
+        SourceLines { loaded, index: LineIndex::new(source) }
+    }
+
+    /// The line of instruction `instr` of the thread named `thread`.
+    pub fn line_of(&self, thread: &str, instr: usize) -> Option<usize> {
+        let t = self.loaded.scenario.threads.iter().position(|th| th.name == thread)?;
+        let span = self.loaded.source_map.instr(t, instr)?;
+        Some(self.index.line_col(span.start).0)
+    }
+
+    /// The thread and instruction written on `line`, if an instruction starts there.
+    pub fn instr_at(&self, line: usize) -> Option<(String, usize)> {
+        self.loaded.source_map.instrs.iter().enumerate().find_map(|(t, spans)| {
+            let instr = spans.iter().position(|span| self.index.line_col(span.start).0 == line)?;
+            Some((self.loaded.scenario.threads.get(t)?.name.clone(), instr))
+        })
+    }
+
+    /// The line an event's instruction sits on (an async agent's: its issuer's line).
+    pub fn line_of_event(&self, agents: &[AgentView], event: &EventView) -> Option<usize> {
+        let thread = issuing_thread(agents, event.agent)?;
+        self.line_of(&thread, event.instr_index?)
+    }
+
+    /// The current step's line and the shown finding's access lines for `tape`.
+    pub fn marks(&self, tape: &Tape, shown: Option<&Marked>) -> LineMarks {
+        let stepper = tape.stepper();
+        let agents = stepper.agents();
+        let current = match stepper.history().last() {
+            Some(event) => self.line_of_event(&agents, event),
+            None => tape.next_step().and_then(|step| {
+                let agent = agents.iter().find(|a| a.id == step.agent)?;
+                let thread = issuing_thread(&agents, agent.id)?;
+                self.line_of(&thread, agent.instr_index?)
+            }),
+        };
+        let accesses = shown.map_or_else(Vec::new, |m| {
+            let mut lines: Vec<(usize, String)> = Vec::new();
+            let touched = m
+                .accesses
+                .iter()
+                .map(|a| (a.thread.as_str(), a.instr, if a.is_write { format!("write of {}", a.location) } else { format!("read of {}", a.location) }))
+                .chain(m.blocked.iter().map(|b| (b.thread.as_str(), b.instr, "stuck here".to_string())));
+            for (thread, instr, what) in touched {
+                let Some(line) = self.line_of(thread, instr) else { continue };
+                match lines.iter_mut().find(|(l, _)| *l == line) {
+                    Some((_, text)) if !text.contains(&what) => *text = format!("{text}; {what}"),
+                    Some(_) => {}
+                    None => lines.push((line, what)),
+                }
+            }
+            lines
+        });
+        LineMarks { current, accesses }
+    }
+}
+
+/// The thread whose program holds agent `agent`'s instructions: itself, or its issuer.
+pub fn issuing_thread(agents: &[AgentView], agent: u32) -> Option<String> {
+    let view = agents.iter().find(|a| a.id == agent)?;
+    Some(match &view.kind {
+        AgentKindView::Thread { .. } => view.name.clone(),
+        AgentKindView::Async { issuer, .. } => issuer.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fencelab::check::Mode;
+
+    fn loaded(src: &str) -> Loaded {
+        let loaded = fencelab::load(src);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        loaded
+    }
+
+    #[test]
+    fn instructions_map_to_their_lines_and_back() {
+        let src = crate::state::STARTER_SCENARIO;
+        let l = loaded(src);
+        let lines = SourceLines::new(&l, src);
+        // Line 7 is `st.shared [x], 42` (the comment is line 1).
+        assert_eq!(lines.line_of("producer", 0), Some(7));
+        assert_eq!(lines.line_of("consumer", 1), Some(12));
+        assert_eq!(lines.instr_at(7), Some(("producer".into(), 0)));
+        assert_eq!(lines.instr_at(12), Some(("consumer".into(), 1)));
+        assert_eq!(lines.instr_at(1), None, "a comment holds no instruction");
+        assert_eq!(lines.line_of("nobody", 0), None);
+    }
+
+    #[test]
+    fn the_current_line_follows_the_step_just_taken() {
+        let src = crate::state::STARTER_SCENARIO;
+        let l = loaded(src);
+        let lines = SourceLines::new(&l, src);
+        let mut tape = Tape::new(l.scenario.clone(), Mode::Strict).expect("tape");
+        assert_eq!(lines.marks(&tape, None).current, Some(7), "at the start: the step forward takes");
+        tape.forward().expect("step");
+        assert_eq!(lines.marks(&tape, None).current, Some(7), "the store was just taken");
+        tape.forward().expect("step");
+        assert_eq!(lines.marks(&tape, None).current, Some(8));
+    }
+}

@@ -194,3 +194,19 @@ thread c @A:\n    wait mbarrier.try_wait.parity.shared::cta [full], 0\n";
     assert_eq!(r.verdict, Verdict::Deadlock);
     assert!(r.hangs);
 }
+
+/// A scenario the checker cannot run says why, and its expect line blames that reason,
+/// not the state cap.
+#[test]
+fn pending_count_is_reported_as_not_modelled_not_as_a_state_cap() {
+    let s = scenario(
+        "cta A\nmbarrier m @A count 2\n\nthread t @A:\n    mbarrier.arrive.shared::cta st, [m]\n    mbarrier.pending_count r0, st\n\nexpect correct\n",
+    );
+    let report = check(&s, &Options::default());
+    assert_eq!(report.verdict, Verdict::Partial);
+    assert_eq!(report.stats.states, 0);
+    let note = report.mode_note.clone().unwrap_or_default();
+    assert!(note.contains("pending_count") && note.contains("not modelled"), "{note}");
+    let actual = &report.expectations[0].actual;
+    assert!(!actual.contains("state cap") && actual.contains("not modelled"), "{actual}");
+}

@@ -238,7 +238,12 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         report.mode.name(),
         report.stats.states,
         report.stats.transitions,
-        if report.stats.complete { "" } else { ", stopped at the state cap" }
+        match (report.stats.complete, report.stats.states) {
+            (true, _) => "",
+            // Not run at all; the note above says why.
+            (false, 0) => ", not checked",
+            (false, _) => ", stopped at the state cap",
+        }
     );
 }
 

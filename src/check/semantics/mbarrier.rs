@@ -80,6 +80,11 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Resul
 
 pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
     let text = crate::check::text::instr(&crate::model::Instr::Mbar(op.clone()));
+    // pending_count reads a state token, not a barrier, and the checker's tokens carry only
+    // the phase: say so rather than fail on the (absent) barrier name.
+    if matches!(op.kind, MbarKind::PendingCount { .. }) {
+        return Err(format!("`{text}` is not modelled: fencelab's state tokens record the phase, not the pending count"));
+    }
     let idx = ex.layout.mbar(&op.bar)?;
     let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| exec::internal("mbar loc"))?;
     let owner = match ex.layout.locs.get(loc).map(|l| l.space) {

@@ -120,6 +120,14 @@ const LAZY: &[Lazy] = &[
         file: "14-relay-warp-case-study.md",
         exercise: "fix-the-relay-cheaply",
         from: From::Solution,
+        // Belt and braces: a second fence before the store pays again for the same order.
+        edits: &[("    st.shared [d], 42", "    fence.release.sync_restrict::shared::cta.cluster\n    st.shared [d], 42")],
+        feedback: "this exercise allows at most 30",
+    },
+    Lazy {
+        file: "14-relay-warp-case-study.md",
+        exercise: "fix-the-relay-cheaply",
+        from: From::Solution,
         edits: &[("mbarrier.arrive.relaxed.cluster.shared::cluster", "mbarrier.arrive.shared::cluster")],
         feedback: "(`forbid: cta-scope-mbarrier`)",
     },

@@ -152,7 +152,7 @@ fn check_claims(scenario: &Scenario, line: usize, mode: Mode, options: &Options,
 fn load_exercise(ex: &Exercise, block: usize, out: &mut Vec<Mismatch>) -> bool {
     let mut broken = false;
     let parts = match ex.kind {
-        ExerciseKind::Fix => vec![&ex.start, &ex.solution],
+        ExerciseKind::Fix | ExerciseKind::CheapestFix => vec![&ex.start, &ex.solution],
         ExerciseKind::Predict => vec![&ex.start],
     };
     for part in parts {

@@ -80,9 +80,9 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
         let value = value.trim();
         match key.trim() {
             "id" => ex.id = value.to_string(),
-            "kind" => match [ExerciseKind::Fix, ExerciseKind::Predict].into_iter().find(|k| k.name() == value) {
+            "kind" => match [ExerciseKind::Fix, ExerciseKind::Predict, ExerciseKind::CheapestFix].into_iter().find(|k| k.name() == value) {
                 Some(kind) => ex.kind = kind,
-                None => errors.push(LessonError::new(line_no, format!("unknown exercise kind `{value}` (expected `fix` or `predict`)"))),
+                None => errors.push(LessonError::new(line_no, format!("unknown exercise kind `{value}` (expected `fix`, `predict` or `cheapest-fix`)"))),
             },
             "prompt" => {
                 check_tags(value, line_no, errors);
@@ -117,6 +117,10 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
                 Ok(n) => ex.goal.max_instructions = Some(n),
                 Err(_) => errors.push(LessonError::new(line_no, format!("`max-instructions` must be a number, found `{value}`"))),
             },
+            "max-cost" => match value.parse::<u32>() {
+                Ok(cost) => ex.goal.max_cost = Some(cost),
+                Err(_) => errors.push(LessonError::new(line_no, format!("`max-cost` needs a whole number, found `{value}`"))),
+            },
             "max-scope" => match scope_from_name(value) {
                 Some(scope) => ex.goal.max_scope = Some(scope),
                 None => errors.push(LessonError::new(
@@ -126,7 +130,7 @@ pub fn parse_exercise(body: &[&str], fence_line: usize, errors: &mut Vec<LessonE
             },
             other => errors.push(LessonError::new(
                 line_no,
-                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `keep-data`, `forbid`, `max-instructions`, `max-scope`, `mode` or `hint`)"),
+                format!("unknown exercise key `{other}` (expected `id`, `kind`, `prompt`, `goal`, `lanes`, `keep-data`, `forbid`, `max-instructions`, `max-scope`, `max-cost`, `mode` or `hint`)"),
             )),
         }
     }
@@ -142,7 +146,7 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
     if !is_valid_id(&ex.id) {
         errors.push(LessonError::new(line, format!("exercise id `{}` must be lowercase letters, digits and `-`", ex.id)));
     }
-    let fix = ex.kind == ExerciseKind::Fix;
+    let fix = ex.kind != ExerciseKind::Predict;
     for (missing, what) in [
         (!seen_goal, "a `goal:`"),
         (ex.prompt.is_empty(), "a `prompt:`"),
@@ -155,12 +159,12 @@ fn check_complete(ex: &Exercise, seen_goal: bool, has_start: bool, has_solution:
         }
     }
     let goal = &ex.goal;
-    let edits_rules = goal.lanes.is_some() || goal.keep_data || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some();
+    let edits_rules = goal.lanes.is_some() || goal.keep_data || !goal.forbid.is_empty() || goal.max_instructions.is_some() || goal.max_scope.is_some() || goal.max_cost.is_some();
     if !fix && (has_solution || edits_rules) {
         errors.push(LessonError::new(
             line,
             format!(
-                "predict exercise `{}` has no `--- solution`, `lanes`, `keep-data`, `forbid`, `max-instructions` or `max-scope`: the program is not edited, and `goal:` is the answer",
+                "predict exercise `{}` has no `--- solution`, `lanes`, `keep-data`, `forbid`, `max-instructions`, `max-scope` or `max-cost`: the program is not edited, and `goal:` is the answer",
                 ex.id
             ),
         ));

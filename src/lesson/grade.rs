@@ -36,6 +36,7 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     reasons.extend(kept_instructions_missing(&exercise.goal, &start, &attempt));
     reasons.extend(forbidden_instructions(exercise, &attempt));
     reasons.extend(scopes_too_wide(exercise, &attempt));
+    reasons.extend(too_costly(exercise, &attempt));
     if let Some(max) = exercise.goal.max_instructions {
         let count = instruction_count(attempt.threads.iter().map(|t| &t.program));
         if count > max {
@@ -151,6 +152,35 @@ the narrowest scope that holds both threads, and every wider scope costs more [s
         }
     }
     reasons
+}
+
+/// The most an answer may cost: `max-cost`, and for a `cheapest-fix` exercise the
+/// solution's own cost (whichever is lower).
+fn cost_limit(exercise: &Exercise) -> Option<u32> {
+    let solution = match exercise.kind {
+        ExerciseKind::CheapestFix => load(&exercise.solution.source, exercise.solution.line).ok().map(|s| crate::cost::cost(&s).total),
+        ExerciseKind::Fix | ExerciseKind::Predict => None,
+    };
+    match (exercise.goal.max_cost, solution) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A correct answer that pays for a GPU-wide fence where a narrower one holds misses the
+/// point of a "cheapest fix" exercise; the cost model says what it pays for.
+fn too_costly(exercise: &Exercise, attempt: &Scenario) -> Option<String> {
+    let max = cost_limit(exercise)?;
+    let cost = crate::cost::cost(attempt);
+    (cost.total > max).then(|| {
+        let sass: Vec<String> = cost.sass.iter().map(|s| format!("{}× {}", s.count, s.op)).collect();
+        format!(
+            "the program costs {} on the sm_90a cost model ({}); this exercise allows at most {max}: a cheaper \
+synchronization holds here (`fencelab cost` shows where the cost goes)",
+            cost.total,
+            if sass.is_empty() { "no synchronization SASS".to_string() } else { sass.join(", ") }
+        )
+    })
 }
 
 /// Whether the run finished, and why the attempt fails the goal.

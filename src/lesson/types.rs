@@ -92,6 +92,9 @@ pub enum ExerciseKind {
     /// Read the program and say which verdict the checker will give before it runs
     /// (`kind: predict`); the goal's verdict is the answer, and the program is not edited.
     Predict,
+    /// Edit the starting program until it meets the goal at no more than the solution's
+    /// cost on the sm_90a cost model (`kind: cheapest-fix`): graded on correctness and cost.
+    CheapestFix,
 }
 
 impl ExerciseKind {
@@ -99,6 +102,7 @@ impl ExerciseKind {
         match self {
             ExerciseKind::Fix => "fix",
             ExerciseKind::Predict => "predict",
+            ExerciseKind::CheapestFix => "cheapest-fix",
         }
     }
 }
@@ -118,6 +122,9 @@ pub struct Goal {
     /// No instruction may synchronize at a wider scope than this (`max-scope: cluster`):
     /// the exercise is about the narrowest scope that holds the threads involved.
     pub max_scope: Option<Scope>,
+    /// The program may cost at most this much on the sm_90a cost model (`max-cost: 40`,
+    /// [`crate::cost`]): the exercise is about the cheapest correct synchronization.
+    pub max_cost: Option<u32>,
     /// The checker mode grading runs in (`mode: strict`); pragmatic unless given.
     pub mode: Mode,
     /// `keep-data: true`: in the `lanes` threads every data operation of the start (load,
@@ -134,6 +141,7 @@ impl Default for Goal {
             forbid: Vec::new(),
             max_instructions: None,
             max_scope: None,
+            max_cost: None,
             mode: Mode::Pragmatic,
             keep_data: false,
         }

@@ -292,6 +292,12 @@ fn goal_summary(exercise: &Exercise) -> String {
     if let Some(max) = goal.max_instructions {
         parts.push(format!("at most {max} instructions"));
     }
+    if exercise.kind == ExerciseKind::CheapestFix {
+        parts.push("costing no more than the cheapest answer known, on the sm_90a cost model".into());
+    }
+    if let Some(max) = goal.max_cost {
+        parts.push(format!("costing at most {max} on the sm_90a cost model"));
+    }
     parts.push(format!("{} mode", goal.mode.name()));
     parts.join("; ")
 }

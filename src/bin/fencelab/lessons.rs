@@ -109,7 +109,7 @@ fn grade_attempt(lesson_path: &Path, exercise_id: &str, file: &Input, ui: Ui) ->
     // diagnostics with the attempt's own name and lines.
     let attempt = match exercise.kind {
         ExerciseKind::Predict => read_text(file, ui),
-        ExerciseKind::Fix => read_scenario(file, ui).map(|(src, _, _)| src),
+        ExerciseKind::Fix | ExerciseKind::CheapestFix => read_scenario(file, ui).map(|(src, _, _)| src),
     };
     let Ok(attempt) = attempt else { return INPUT_ERROR };
     let result = grade(exercise, &attempt, &Options::default());

@@ -117,6 +117,18 @@ const LAZY: &[Lazy] = &[
         feedback: "(`forbid: cta-scope-mbarrier`): its `.cta` scope does not include the thread in the other CTA",
     },
     Lazy {
+        file: "08-cluster-handoffs.md",
+        exercise: "pull-without-membar-gpu",
+        from: From::Solution,
+        // Correct, and no MEMBAR.GPU, but it trades the mbarrier for a second cluster barrier,
+        // which costs more than the handoff it replaces.
+        edits: &[
+            ("mbarrier.arrive.relaxed.cluster.shared::cluster [bar]", "barrier.cluster.arrive.relaxed\n    barrier.cluster.wait"),
+            ("wait mbarrier.try_wait.parity.relaxed.cluster.shared::cta [bar], 0", "barrier.cluster.arrive.relaxed\n    barrier.cluster.wait"),
+        ],
+        feedback: "this exercise allows at most 25",
+    },
+    Lazy {
         file: "14-relay-warp-case-study.md",
         exercise: "fix-the-relay-cheaply",
         from: From::Solution,

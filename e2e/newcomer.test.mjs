@@ -286,6 +286,28 @@ describe("newcomer", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("a newcomer goes from the first page to a passed exercise in lesson 1, reading no docs", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.setViewportSize({ width: 1440, height: 900 });
+        await page.goto(`${browser.url}/`);
+        await verdictAfter(page, 0);
+        await page.evaluate(() => localStorage.clear());
+        await page.reload();
+        const guide = page.locator("[data-guided-start]");
+        await guide.waitFor();
+        await guide.getByRole("link", { name: "Start lesson 1" }).click();
+        await page.waitForURL(new RegExp(`#/lessons/${LESSON}$`));
+        const card = page.locator('[data-exercise="publish-the-data"]');
+        await card.waitFor();
+        // What the hints lead to: release on the flag store, acquire on the flag load.
+        const editor = card.locator("textarea.editor-text");
+        const start = await editor.inputValue();
+        await editor.fill(start.replace("st.relaxed.gpu", "st.release.gpu").replace("ld.relaxed.gpu", "ld.acquire.gpu"));
+        await card.locator('[data-grade="passed"]').waitFor({ timeout: 20000 });
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
     test("the app works hosted under a subpath", async () => {
         const root = mkdtempSync(join(tmpdir(), "fencelab-subpath-"));
         symlinkSync(distDir, join(root, "sub"));

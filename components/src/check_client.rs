@@ -275,6 +275,8 @@ impl CheckClient {
                         self.state.set(CheckState::Failed(message));
                         self.act(|d, now| d.finished(now));
                     }
+                    // Fix searches run in their own worker (`crate::fix_panel`), never this one.
+                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. }) => {}
                     Err(err) => self.state.set(CheckState::Failed(format!("unreadable checker reply: {err}"))),
                 }
             })
@@ -314,7 +316,7 @@ const EARLY_WORKER: &str = "fencelabWorker";
 
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
 /// and hands it this page's wasm module and glue.
-fn start_worker() -> Result<Worker, JsValue> {
+pub(crate) fn start_worker() -> Result<Worker, JsValue> {
     let window = js_sys::global();
     let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
     let worker = match early.dyn_into::<Worker>() {

@@ -107,7 +107,8 @@ impl FixSearch {
                         });
                     }
                     Ok(CheckReply::Invalid { message }) => self.state.set(FixState::Failed(message)),
-                    Ok(_) => {}
+                    // Replies to an older search, or check replies this worker never sends.
+                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. } | CheckReply::Progress { .. } | CheckReply::Done { .. }) => {}
                     Err(err) => self.state.set(FixState::Failed(format!("unreadable fix reply: {err}"))),
                 }
             })
@@ -213,12 +214,16 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
             {found.necessary.is_empty().then(|| view! { <p class="muted">"No step whose weakening the checker notices."</p> })}
             <ul class="fix-steps">
                 {found.necessary.into_iter().map(|n| {
-                    let why = n.breaks.first().map(|b| format!("{} → {}", b.after, b.verdict.name())).unwrap_or_default();
+                    let broken = n.breaks.first().map(|b| view! {
+                        <span class="muted">{format!(" {}: ", mutation_words(&b.kind))}</span>
+                        <code>{b.after.clone()}</code>
+                        <span class="fix-breaks">{format!(" → {}", b.verdict.name())}</span>
+                    });
                     view! {
                         <li data-necessary=n.line.to_string()>
                             <span class="fix-line">{format!("line {}", n.line)}</span>
                             <code>{n.text.clone()}</code>
-                            <span class="muted">" weakened: "<code>{why.clone()}</code></span>
+                            {broken}
                         </li>
                     }
                 }).collect_view()}
@@ -230,7 +235,9 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
                     <li data-redundant=r.line.to_string()>
                         <span class="fix-line">{format!("line {}", r.line)}</span>
                         <code>{r.text.clone()}</code>
-                        <span class="muted">" can be: "<code>{r.after.clone()}</code></span>
+                        <span class="muted">{format!(" {}: ", mutation_words(&r.kind))}</span>
+                        <code>{r.after.clone()}</code>
+                        <span class="fix-still">" still correct"</span>
                     </li>
                 }).collect_view()}
             </ul>
@@ -243,6 +250,11 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
         }
         .into_any(),
     }
+}
+
+/// A mutation's name (`move-down`) as words.
+fn mutation_words(kind: &str) -> String {
+    kind.replace('-', " ")
 }
 
 /// One verified variant: its price change, its edits as a line diff, and Apply.

@@ -8,9 +8,9 @@ use fencelab::cost::MODEL_LABEL;
 use fencelab::fix::Fix;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent};
 
-use crate::check_client::{start_worker, CheckState};
+use crate::check_client::{start_worker, Attached, CheckState};
 use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixKind, FixOutcome, FixRequest};
 use crate::state::{use_app_state, AppState};
 
@@ -23,27 +23,13 @@ enum FixState {
     Failed(String),
 }
 
-struct FixWorker {
-    worker: Worker,
-    _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(ErrorEvent)>,
-}
-
-impl FixWorker {
-    fn stop(self) {
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
-}
-
 /// The panel's search: one at a time, for one text and mode.
 #[derive(Clone, Copy)]
 struct FixSearch {
     state: RwSignal<FixState>,
     /// The text and mode the shown state belongs to; an edit makes it stale.
     searched: RwSignal<Option<(String, Mode)>>,
-    live: StoredValue<Option<FixWorker>, LocalStorage>,
+    live: StoredValue<Option<Attached>, LocalStorage>,
     next_id: StoredValue<u64>,
 }
 
@@ -58,7 +44,7 @@ impl FixSearch {
     }
 
     fn stop(self) {
-        self.live.update_value(|l| l.take().into_iter().for_each(FixWorker::stop));
+        self.live.update_value(|l| l.take().into_iter().for_each(Attached::stop));
     }
 
     fn cancel(self) {
@@ -117,9 +103,7 @@ impl FixSearch {
             ev.prevent_default();
             self.state.set(FixState::Failed(format!("the fix search stopped: {}", ev.message())));
         });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        self.live.set_value(Some(FixWorker { worker, _on_message: on_message, _on_error: on_error }));
+        self.live.set_value(Some(Attached::new(worker, on_message, on_error)));
     }
 }
 

@@ -260,7 +260,7 @@ fn fix_item(found: Fix, original_cost: u32, state: AppState) -> impl IntoView {
                     <li>
                         <span class="fix-line">{format!("line {}", e.line)}</span>
                         {(!e.before.is_empty()).then(|| view! { <code class="fix-before">{e.before.clone()}</code><span aria-hidden="true">" → "</span> })}
-                        {e.before.is_empty().then(|| view! { <span class="fix-insert">"insert "</span> })}
+                        {e.before.is_empty().then(|| view! { <span class="fix-insert">"insert above: "</span> })}
                         <code class="fix-after">{e.after.clone()}</code>
                     </li>
                 }).collect_view()}

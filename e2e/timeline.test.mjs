@@ -57,7 +57,9 @@ describe("timeline", { skip: skip ?? false }, () => {
         const arrows = svg.locator(".tl-arrow.tl-formed.scope-cta");
         assert.equal(await arrows.count(), 1);
         assert.match(await arrows.first().getAttribute("aria-label"), /producer \(step 2\) ⇢ consumer \(step 3\): mbarrier \.cta/);
-        // Hovering the arrow reads it out under the diagram.
+        // Hovering the arrow reads it out under the diagram (the verdict panel's "Fix it"
+        // row can push the diagram below the fold, where the mouse cannot reach it).
+        await arrows.first().scrollIntoViewIfNeeded();
         const start = await arrows.first().locator(".tl-line").evaluate((path) => {
             // Three quarters along: clear of the dot labels and of the crossing failed edge.
             const p = path.getPointAtLength(path.getTotalLength() * 0.75);

@@ -56,17 +56,28 @@ struct Job {
 }
 
 struct Live {
-    worker: Worker,
+    attached: Attached,
     ready: Rc<Cell<bool>>,
     queued: Rc<RefCell<Option<Vec<u8>>>>,
+}
+
+/// A worker with its message and error handlers (the checker's, or a fix search's).
+pub(crate) struct Attached {
+    pub worker: Worker,
     _on_message: Closure<dyn Fn(MessageEvent)>,
     _on_error: Closure<dyn Fn(ErrorEvent)>,
 }
 
-impl Live {
+impl Attached {
+    pub fn new(worker: Worker, on_message: Closure<dyn Fn(MessageEvent)>, on_error: Closure<dyn Fn(ErrorEvent)>) -> Attached {
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Attached { worker, _on_message: on_message, _on_error: on_error }
+    }
+
     /// Stops the worker. Its handlers are detached first: an event already queued for
     /// them would otherwise call a closure that is about to be dropped.
-    fn stop(self) {
+    pub fn stop(self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
@@ -119,7 +130,7 @@ impl CheckClient {
             }
             client.act(|d, now| d.edit(job, typing, now));
         });
-        on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(Live::stop)));
+        on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop())));
         client
     }
 
@@ -198,7 +209,7 @@ impl CheckClient {
         let answered_here = self.live.with_value(|live| {
             let live = live.as_ref()?;
             if live.ready.get() {
-                post_bytes(&live.worker, &bytes);
+                post_bytes(&live.attached.worker, &bytes);
                 return None;
             }
             // The worker is still starting (the first check of a visit): a small scenario
@@ -237,7 +248,7 @@ impl CheckClient {
     }
 
     fn respawn(self) {
-        self.live.update_value(|l| l.take().into_iter().for_each(Live::stop));
+        self.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop()));
         // From spawning to the worker's Ready: what a fresh worker costs before its first check.
         perf::begin("fencelab:worker-start");
         let worker = match start_worker() {
@@ -275,6 +286,8 @@ impl CheckClient {
                         self.state.set(CheckState::Failed(message));
                         self.act(|d, now| d.finished(now));
                     }
+                    // Fix searches run in their own worker (`crate::fix_panel`), never this one.
+                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. }) => {}
                     Err(err) => self.state.set(CheckState::Failed(format!("unreadable checker reply: {err}"))),
                 }
             })
@@ -284,9 +297,7 @@ impl CheckClient {
             self.state.set(CheckState::Failed(format!("the checker stopped: {}", ev.message())));
             self.act(|d, now| d.finished(now));
         });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        self.live.set_value(Some(Live { worker, ready, queued, _on_message: on_message, _on_error: on_error }));
+        self.live.set_value(Some(Live { attached: Attached::new(worker, on_message, on_error), ready, queued }));
     }
 
     fn finish(self, id: u64, report: Report, worker: WorkerTiming, reply_at: f64) {
@@ -314,7 +325,7 @@ const EARLY_WORKER: &str = "fencelabWorker";
 
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
 /// and hands it this page's wasm module and glue.
-fn start_worker() -> Result<Worker, JsValue> {
+pub(crate) fn start_worker() -> Result<Worker, JsValue> {
     let window = js_sys::global();
     let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
     let worker = match early.dyn_into::<Worker>() {

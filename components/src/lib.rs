@@ -32,6 +32,7 @@ mod theme;
 mod timeline;
 mod trace;
 mod verdict_panel;
+mod fix_panel;
 mod source_link;
 mod code_text;
 mod guided;

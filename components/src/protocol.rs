@@ -4,6 +4,7 @@
 //! the same wasm, so the encoding never crosses versions.
 
 use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
+use fencelab::fix::{fix, improve, Improvement, Limits, Search};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,61 @@ pub enum CheckReply {
     Done { id: u64, report: Report, timing: WorkerTiming },
     /// The request could not be read (a bug in the page, never the user's fault).
     Invalid { message: String },
+    /// How many checker runs fix request `id` has made, of at most `total`.
+    FixProgress { id: u64, done: usize, total: usize },
+    /// The fix search's answer, or why it could not run.
+    FixDone { id: u64, outcome: Result<FixOutcome, String> },
+}
+
+/// Page → worker: search fixes (a scenario that is not correct) or necessity and cheaper
+/// equivalents (a correct one). Sent wrapped as `{fix: bytes}`, so a plain check request
+/// keeps its encoding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixRequest {
+    pub id: u64,
+    /// The editor text: fixes are edits of it, and their `text` replaces it.
+    pub source: String,
+    pub mode: Mode,
+    pub kind: FixKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FixKind {
+    /// `fix::fix`: ranked repairs.
+    Repair,
+    /// `fix::improve`: which steps matter, and cheaper correct variants.
+    Improve,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FixOutcome {
+    Repaired(Search),
+    Improved(Improvement),
+}
+
+/// The worker's answer to a fix request: throttled progress, then one `FixDone`.
+pub fn answer_fix(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
+    let req = match postcard::from_bytes::<FixRequest>(request) {
+        Ok(req) => req,
+        Err(err) => {
+            post(encode(&CheckReply::Invalid { message: format!("unreadable fix request: {err}") }));
+            return;
+        }
+    };
+    let mut throttle = Throttle { every_ms: PROGRESS_EVERY_MS, last_ms: now() };
+    // The page cancels by terminating the worker, so the search itself never stops early here.
+    let mut on_progress = |done: usize, total: usize| {
+        if throttle.due(now()) {
+            post(encode(&CheckReply::FixProgress { id: req.id, done, total }));
+        }
+        true
+    };
+    let limits = Limits::default();
+    let outcome = match req.kind {
+        FixKind::Repair => fix(&req.source, req.mode, &limits, &mut on_progress).map(FixOutcome::Repaired),
+        FixKind::Improve => improve(&req.source, req.mode, &limits, &mut on_progress).map(FixOutcome::Improved),
+    };
+    post(encode(&CheckReply::FixDone { id: req.id, outcome: outcome.map_err(|err| err.to_string()) }));
 }
 
 /// Where the worker spent its time on one request, by its own clock (ms).
@@ -111,6 +167,11 @@ pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, postcard::Error> {
     postcard::from_bytes(bytes)
 }
 
+/// Writes a fix request for the worker.
+pub fn encode_fix_request(request: &FixRequest) -> Result<Vec<u8>, postcard::Error> {
+    postcard::to_allocvec(request)
+}
+
 /// Writes a request for the worker.
 pub fn encode_request(request: &CheckRequest) -> Result<Vec<u8>, postcard::Error> {
     postcard::to_allocvec(request)
@@ -174,6 +235,20 @@ mod tests {
     fn garbage_request_gets_an_invalid_reply() {
         let out = replies(b"\xff\xff\xff", 1.0);
         assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
+    }
+
+    #[test]
+    fn a_fix_request_on_racy_message_passing_answers_verified_fixes() {
+        let source = include_str!("../templates/mp-relaxed.fence").to_string();
+        let bytes = encode_fix_request(&FixRequest { id: 4, source, mode: Mode::Strict, kind: FixKind::Repair })
+            .expect("request serializes");
+        let mut out = Vec::new();
+        answer_fix(&bytes, &|| 0.0, &mut |b| out.push(decode(&b)));
+        let [CheckReply::FixDone { id: 4, outcome: Ok(FixOutcome::Repaired(search)) }] = out.as_slice() else { panic!("one FixDone: {out:?}") };
+        assert!(!search.fixes.is_empty(), "{search:?}");
+        for found in &search.fixes {
+            assert!(!found.edits.is_empty() && found.text.contains("expect correct"), "{found:?}");
+        }
     }
 
     #[test]

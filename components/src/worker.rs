@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::protocol::{answer, encode, CheckReply};
+use crate::protocol::{answer, answer_fix, encode, CheckReply};
 
 #[wasm_bindgen]
 extern "C" {
@@ -32,12 +32,17 @@ pub fn serve() {
     let replier = scope.clone();
     let clock = scope.performance();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-        let request = js_sys::Uint8Array::new(&event.data()).to_vec();
+        let data = event.data();
         let now = || clock.as_ref().map_or(0.0, |p| p.now());
         // A closed port only means the page went away; there is no one left to tell.
-        answer(&request, &now, &mut |reply| {
+        let mut post = |reply: Vec<u8>| {
             let _ = replier.post_message(&js_sys::Uint8Array::from(reply.as_slice()));
-        });
+        };
+        // A fix request comes wrapped as `{fix: bytes}`; a check request is the bytes.
+        match js_sys::Reflect::get(&data, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
+            Some(fix) => answer_fix(&js_sys::Uint8Array::new(&fix).to_vec(), &now, &mut post),
+            None => answer(&js_sys::Uint8Array::new(&data).to_vec(), &now, &mut post),
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.

@@ -1,0 +1,270 @@
+//! "Fix it" under the verdict: for a scenario that is not correct, the ranked verified
+//! fixes (`fencelab::fix::fix`); for a correct one, which synchronization steps matter and
+//! the cheaper correct variants (`fencelab::fix::improve`). The search runs in a worker of
+//! its own, so the checker keeps answering edits; cancel terminates that worker.
+
+use fencelab::check::{Mode, Verdict};
+use fencelab::cost::MODEL_LABEL;
+use fencelab::fix::Fix;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent};
+
+use crate::check_client::{start_worker, Attached, CheckState};
+use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixKind, FixOutcome, FixRequest};
+use crate::state::{use_app_state, AppState};
+
+#[derive(Clone, Debug, PartialEq)]
+enum FixState {
+    Idle,
+    Running { done: usize, total: usize },
+    Done(FixOutcome),
+    Cancelled,
+    Failed(String),
+}
+
+/// The panel's search: one at a time, for one text and mode.
+#[derive(Clone, Copy)]
+struct FixSearch {
+    state: RwSignal<FixState>,
+    /// The text and mode the shown state belongs to; an edit makes it stale.
+    searched: RwSignal<Option<(String, Mode)>>,
+    live: StoredValue<Option<Attached>, LocalStorage>,
+    next_id: StoredValue<u64>,
+}
+
+impl FixSearch {
+    fn new() -> FixSearch {
+        FixSearch {
+            state: RwSignal::new(FixState::Idle),
+            searched: RwSignal::new(None),
+            live: StoredValue::new_local(None),
+            next_id: StoredValue::new(0),
+        }
+    }
+
+    fn stop(self) {
+        self.live.update_value(|l| l.take().into_iter().for_each(Attached::stop));
+    }
+
+    fn cancel(self) {
+        self.stop();
+        self.state.set(FixState::Cancelled);
+    }
+
+    fn start(self, kind: FixKind, source: String, mode: Mode) {
+        self.stop();
+        let id = self.next_id.get_value() + 1;
+        self.next_id.set_value(id);
+        self.searched.set(Some((source.clone(), mode)));
+        let Ok(bytes) = encode_fix_request(&FixRequest { id, source, mode, kind }) else {
+            self.state.set(FixState::Failed("fencelab internal bug: fix request not serializable".into()));
+            return;
+        };
+        let worker = match start_worker() {
+            Ok(worker) => worker,
+            Err(err) => {
+                self.state.set(FixState::Failed(format!("could not start the fix worker: {err:?}")));
+                return;
+            }
+        };
+        self.state.set(FixState::Running { done: 0, total: 0 });
+        let on_message = {
+            let worker = worker.clone();
+            Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
+                let bytes_in = js_sys::Uint8Array::new(&ev.data()).to_vec();
+                match decode_reply(&bytes_in) {
+                    Ok(CheckReply::Ready) => {
+                        let wrapped = js_sys::Object::new();
+                        let payload = js_sys::Uint8Array::from(bytes.as_slice());
+                        if js_sys::Reflect::set(&wrapped, &"fix".into(), &payload).is_err() || worker.post_message(&wrapped).is_err() {
+                            self.state.set(FixState::Failed("could not reach the fix worker".into()));
+                        }
+                    }
+                    Ok(CheckReply::FixProgress { id: got, done, total }) if got == id => {
+                        self.state.set(FixState::Running { done, total });
+                    }
+                    Ok(CheckReply::FixDone { id: got, outcome }) if got == id => {
+                        // The worker's job is done; its handlers go with the next start or the panel.
+                        worker.terminate();
+                        self.state.set(match outcome {
+                            Ok(outcome) => FixState::Done(outcome),
+                            Err(why) => FixState::Failed(why),
+                        });
+                    }
+                    Ok(CheckReply::Invalid { message }) => self.state.set(FixState::Failed(message)),
+                    // Replies to an older search, or check replies this worker never sends.
+                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. } | CheckReply::Progress { .. } | CheckReply::Done { .. }) => {}
+                    Err(err) => self.state.set(FixState::Failed(format!("unreadable fix reply: {err}"))),
+                }
+            })
+        };
+        let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            ev.prevent_default();
+            self.state.set(FixState::Failed(format!("the fix search stopped: {}", ev.message())));
+        });
+        self.live.set_value(Some(Attached::new(worker, on_message, on_error)));
+    }
+}
+
+/// Which search the current verdict calls for: none until a complete check has answered.
+fn offered(state: AppState) -> Option<FixKind> {
+    state.check.state.with(|s| match s {
+        CheckState::Done { report, .. } if report.stats.complete => match report.verdict {
+            Verdict::Correct => Some(FixKind::Improve),
+            Verdict::Race | Verdict::Deadlock | Verdict::Undefined => Some(FixKind::Repair),
+            Verdict::Partial => None,
+        },
+        _ => None,
+    })
+}
+
+#[component]
+pub fn FixPanel() -> impl IntoView {
+    let state = use_app_state();
+    let search = FixSearch::new();
+    on_cleanup(move || search.stop());
+    // An edit or a mode switch makes the shown search stale: drop it (and stop its worker).
+    Effect::new(move || {
+        let now = (state.source.get(), state.mode.get());
+        if search.searched.with_untracked(|s| s.as_ref().is_some_and(|s| *s != now)) {
+            search.stop();
+            search.searched.set(None);
+            search.state.set(FixState::Idle);
+        }
+    });
+    let data_state = move || {
+        search.state.with(|s| match s {
+            FixState::Idle => "idle",
+            FixState::Running { .. } => "running",
+            FixState::Done(_) => "done",
+            FixState::Cancelled => "cancelled",
+            FixState::Failed(_) => "failed",
+        })
+    };
+    move || {
+        let kind = offered(state)?;
+        let (label, help) = match kind {
+            FixKind::Repair => ("Fix it", "Search for the cheapest edits that make this scenario correct"),
+            FixKind::Improve => ("Which steps matter?", "Find the steps this scenario needs, the ones it can drop, and cheaper correct variants"),
+        };
+        let start = move |_| search.start(kind, state.source.get_untracked(), state.mode.get_untracked());
+        let running = move || matches!(search.state.get(), FixState::Running { .. });
+        Some(view! {
+            <section class="fix-panel" data-fix-panel="" data-fix-state=data_state aria-label=label>
+                <div class="fix-head">
+                    <button type="button" class="fix-start" data-fix-start="" title=help
+                        disabled=running on:click=start>{label}</button>
+                    <span class="muted fix-model" title=MODEL_LABEL>"cost: sm_90a SASS"</span>
+                </div>
+                {move || fix_body(search, state)}
+            </section>
+        })
+    }
+}
+
+fn fix_body(search: FixSearch, state: AppState) -> AnyView {
+    match search.state.get() {
+        FixState::Idle => ().into_any(),
+        FixState::Running { done, total } => {
+            let counted = if total == 0 { "Searching…".to_string() } else { format!("Searching… {done} of at most {total} checks") };
+            view! {
+                <p class="checking fix-progress" role="status">
+                    <span class="spinner" aria-hidden="true"></span>{counted}
+                    <button type="button" class="fix-cancel" data-fix-cancel="" on:click=move |_| search.cancel()>"Cancel"</button>
+                </p>
+            }
+            .into_any()
+        }
+        FixState::Cancelled => view! { <p class="panel-empty">"Search cancelled."</p> }.into_any(),
+        FixState::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
+        FixState::Done(FixOutcome::Repaired(found)) => {
+            let summary = match found.fixes.len() {
+                0 => "No fix found within the search bounds.".to_string(),
+                1 => format!("1 verified fix ({} checks).", found.checks),
+                n => format!("{n} verified fixes, cheapest first ({} checks).", found.checks),
+            };
+            view! {
+                <p class="fix-summary">{summary}</p>
+                {found.stopped_early.map(|why| view! { <p class="note warn-note">"Stopped early: "{why}</p> })}
+                <ol class="fix-list">
+                    {found.fixes.into_iter().map(|f| fix_item(f, found.cost, state)).collect_view()}
+                </ol>
+            }
+            .into_any()
+        }
+        FixState::Done(FixOutcome::Improved(found)) => view! {
+            <h3 class="fix-title">"Necessary"</h3>
+            {found.necessary.is_empty().then(|| view! { <p class="muted">"No step whose weakening the checker notices."</p> })}
+            <ul class="fix-steps">
+                {found.necessary.into_iter().map(|n| {
+                    let broken = n.breaks.first().map(|b| view! {
+                        <span class="muted">{format!(" {}: ", mutation_words(&b.kind))}</span>
+                        <code>{b.after.clone()}</code>
+                        <span class="fix-breaks">{format!(" → {}", b.verdict.name())}</span>
+                    });
+                    view! {
+                        <li data-necessary=n.line.to_string()>
+                            <span class="fix-line">{format!("line {}", n.line)}</span>
+                            <code>{n.text.clone()}</code>
+                            {broken}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <h3 class="fix-title">"Redundant"</h3>
+            {found.redundant.is_empty().then(|| view! { <p class="muted">"Every step is needed."</p> })}
+            <ul class="fix-steps">
+                {found.redundant.into_iter().map(|r| view! {
+                    <li data-redundant=r.line.to_string()>
+                        <span class="fix-line">{format!("line {}", r.line)}</span>
+                        <code>{r.text.clone()}</code>
+                        <span class="muted">{format!(" {}: ", mutation_words(&r.kind))}</span>
+                        <code>{r.after.clone()}</code>
+                        <span class="fix-still">" still correct"</span>
+                    </li>
+                }).collect_view()}
+            </ul>
+            <h3 class="fix-title">"Cheaper and still correct"</h3>
+            {found.cheaper.is_empty().then(|| view! { <p class="muted">"None found within the search bounds."</p> })}
+            {found.stopped_early.map(|why| view! { <p class="note warn-note">"Stopped early: "{why}</p> })}
+            <ol class="fix-list">
+                {found.cheaper.into_iter().map(|f| fix_item(f, found.cost, state)).collect_view()}
+            </ol>
+        }
+        .into_any(),
+    }
+}
+
+/// A mutation's name (`move-down`) as words.
+fn mutation_words(kind: &str) -> String {
+    kind.replace('-', " ")
+}
+
+/// One verified variant: its price change, its edits as a line diff, and Apply.
+fn fix_item(found: Fix, original_cost: u32, state: AppState) -> impl IntoView {
+    let delta = found.cost as i64 - original_cost as i64;
+    let change = if found.cost_change.is_empty() { "same SASS".to_string() } else { found.cost_change.join(", ") };
+    let text = found.text;
+    view! {
+        <li class="fix" data-fix="" data-fix-cost=found.cost.to_string()>
+            <div class="fix-cost">
+                <span class="fix-cost-change">{change}</span>
+                <span class="muted">{format!(" cost {original_cost} → {} ({delta:+})", found.cost)}</span>
+                <button type="button" class="fix-apply" data-fix-apply=""
+                    title="Replace the editor text with this fix (Undo restores it)"
+                    on:click=move |_| state.edit(text.clone(), false)>"Apply"</button>
+            </div>
+            <ul class="fix-diff">
+                {found.edits.into_iter().map(|e| view! {
+                    <li>
+                        <span class="fix-line">{format!("line {}", e.line)}</span>
+                        {(!e.before.is_empty()).then(|| view! { <code class="fix-before">{e.before.clone()}</code><span aria-hidden="true">" → "</span> })}
+                        {e.before.is_empty().then(|| view! { <span class="fix-insert">"insert above: "</span> })}
+                        <code class="fix-after">{e.after.clone()}</code>
+                    </li>
+                }).collect_view()}
+            </ul>
+        </li>
+    }
+}

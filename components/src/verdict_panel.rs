@@ -164,10 +164,7 @@ fn body(client: CheckClient, state: AppState) -> impl IntoView {
 }
 
 fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView {
-    // The checker reports a scenario it cannot run as a partial run with no state explored
-    // and the reason in `mode_note`.
-    if report.verdict == Verdict::Partial && report.stats.states == 0 {
-        let why = report.mode_note.clone().unwrap_or_else(|| "no reason given".into());
+    if let Some(why) = report.not_run().map(str::to_string) {
         return view! {
             <div class="verdict verdict-partial" data-verdict="not checked">
                 <span class="verdict-word">"not checked"</span>

@@ -41,6 +41,18 @@ impl Verdict {
             Verdict::Partial => "partial",
         }
     }
+
+    /// The `expect` word this verdict satisfies; a partial run proves nothing.
+    pub fn expect(self) -> Option<crate::model::Expect> {
+        use crate::model::Expect;
+        match self {
+            Verdict::Correct => Some(Expect::Correct),
+            Verdict::Race => Some(Expect::Race),
+            Verdict::Deadlock => Some(Expect::Deadlock),
+            Verdict::Undefined => Some(Expect::Undefined),
+            Verdict::Partial => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -176,7 +188,16 @@ pub struct Report {
     pub expectations: Vec<ExpectationResult>,
     /// Whether some reachable state hangs (for liveness checks).
     pub hangs: bool,
-    /// Set when the other mode gives a different verdict, saying how and why.
+    /// Set when the other mode gives a different verdict, saying how and why; for a
+    /// scenario the checker could not run, why not ([`Report::not_run`]).
     pub mode_note: Option<String>,
     pub stats: Stats,
+}
+
+impl Report {
+    /// Why the checker could not run the scenario at all (a partial run with no state
+    /// explored), as opposed to stopping at the state cap.
+    pub fn not_run(&self) -> Option<&str> {
+        (self.verdict == Verdict::Partial && self.stats.states == 0).then(|| self.mode_note.as_deref().unwrap_or("no reason given"))
+    }
 }

@@ -323,16 +323,6 @@ fn minimized(checker: &mut Checker, mut changes: Vec<Change>) -> Vec<Change> {
     changes
 }
 
-fn expect_of(verdict: Verdict) -> Option<Expect> {
-    match verdict {
-        Verdict::Correct => Some(Expect::Correct),
-        Verdict::Race => Some(Expect::Race),
-        Verdict::Deadlock => Some(Expect::Deadlock),
-        Verdict::Undefined => Some(Expect::Undefined),
-        Verdict::Partial => None,
-    }
-}
-
 /// Applies `changes` to the author's source, loads the result again and re-checks it in
 /// both modes; the expect lines of the text say what each mode found.
 pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes: &[Change], before: &Cost, limits: &Limits) -> Option<Fix> {
@@ -344,7 +334,7 @@ pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes:
     let reports: Vec<Report> =
         [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states })).collect();
     let modes: Vec<ModeVerdict> = reports.iter().map(|r| ModeVerdict { mode: r.mode, verdict: r.verdict }).collect();
-    let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, expect_of(m.verdict)?))).collect();
+    let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, m.verdict.expect()?))).collect();
     // Conditions that stop holding in some mode described the bug: the fixed text drops them.
     let failing: Vec<usize> = reports.iter().flat_map(|r| r.conditions.iter().filter(|c| !c.holds).map(|c| c.index)).collect();
     let (text, edits) = change::edit_source(src, map, original, changes, &change::expectations(&per_mode), &failing)?;

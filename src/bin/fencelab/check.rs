@@ -238,11 +238,11 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         report.mode.name(),
         report.stats.states,
         report.stats.transitions,
-        match (report.stats.complete, report.stats.states) {
+        match (report.stats.complete, report.not_run()) {
             (true, _) => "",
-            // Not run at all; the note above says why.
-            (false, 0) => ", not checked",
-            (false, _) => ", stopped at the state cap",
+            // The note above says why.
+            (false, Some(_)) => ", not checked",
+            (false, None) => ", stopped at the state cap",
         }
     );
 }

@@ -175,9 +175,8 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
         };
         let actual = if ok {
             String::new()
-        } else if report.stats.states == 0 && report.mode_note.is_some() {
-            // Not run at all: the note says why (not the state cap).
-            report.mode_note.clone().unwrap_or_default()
+        } else if let Some(why) = report.not_run() {
+            why.to_string()
         } else if !complete {
             "exploration stopped at the state cap before it could decide".into()
         } else {

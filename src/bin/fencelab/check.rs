@@ -49,6 +49,9 @@ pub struct Args {
     /// Print the report as JSON (an array for several files)
     #[arg(long)]
     json: bool,
+    /// Stop exploring (verdict partial) after this many distinct states
+    #[arg(long, value_name = "N", default_value_t = Options::default().max_states)]
+    max_states: u64,
 }
 
 /// clap's view of [`Mode`], so help and completions list the choices.
@@ -75,7 +78,7 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
     let mut code = 0;
     let mut objects = Vec::new();
     for file in &args.files {
-        let (c, obj) = check_file(file, mode, args.json, ui);
+        let (c, obj) = check_file(file, mode, args, ui);
         code = code.max(c);
         objects.extend(obj);
     }
@@ -86,7 +89,7 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
     code
 }
 
-fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Vec<serde_json::Value>) {
+fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, Vec<serde_json::Value>) {
     let (src, scenario, map) = match read_scenario(file, ui) {
         Ok(input) => input,
         Err(code) => return (code, Vec::new()),
@@ -109,7 +112,7 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
             return (INPUT_ERROR, objects);
         }
         let started = Instant::now();
-        let report = check(&scenario, &Options { mode, ..Options::default() });
+        let report = check(&scenario, &Options { mode, max_states: args.max_states });
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));
         // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
@@ -118,7 +121,7 @@ fn check_file(file: &Input, chosen: Option<Mode>, json: bool, ui: Ui) -> (u8, Ve
         if forbidden {
             ui.error(&format!("{file}: the GPU showed an outcome the model forbids in {} mode (see the observations)", mode.name()));
         }
-        if json {
+        if args.json {
             let mut obj = json_object(&file, &scenario, &report, ms);
             if let (Some((obs, cmp)), Some(fields)) = (&observed, obj.as_object_mut()) {
                 fields.insert("observed".into(), super::observed::json(obs, cmp));

@@ -17,7 +17,7 @@ pub(crate) fn start(scenario: &Scenario) -> Result<(Arc<Layout>, Machine), Strin
     let mut m = Machine::new(&layout, &preinit);
     // Threads whose program starts with labels (or is empty) start past them.
     for agent in 0..m.agents.len() as u32 {
-        let mut ex = Exec { layout: &layout, mode: Mode::Strict, m: &mut m, agent, step: 0, out: StepOutcome::default() };
+        let mut ex = Exec { layout: &layout, mode: Mode::Strict, m: &mut m, agent, step: 0, out: StepOutcome::default(), explain: true };
         ex.goto(0)?;
     }
     Ok((Arc::new(layout), m))
@@ -76,14 +76,15 @@ pub(crate) fn apply(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) ->
         Readiness::Done => return Err(StepError::Finished { agent: agent() }),
     }
     let agent = agent();
-    perform(layout, mode, m, step).map_err(|reason| StepError::Refused { agent, reason })
+    perform(layout, mode, m, step, true).map_err(|reason| StepError::Refused { agent, reason })
 }
 
 /// [`apply`] for a step already known to be enabled (the explorer takes its steps from
-/// the readiness it just computed, so checking again would only repeat that work).
-pub(crate) fn perform(layout: &Layout, mode: Mode, m: &mut Machine, step: Step) -> Result<StepOutcome, String> {
+/// the readiness it just computed, so checking again would only repeat that work), with
+/// or without the texts a person reads ([`Exec::explain`]).
+pub(crate) fn perform(layout: &Layout, mode: Mode, m: &mut Machine, step: Step, explain: bool) -> Result<StepOutcome, String> {
     let index = m.trace.0.steps;
-    let mut ex = Exec { layout, mode, m, agent: step.agent, step: index, out: StepOutcome::default() };
+    let mut ex = Exec { layout, mode, m, agent: step.agent, step: index, out: StepOutcome::default(), explain };
     semantics::step(&mut ex, step.choice)?;
     let out = ex.out;
     m.trace.0.record(&out.edges, &out.failed);
@@ -143,7 +144,7 @@ impl Stepper {
             (_, AgentStatusView::Done) => (None, None),
             (Some(a), _) => match a.kind {
                 AgentKind::Thread(t) => (Some(a.pc), layout.threads.get(t).and_then(|t| t.program.get(a.pc)).map(super::text::instr)),
-                AgentKind::Async { issuer, .. } => (Some(issuer.pc), Some(semantics::exec::instr_text(layout, issuer))),
+                AgentKind::Async { issuer, .. } => (Some(issuer.pc), Some(semantics::exec::instr_text(layout, issuer).to_string())),
             },
             (None, _) => (None, None),
         };

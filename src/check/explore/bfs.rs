@@ -139,7 +139,7 @@ pub fn explore(
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
                 let mut next = m.clone();
-                let result = perform(layout, mode, &mut next, step)?;
+                let result = perform(layout, mode, &mut next, step, false)?;
                 out.transitions += 1;
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {
@@ -188,6 +188,9 @@ pub fn explore(
         }
     }
     on_progress(out.states, out.transitions);
+    for (finding, witness) in &mut out.findings {
+        *finding = explained(layout, mode, &initial, witness, finding)?;
+    }
     if out.complete {
         for cycle in super::scc::closed_cycles(&succs) {
             if let Some(&entry) = cycle.first() {
@@ -228,6 +231,19 @@ pub fn explore(
         }
     }
     Ok(out)
+}
+
+/// `finding` with its texts: the explorer steps without them, so replay its witness with
+/// them and take the same finding from the last step (replay is deterministic).
+fn explained(layout: &Layout, mode: Mode, initial: &Machine, witness: &Schedule, finding: &RawFinding) -> Result<RawFinding, String> {
+    let mut m = initial.clone();
+    let mut last = Vec::new();
+    for step in &witness.steps {
+        last = perform(layout, mode, &mut m, *step, true)?.findings;
+    }
+    last.into_iter()
+        .find(|f| f.kind == finding.kind && f.key == finding.key && f.reason == finding.reason)
+        .ok_or_else(|| semantics::exec::internal("a finding's witness does not reproduce it"))
 }
 
 /// Choice count of a running thread's plain or spinning read, skipping the labels the

@@ -1,6 +1,7 @@
 //! Static facts resolved once per scenario: who sits where, what each name means.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::model::{Instr, Proxy, Scenario, Scope, Space, MAX_LANES};
 
@@ -127,6 +128,28 @@ pub struct Layout {
     pub cta_names: Vec<String>,
     pub cluster_names: Vec<String>,
     pub cta_cluster: Vec<usize>,
+    /// Each instruction's text, per thread and pc: messages quote it on most steps, and
+    /// printing it each time cost more than the step's semantics.
+    pub texts: Vec<Vec<InstrTexts>>,
+}
+
+/// The printed forms of one program instruction.
+#[derive(Clone, Debug)]
+pub struct InstrTexts {
+    pub whole: Arc<str>,
+    /// The operation a `wait` spins on (the whole instruction when it is not a `wait`).
+    pub op: Arc<str>,
+}
+
+impl InstrTexts {
+    fn of(instr: &Instr) -> InstrTexts {
+        let whole: Arc<str> = crate::syntax::instr_text(instr).into();
+        let op = match instr {
+            Instr::Wait { instr: inner, .. } => crate::syntax::instr_text(inner).into(),
+            _ => whole.clone(),
+        };
+        InstrTexts { whole, op }
+    }
 }
 
 impl Layout {
@@ -231,7 +254,9 @@ impl Layout {
         if threads.is_empty() {
             return Err("the scenario has no threads".into());
         }
+        let texts = threads.iter().map(|t| t.program.iter().map(InstrTexts::of).collect()).collect();
         Ok(Layout {
+            texts,
             threads,
             cells: locs.len(),
             locs,

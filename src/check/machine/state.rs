@@ -191,8 +191,9 @@ pub struct FailedRec {
     pub to_step: usize,
     pub reason: RaceReason,
     pub text: String,
-    /// What would have been ordered had the edge formed.
-    pub knowledge: Knowledge,
+    /// What would have been ordered had the edge formed (shared with the release it
+    /// came from: a failed edge is recorded on most relaxed reads).
+    pub knowledge: Shared<Knowledge>,
 }
 
 /// What the steps so far formed and failed to form. States share the records of their

@@ -70,7 +70,7 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     let rhs = until.map(|t| ex.eval(&t.value));
     let ch = choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs));
     let widx = *ch.get(choice as usize).ok_or_else(|| format!("no read choice {choice}"))?;
-    let text = crate::check::text::instr(instr);
+    let text = ex.op_text();
     let w = access::read(ex, &acc, widx)?;
     let red = dst.is_none();
     observe(ex, &acc, &w, op, &text, red)?;
@@ -88,6 +88,8 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     if let Some(d) = dst {
         ex.set_reg(d, w.value)?;
     }
-    ex.out.description = format!("{addr}: {} → {new}", w.value);
+    if ex.explain {
+        ex.out.description = format!("{addr}: {} → {new}", w.value);
+    }
     ex.next()
 }

@@ -83,9 +83,13 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     ex.m.bars.insert((cta, id), state);
     if waits {
         ex.set_status(Status::InBarrier)?;
-        ex.out.description = format!("arrived at barrier {id} and waits");
+        if ex.explain {
+            ex.out.description = format!("arrived at barrier {id} and waits");
+        }
     } else {
-        ex.out.description = format!("arrived at barrier {id} (no wait)");
+        if ex.explain {
+            ex.out.description = format!("arrived at barrier {id} (no wait)");
+        }
         ex.next()?;
     }
     complete_if_ready(ex, cta, id)

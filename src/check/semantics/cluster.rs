@@ -50,7 +50,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         }
     }
     if sem != Some(Sem::Relaxed) {
-        msgs.push(ex.release_all(Scope::Cluster, text.into())?);
+        msgs.push(ex.release_all(Scope::Cluster, text)?);
     }
     let cluster = ex.place().cluster;
     let agent = ex.agent;
@@ -72,7 +72,9 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     merge(&mut cb.current, msgs);
     let instance = cb.instance;
     ex.me_mut()?.cluster_arrived = Some(instance);
-    ex.out.description = "arrived at the cluster barrier".into();
+    if ex.explain {
+        ex.out.description = "arrived at the cluster barrier".into();
+    }
     ex.next()?;
     recheck_cluster(ex, cluster)
 }
@@ -88,7 +90,9 @@ pub fn wait(ex: &mut Exec) -> Result<(), String> {
         synchronize(ex, msg, Scope::Cluster, Filter::All, "barrier.cluster.wait", "barrier.cluster")?;
     }
     ex.me_mut()?.cluster_arrived = None;
-    ex.out.description = "passed the cluster barrier".into();
+    if ex.explain {
+        ex.out.description = "passed the cluster barrier".into();
+    }
     ex.next()
 }
 

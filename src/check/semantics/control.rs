@@ -11,13 +11,17 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
         Instr::Mov { dst, src } => {
             let v = ex.eval(src);
             ex.set_reg(dst, v)?;
-            ex.out.description = format!("{dst} = {v}");
+            if ex.explain {
+                ex.out.description = format!("{dst} = {v}");
+            }
             ex.next()
         }
         Instr::Add { dst, a, b } => {
             let v = ex.eval(a).wrapping_add(ex.eval(b));
             ex.set_reg(dst, v)?;
-            ex.out.description = format!("{dst} = {v}");
+            if ex.explain {
+                ex.out.description = format!("{dst} = {v}");
+            }
             ex.next()
         }
         Instr::Branch { target, cond } => {
@@ -37,15 +41,21 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                     .and_then(|t| t.labels.get(target))
                     .copied()
                     .ok_or_else(|| format!("unknown label `{target}`"))?;
-                ex.out.description = format!("branch to {target}");
+                if ex.explain {
+                    ex.out.description = format!("branch to {target}");
+                }
                 ex.goto(pc)
             } else {
-                ex.out.description = "branch not taken".into();
+                if ex.explain {
+                    ex.out.description = "branch not taken".into();
+                }
                 ex.next()
             }
         }
         Instr::Exit => {
-            ex.out.description = "exited".into();
+            if ex.explain {
+                ex.out.description = "exited".into();
+            }
             finish(ex)
         }
         _ => Err(exec::internal("control step")),

@@ -19,7 +19,9 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let place = ex.place();
     let id = async_agent::spawn(ex, AsyncWhat::CpAsync { dst, src }, k, place)?;
     ex.me_mut()?.asyncs.cp_open.push(id);
-    ex.out.description = format!("issued cp.async (agent #{id})");
+    if ex.explain {
+        ex.out.description = format!("issued cp.async (agent #{id})");
+    }
     ex.next()
 }
 
@@ -27,7 +29,9 @@ pub fn commit(ex: &mut Exec) -> Result<(), String> {
     let a = &mut ex.me_mut()?.asyncs;
     let group = std::mem::take(&mut a.cp_open);
     a.cp_groups.push(group);
-    ex.out.description = "committed a cp.async group".into();
+    if ex.explain {
+        ex.out.description = "committed a cp.async group".into();
+    }
     ex.next()
 }
 
@@ -73,7 +77,9 @@ pub fn wait(ex: &mut Exec, n: Option<u32>) -> Result<(), String> {
             a.cp_open.clear();
         }
     }
-    ex.out.description = format!("{} cp.async cop{} visible to this thread", ids.len(), if ids.len() == 1 { "y is" } else { "ies are" });
+    if ex.explain {
+        ex.out.description = format!("{} cp.async cop{} visible to this thread", ids.len(), if ids.len() == 1 { "y is" } else { "ies are" });
+    }
     ex.next()
 }
 
@@ -97,7 +103,9 @@ pub fn mbar_arrive(ex: &mut Exec, bar: &str, noinc: bool) -> Result<(), String> 
     let place = ex.place();
     let k = ex.me()?.knowledge.clone();
     let id = async_agent::spawn(ex, AsyncWhat::CpArrive { mbar, after }, k, place)?;
-    ex.out.description = format!("{text} on `{bar}`: async arrive-on (agent #{id}) once this thread's copies complete");
+    if ex.explain {
+        ex.out.description = format!("{text} on `{bar}`: async arrive-on (agent #{id}) once this thread's copies complete");
+    }
     ex.next()
 }
 
@@ -127,7 +135,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             let value = v.first().copied().unwrap_or(0);
             access::write(ex, &async_agent::access_to(ex.layout, *dst, None, None), value, Vec::new())?;
             let name = |l: usize| ex.layout.locs.get(l).map_or("?".to_string(), |x| x.name.clone());
-            ex.out.description = format!("copied {} → {} = {value}; copy complete", name(*src), name(*dst));
+            if ex.explain {
+                ex.out.description = format!("copied {} → {} = {value}; copy complete", name(*src), name(*dst));
+            }
             async_agent::set_stage(ex, Stage::Completed)
         }
         AsyncWhat::CpArrive { mbar, after } => {

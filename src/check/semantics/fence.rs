@@ -42,11 +42,15 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
                     ex.m.sc_fences.push(msg);
                 }
             }
-            ex.out.description = t;
+            if ex.explain {
+                ex.out.description = t;
+            }
         }
         Fence::MbarrierInit => {
             publish_release(ex, Scope::Cluster, Filter::MbarrierInit, &t)?;
-            ex.out.description = "published prior `mbarrier.init` to the cluster".into();
+            if ex.explain {
+                ex.out.description = "published prior `mbarrier.init` to the cluster".into();
+            }
         }
         Fence::Proxy(kind) => {
             let place = ex.place();

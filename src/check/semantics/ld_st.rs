@@ -66,20 +66,24 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
             let rhs = until.map(|t| ex.eval(&t.value));
             let choices = read_choices(ex.layout, ex.m, ex.agent, &acc, until.zip(rhs), |v| v);
             let widx = *choices.get(choice as usize).ok_or_else(|| format!("no read choice {choice}"))?;
-            let label = access::labels(ex.layout, ex.m, acc.loc, &[widx]).pop().unwrap_or_default();
+            let label = ex.text(|| access::labels(ex.layout, ex.m, acc.loc, &[widx]).pop().unwrap_or_default());
             let w = access::read(ex, &acc, widx)?;
             ex.set_reg(dst, w.value)?;
-            observe(ex, &acc, &w, op, &crate::check::text::instr(instr), false)?;
-            ex.out.description = label;
+            observe(ex, &acc, &w, op, &ex.op_text(), false)?;
+            if ex.explain {
+                ex.out.description = label;
+            }
             ex.next()
         }
         Instr::St { sem, scope, proxy, addr, src, .. } => {
             let op = sync::mem_op(*sem, *scope, false);
             let acc = access::resolve(ex.layout, addr, *proxy, op.strong)?;
             let value = ex.eval(src);
-            let msgs = write_messages(ex, op, &crate::check::text::instr(instr), &acc)?;
+            let msgs = write_messages(ex, op, &ex.op_text(), &acc)?;
             access::write(ex, &acc, value, msgs)?;
-            ex.out.description = format!("wrote {addr} = {value}");
+            if ex.explain {
+                ex.out.description = format!("wrote {addr} = {value}");
+            }
             ex.next()
         }
         _ => Err(exec::internal("ld_st step")),

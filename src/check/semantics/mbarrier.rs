@@ -79,7 +79,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Resul
 }
 
 pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
-    let text = crate::check::text::instr(&crate::model::Instr::Mbar(op.clone()));
+    let text = ex.op_text();
     // pending_count reads a state token, not a barrier, and the checker's tokens carry only
     // the phase: say so rather than fail on the (absent) barrier name.
     if matches!(op.kind, MbarKind::PendingCount { .. }) {
@@ -122,7 +122,9 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
         let b = MbarState::fresh(Some(count), Some(crate::check::machine::EventId { agent: ex.agent, epoch }));
         *ex.m.mbars.get_mut(idx).ok_or_else(|| exec::internal("mbar"))? = b.into();
-        ex.out.description = format!("initialized `{}` with count {count}", op.bar);
+        if ex.explain {
+            ex.out.description = format!("initialized `{}` with count {count}", op.bar);
+        }
         return ex.next();
     }
     if !state.valid {
@@ -153,17 +155,23 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         MbarKind::Inval => {
             b.valid = false;
             b.invalidated = true;
-            ex.out.description = format!("invalidated `{}`", op.bar);
+            if ex.explain {
+                ex.out.description = format!("invalidated `{}`", op.bar);
+            }
         }
         MbarKind::ExpectTx { bytes } => {
             b.tx += i64::from(*bytes);
             record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
-            ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+            if ex.explain {
+                ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+            }
         }
         MbarKind::CompleteTx { bytes } => {
             b.tx -= i64::from(*bytes);
             record_update(ex, &mut b, &text, (scope, owner, reaches), Vec::new())?;
-            ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+            if ex.explain {
+                ex.out.description = format!("`{}` tx-count {:+}", op.bar, b.tx);
+            }
         }
         MbarKind::Arrive { count, expect_tx, no_complete, drop, state: token } => {
             if b.unobserved {
@@ -194,7 +202,9 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             }
             let own = if op.sem == Some(Sem::Relaxed) { Vec::new() } else { vec![ex.release_all(scope, text.clone())?] };
             record_update(ex, &mut b, &text, (scope, owner, reaches), own)?;
-            ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
+            if ex.explain {
+                ex.out.description = format!("arrived on `{}`: {} pending, tx-count {:+}", op.bar, b.pending, b.tx);
+            }
         }
         MbarKind::Wait { parity, phase, dst, .. } => {
             let ok = wait_passes(ex.m, ex.agent, &b, *parity, phase);
@@ -206,7 +216,9 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             } else if spin {
                 return Err(exec::internal("spin wait stepped while blocked"));
             }
-            ex.out.description = format!("wait on `{}` returned {ok}", op.bar);
+            if ex.explain {
+                ex.out.description = format!("wait on `{}` returned {ok}", op.bar);
+            }
         }
         MbarKind::PendingCount { dst, .. } => {
             ex.set_reg(dst, b.pending)?;
@@ -224,7 +236,9 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         let bare = std::mem::take(&mut b.bare);
         merge_bare(&mut b.bare_completed, bare);
         b.unobserved = true;
-        ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
+        if ex.explain {
+            ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
+        }
     }
     *ex.m.mbars.get_mut(idx).ok_or_else(|| exec::internal("mbar"))? = b;
     ex.next()
@@ -249,7 +263,7 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
             to_step: ex.step,
             reason: RaceReason::WrongPhase,
             text: format!("`{text}` returned true at once: `{}` is still in phase 0, so the wait observed no completed phase (start consumers at parity 0)", op.bar),
-            knowledge: k,
+            knowledge: k.into(),
         });
         return Ok(());
     }

@@ -86,7 +86,7 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     if base::exec::op_of(ex.m, ex.agent).is_some() {
         return async_op::step(ex, choice);
     }
-    let Some(instr) = current_instr(ex.layout, ex.m, ex.agent).cloned() else {
+    let Some(instr) = current_instr(ex.layout, ex.m, ex.agent) else {
         return Err(format!("agent {} has nothing to run", ex.agent));
     };
     if wgmma::hazard(ex, &instr)? {

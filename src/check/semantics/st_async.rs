@@ -41,7 +41,9 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let bytes = ex.layout.locs.get(loc).map_or(4, |l| l.size);
     let k = ex.me()?.knowledge.clone();
     let id = async_agent::spawn(ex, AsyncWhat::StAsync { addr: loc, value, mbar: bar, bytes, red: *red }, k, place)?;
-    ex.out.description = format!("issued {} (agent #{id})", if red.is_some() { "red.async" } else { "st.async" });
+    if ex.explain {
+        ex.out.description = format!("issued {} (agent #{id})", if red.is_some() { "red.async" } else { "st.async" });
+    }
     ex.next()
 }
 
@@ -73,7 +75,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
         };
         access::write(ex, &acc, value, Vec::new())?;
         let name = ex.layout.locs.get(*addr).map_or("?", |l| l.name.as_str());
-        ex.out.description = format!("wrote {name} = {value}");
+        if ex.explain {
+            ex.out.description = format!("wrote {name} = {value}");
+        }
         return async_agent::set_stage(ex, Stage::Accessed);
     }
     let fence = exec::pragmatic(ex);

@@ -47,7 +47,9 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                 let place = signal_place(ex, dst);
                 ids.push(async_agent::spawn(ex, AsyncWhat::Bulk { dst, src, bytes: *bytes, mbar, reduce: *reduce }, k, place)?);
             }
-            ex.out.description = format!("issued {} bulk cop{} (agent{} {})", ids.len(), if ids.len() == 1 { "y" } else { "ies" }, if ids.len() == 1 { "" } else { "s" }, list(&ids));
+            if ex.explain {
+                ex.out.description = format!("issued {} bulk cop{} (agent{} {})", ids.len(), if ids.len() == 1 { "y" } else { "ies" }, if ids.len() == 1 { "" } else { "s" }, list(&ids));
+            }
         }
         None => {
             let dst = ex.layout.loc(dst)?;
@@ -55,7 +57,9 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
             let place = ex.place();
             let id = async_agent::spawn(ex, AsyncWhat::BulkGroup { dst, src, reduce: *reduce }, k, place)?;
             ex.me_mut()?.asyncs.bulk_open.push(id);
-            ex.out.description = format!("issued bulk copy (agent {id}) into the open bulk async-group");
+            if ex.explain {
+                ex.out.description = format!("issued bulk copy (agent {id}) into the open bulk async-group");
+            }
         }
     }
     ex.next()
@@ -70,7 +74,9 @@ pub fn commit(ex: &mut Exec) -> Result<(), String> {
     let group = std::mem::take(&mut a.bulk_open);
     let n = group.len();
     a.bulk_groups.push(group);
-    ex.out.description = format!("committed a bulk async-group of {n} cop{}", if n == 1 { "y" } else { "ies" });
+    if ex.explain {
+        ex.out.description = format!("committed a bulk async-group of {n} cop{}", if n == 1 { "y" } else { "ies" });
+    }
     ex.next()
 }
 
@@ -108,11 +114,13 @@ pub fn wait(ex: &mut Exec, n: u32, read: bool) -> Result<(), String> {
     if !read {
         ex.me_mut()?.asyncs.bulk_groups.drain(..upto);
     }
-    ex.out.description = format!(
-        "{} of {upto} bulk async-group{} observed",
-        if read { "source reads" } else { "completion" },
-        if upto == 1 { "" } else { "s" }
-    );
+    if ex.explain {
+        ex.out.description = format!(
+            "{} of {upto} bulk async-group{} observed",
+            if read { "source reads" } else { "completion" },
+            if upto == 1 { "" } else { "s" }
+        );
+    }
     ex.next()
 }
 
@@ -160,7 +168,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             if ex.m.undefined {
                 return Ok(());
             }
-            ex.out.description = format!("copied {} → {} = {value} (async proxy)", name(ex, *src), name(ex, *dst));
+            if ex.explain {
+                ex.out.description = format!("copied {} → {} = {value} (async proxy)", name(ex, *src), name(ex, *dst));
+            }
             async_agent::set_stage(ex, Stage::Accessed)
         }
         (AsyncWhat::Bulk { bytes, mbar, .. }, _) => {
@@ -176,7 +186,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             let v = async_agent::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
             let value = v.first().copied().unwrap_or(0);
             ex.me_mut()?.regs.insert("value".into(), value);
-            ex.out.description = format!("read source {} = {value} (async proxy)", name(ex, *src));
+            if ex.explain {
+                ex.out.description = format!("read source {} = {value} (async proxy)", name(ex, *src));
+            }
             async_agent::set_stage(ex, Stage::Accessed)
         }
         (AsyncWhat::BulkGroup { dst, reduce, .. }, _) => {
@@ -185,7 +197,9 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             if ex.m.undefined {
                 return Ok(());
             }
-            ex.out.description = format!("wrote {} = {value} (async proxy); copy complete", name(ex, *dst));
+            if ex.explain {
+                ex.out.description = format!("wrote {} = {value} (async proxy); copy complete", name(ex, *dst));
+            }
             async_agent::set_stage(ex, Stage::Completed)
         }
         _ => Err(internal("tma step")),

@@ -17,10 +17,12 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
             t.asyncs.wgmma_fence = Some(k);
             t.asyncs.dirty_regs.clear();
             t.knowledge.bump(me);
-            ex.out.description = "register accesses so far are ordered before later wgmma".into();
+            if ex.explain {
+                ex.out.description = "register accesses so far are ordered before later wgmma".into();
+            }
         }
         WgmmaOp::MmaAsync { acc, a, b } => {
-            let text = crate::check::text::instr(&Instr::Wgmma(op.clone()));
+            let text = ex.op_text();
             let asyncs = ex.me()?.asyncs.clone();
             let Some(k) = asyncs.wgmma_fence else {
                 ex.undefined(format!("`{text}` without a prior `wgmma.fence`"), "`wgmma.fence.sync.aligned` must precede the first wgmma.mma_async (§9.7.15.7.1)".into());
@@ -39,13 +41,17 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
             let place = ex.place();
             let id = async_agent::spawn(ex, AsyncWhat::Wgmma { acc: acc.clone(), a, b, acc_in, after }, k, place)?;
             ex.me_mut()?.asyncs.wgmma_open.push(id);
-            ex.out.description = format!("issued wgmma (agent #{id}) into `{acc}`");
+            if ex.explain {
+                ex.out.description = format!("issued wgmma (agent #{id}) into `{acc}`");
+            }
         }
         WgmmaOp::CommitGroup => {
             let a = &mut ex.me_mut()?.asyncs;
             let g = std::mem::take(&mut a.wgmma_open);
             a.wgmma_groups.push(g);
-            ex.out.description = "committed a wgmma group".into();
+            if ex.explain {
+                ex.out.description = "committed a wgmma group".into();
+            }
         }
         WgmmaOp::WaitGroup { n } => {
             let groups = ex.me()?.asyncs.wgmma_groups.clone();
@@ -58,7 +64,9 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
                 ex.me_mut()?.knowledge.join(&k);
             }
             ex.me_mut()?.asyncs.wgmma_groups.drain(..upto);
-            ex.out.description = format!("{upto} wgmma group{} complete", if upto == 1 { "" } else { "s" });
+            if ex.explain {
+                ex.out.description = format!("{upto} wgmma group{} complete", if upto == 1 { "" } else { "s" });
+            }
         }
     }
     ex.next()
@@ -125,9 +133,13 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         let base = after.and_then(|p| ex.m.agents.get(p as usize)?.regs.get("acc").copied()).unwrap_or(*acc_in);
         let out = base.wrapping_add(v.first().copied().unwrap_or(0).wrapping_mul(v.get(1).copied().unwrap_or(0)));
         ex.me_mut()?.regs.insert("acc".into(), out);
-        ex.out.description = format!("read operands (async proxy): {acc} will be {out}");
+        if ex.explain {
+            ex.out.description = format!("read operands (async proxy): {acc} will be {out}");
+        }
         return async_agent::set_stage(ex, Stage::Accessed);
     }
-    ex.out.description = "wgmma complete".into();
+    if ex.explain {
+        ex.out.description = "wgmma complete".into();
+    }
     async_agent::set_stage(ex, Stage::Completed)
 }

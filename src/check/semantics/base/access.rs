@@ -206,16 +206,16 @@ fn race(
         }
         _ => classify(ex, other_event, other_loc, other_key, acc.key),
     };
-    let other_text = other_instr.map_or_else(String::new, |i| instr_text(ex.layout, i));
-    let my_text = mine.map_or_else(String::new, |i| instr_text(ex.layout, i));
+    let other_text = other_instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
+    let my_text = mine.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
     let kind_of = |w: bool| if w { "write" } else { "read" };
-    let message = format!(
+    let message = ex.text(|| format!(
         "data race on `{name}`: {} `{other_text}` by `{}` and {} `{my_text}` by `{}` are not ordered",
         kind_of(other_is_write),
         ex.name_of(other_agent),
         kind_of(is_write),
         ex.name_of(ex.agent),
-    );
+    ));
     let mut key: Vec<_> = other_instr.into_iter().chain(mine).collect();
     key.sort();
     ex.out.findings.push(RawFinding {
@@ -277,9 +277,9 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     let place_of = |a: u32| ex.m.agents.get(a as usize).map_or(ex.place(), |x| x.place);
     let me = Side { agent: ex.agent, place: ex.place(), strong: acc.strong, key: acc.key };
     let them = Side { agent: w.event.agent, place: place_of(w.event.agent), strong: w.strong, key: w.key };
-    let writer = ex.name_of(w.event.agent);
-    let reader = ex.name_of(ex.agent);
-    let wtext = w.instr.map_or_else(String::new, |i| instr_text(ex.layout, i));
+    let writer = ex.text(|| ex.name_of(w.event.agent));
+    let reader = ex.text(|| ex.name_of(ex.agent));
+    let wtext: std::sync::Arc<str> = w.instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
     let mut just_write = Knowledge::new(ex.layout.cells, w.event.agent);
     if let Some(m) = just_write.main_mut() {
         m.vv.set(w.event.agent, w.event.epoch);
@@ -293,11 +293,11 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
             return Ok(());
         }
         let (reason, why) = if acc.strong.is_none() {
-            (RaceReason::ExecutionOrderOnly, format!("`{text}` by `{reader}` is weak: a weak read never takes part in synchronization"))
+            (RaceReason::ExecutionOrderOnly, ex.text(|| format!("`{text}` by `{reader}` is weak: a weak read never takes part in synchronization")))
         } else if w.strong.is_none() {
-            (RaceReason::ExecutionOrderOnly, format!("`{wtext}` by `{writer}` is weak: a weak write never takes part in synchronization"))
+            (RaceReason::ExecutionOrderOnly, ex.text(|| format!("`{wtext}` by `{writer}` is weak: a weak write never takes part in synchronization")))
         } else {
-            (RaceReason::ScopeMismatch, format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads"))
+            (RaceReason::ScopeMismatch, ex.text(|| format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads")))
         };
         for msg in w.msgs.iter().chain(std::iter::once(&just)) {
             fail(ex, msg, reason, why.clone());
@@ -308,7 +308,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         if already_ordered {
             return Ok(());
         }
-        let why = format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)");
+        let why = ex.text(|| format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)"));
         fail(ex, &just, RaceReason::ExecutionOrderOnly, why);
         return Ok(());
     }
@@ -327,7 +327,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         _ => {
             defer(ex, &w.msgs)?;
             for msg in w.msgs.clone() {
-                let why = format!("`{text}` by `{reader}` is relaxed and no `fence.acquire` follows it: it observes the release but acquires nothing");
+                let why = ex.text(|| format!("`{text}` by `{reader}` is relaxed and no `fence.acquire` follows it: it observes the release but acquires nothing"));
                 fail(ex, &msg, RaceReason::ExecutionOrderOnly, why);
             }
         }

@@ -68,7 +68,9 @@ pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<
         desc.push_str(&format!("; phase {} completed", b.phase - 1));
     }
     *ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))? = b;
-    ex.out.description = desc;
+    if ex.explain {
+        ex.out.description = desc;
+    }
     Ok(true)
 }
 

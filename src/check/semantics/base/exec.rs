@@ -8,7 +8,7 @@ use crate::check::machine::{
     Stage, Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
-use crate::check::text;
+use std::sync::Arc;
 use crate::model::{Operand, Scope};
 
 /// One access named by a raw finding.
@@ -58,6 +58,11 @@ pub struct Exec<'a> {
     pub agent: u32,
     pub step: usize,
     pub out: StepOutcome,
+    /// Whether to write the texts a person reads: step descriptions, why a
+    /// synchronization failed, finding messages. The explorer runs without them (formatting
+    /// cost more than the semantics) and rebuilds a finding's texts by replaying its
+    /// witness with them; nothing the semantics decides may depend on this flag.
+    pub explain: bool,
 }
 
 impl Exec<'_> {
@@ -101,19 +106,36 @@ impl Exec<'_> {
     }
 
     /// Snapshot this agent's knowledge as a release and start a new epoch.
-    pub fn release(&mut self, scope: Scope, via: String, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
+    pub fn release(&mut self, scope: Scope, via: impl Into<Arc<str>>, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
         let agent = self.agent;
         let step = self.step;
         let me = self.me_mut()?;
         let origin = crate::check::machine::EventId { agent, epoch: me.knowledge.own_epoch(agent) };
         me.knowledge.bump(agent);
-        Ok(Message { origin, from_agent: agent, scope, via, knowledge: knowledge.into(), step: Meta(Some(step)) })
+        Ok(Message { origin, from_agent: agent, scope, via: via.into(), knowledge: knowledge.into(), step: Meta(Some(step)) })
     }
 
     /// Release everything this agent knows.
-    pub fn release_all(&mut self, scope: Scope, via: String) -> Result<Message, String> {
+    pub fn release_all(&mut self, scope: Scope, via: impl Into<Arc<str>>) -> Result<Message, String> {
         let k = self.me()?.knowledge.clone();
         self.release(scope, via, k)
+    }
+
+    /// Text of the operation this agent runs: the current instruction (for an async agent,
+    /// its issuer's), or the operation a `wait` spins on.
+    pub fn op_text(&self) -> Arc<str> {
+        self.instr_ref()
+            .and_then(|at| self.layout.texts.get(at.thread).and_then(|t| t.get(at.pc)))
+            .map_or_else(|| "exit".into(), |t| t.op.clone())
+    }
+
+    /// `text()` when this step explains itself, else nothing (see [`Exec::explain`]).
+    pub fn text(&self, text: impl FnOnce() -> String) -> String {
+        if self.explain {
+            text()
+        } else {
+            String::new()
+        }
     }
 
     pub fn name_of(&self, agent: u32) -> String {
@@ -140,7 +162,7 @@ impl Exec<'_> {
     pub fn undefined_at(&mut self, key: Vec<InstrRef>, message: String, explanation: String) {
         self.m.undefined = true;
         // The witness's last step is this one: it must say what happened.
-        if self.out.description.is_empty() {
+        if self.explain && self.out.description.is_empty() {
             self.out.description = format!("undefined behaviour: {message}");
         }
         self.out.findings.push(RawFinding {
@@ -175,12 +197,8 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
 }
 
 /// Text of the instruction at `at`.
-pub fn instr_text(layout: &Layout, at: InstrRef) -> String {
-    layout
-        .threads
-        .get(at.thread)
-        .and_then(|t| t.program.get(at.pc))
-        .map_or_else(|| "exit".into(), text::instr)
+pub fn instr_text(layout: &Layout, at: InstrRef) -> Arc<str> {
+    layout.texts.get(at.thread).and_then(|t| t.get(at.pc)).map_or_else(|| "exit".into(), |t| t.whole.clone())
 }
 
 /// The value of an operand in `agent`'s registers (0 for a register never written).

@@ -107,7 +107,9 @@ pub fn complete_if_ready(ex: &mut Exec, cta: usize, id: u32) -> Result<(), Strin
         }
     }
     ex.agent = me;
-    ex.out.description.push_str(&format!("; barrier {id} completed"));
+    if ex.explain {
+        ex.out.description.push_str(&format!("; barrier {id} completed"));
+    }
     Ok(())
 }
 

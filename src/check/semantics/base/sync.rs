@@ -154,7 +154,7 @@ pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
         to_step: ex.step,
         reason,
         text,
-        knowledge: (*msg.knowledge).clone(),
+        knowledge: msg.knowledge.clone(),
     });
 }
 
@@ -192,7 +192,7 @@ pub fn fail_bare(ex: &mut Exec, bare: &BareArrival) {
         m.vv.set(event.agent, event.epoch);
     }
     let (reason, text) = bare.why.0.clone();
-    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: bare.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, knowledge: k });
+    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: bare.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, knowledge: k.into() });
 }
 
 /// A relaxed arrival with no release fence before it: the waiter sees it, nothing more.

@@ -31,7 +31,9 @@ pub fn alloc(ex: &mut Exec, text: &str, dst: &str, cols: u32) -> Result<bool, St
         s.ever_allocated = true;
         s.live_allocs.push(point);
     }
-    ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
+    if ex.explain {
+        ex.out.description = format!("allocated {cols} TMEM columns; address written to smem (weak store)");
+    }
     Ok(true)
 }
 
@@ -50,7 +52,9 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
             s.live_allocs.clear();
         }
     }
-    ex.out.description = format!("freed {cols} TMEM columns");
+    if ex.explain {
+        ex.out.description = format!("freed {cols} TMEM columns");
+    }
     true
 }
 
@@ -121,7 +125,9 @@ pub fn relinquish(ex: &mut Exec) {
     if let Some(s) = ex.m.tmem.get_mut(cta) {
         s.relinquished = true;
     }
-    ex.out.description = "relinquished the TMEM allocation permit".into();
+    if ex.explain {
+        ex.out.description = "relinquished the TMEM allocation permit".into();
+    }
 }
 
 /// Record the executing thread's `tcgen05.alloc` as an agent completed at issue (§8.4,

@@ -100,12 +100,14 @@ fn spawn(ex: &mut Exec, what: TcWhat, tmem: Knowledge) -> Result<u32, String> {
     let place = ex.place();
     let name = what.kind_name();
     let id = async_agent::spawn(ex, AsyncWhat::Tc(what), k, place)?;
-    ex.out.description = format!("issued {name} (agent #{id})");
+    if ex.explain {
+        ex.out.description = format!("issued {name} (agent #{id})");
+    }
     Ok(id)
 }
 
 pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
-    let text = crate::check::text::instr(&Instr::Tc(op.clone()));
+    let text = ex.op_text();
     let place = ex.place();
     let loc = |ex: &Exec, n: &str| ex.layout.loc(n);
     match op {
@@ -154,7 +156,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             before_thread_sync(ex)?;
             let k = ex.me()?.knowledge.clone();
             let id = async_agent::spawn(ex, AsyncWhat::Tc(TcWhat::Commit { bars, after }), k, place)?;
-            ex.out.description = format!("tcgen05.commit (agent #{id}) arrives once this thread's mma/cp/shift complete");
+            if ex.explain {
+                ex.out.description = format!("tcgen05.commit (agent #{id}) arrives once this thread's mma/cp/shift complete");
+            }
         }
         TcOp::WaitLd | TcOp::WaitSt => {
             let thread = thread_of(ex)?;
@@ -166,7 +170,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
                 a.tc_view.join(&k);
                 a.tc_done.join(&k);
             }
-            ex.out.description = format!("this thread's tcgen05.{} complete", if ld { "ld" } else { "st" });
+            if ex.explain {
+                ex.out.description = format!("this thread's tcgen05.{} complete", if ld { "ld" } else { "st" });
+            }
         }
         TcOp::FenceBeforeThreadSync => before_thread_sync(ex)?,
         TcOp::FenceAfterThreadSync => {
@@ -190,7 +196,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             let a = ex.me_mut()?;
             a.asyncs.tc_view.join(&k);
             a.knowledge.bump(me);
-            ex.out.description = "later tcgen05 ops are ordered after prior thread synchronization".into();
+            if ex.explain {
+                ex.out.description = "later tcgen05 ops are ordered after prior thread synchronization".into();
+            }
         }
     }
     ex.next()
@@ -230,9 +238,11 @@ fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
     let via = "tcgen05.fence::before_thread_sync".to_string();
     let msg = ex.release(Scope::Sys, via.clone(), published)?;
     let me = ex.me_mut()?;
-    me.release_fences.retain(|m| m.via != via);
+    me.release_fences.retain(|m| *m.via != *via);
     me.release_fences.push(msg);
-    ex.out.description = "prior tcgen05 ops are ordered before the next thread synchronization".into();
+    if ex.explain {
+        ex.out.description = "prior tcgen05 ops are ordered before the next thread synchronization".into();
+    }
     Ok(())
 }
 
@@ -344,7 +354,9 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
                 a.regs.insert(dst.clone(), v);
             }
         }
-        ex.out.description = "complete".into();
+        if ex.explain {
+            ex.out.description = "complete".into();
+        }
         return async_agent::set_stage(ex, Stage::Completed);
     }
     let reads = reads_of(ex.layout, t);
@@ -361,23 +373,33 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         TcWhat::Mma { d, .. } => {
             let out = at(2).wrapping_add(at(0).wrapping_mul(at(1)));
             tmem_write(ex, *d, out)?;
-            ex.out.description = format!("mma: accumulator = {out}");
+            if ex.explain {
+                ex.out.description = format!("mma: accumulator = {out}");
+            }
         }
         TcWhat::Cp { dst, .. } => {
             tmem_write(ex, *dst, at(0))?;
-            ex.out.description = format!("cp: copied {} into TMEM", at(0));
+            if ex.explain {
+                ex.out.description = format!("cp: copied {} into TMEM", at(0));
+            }
         }
         TcWhat::Shift { tmem } => {
             tmem_write(ex, *tmem, at(0))?;
-            ex.out.description = "shift".into();
+            if ex.explain {
+                ex.out.description = "shift".into();
+            }
         }
         TcWhat::Ld { .. } => {
             ex.me_mut()?.regs.insert("value".into(), at(0));
-            ex.out.description = format!("ld: read {} from TMEM", at(0));
+            if ex.explain {
+                ex.out.description = format!("ld: read {} from TMEM", at(0));
+            }
         }
         TcWhat::St { dst, value } => {
             tmem_write(ex, *dst, *value)?;
-            ex.out.description = format!("st: wrote {value} to TMEM");
+            if ex.explain {
+                ex.out.description = format!("st: wrote {value} to TMEM");
+            }
         }
         TcWhat::Commit { .. } | TcWhat::Alloc => {}
     }

@@ -89,10 +89,10 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     let Some(instr) = current_instr(ex.layout, ex.m, ex.agent) else {
         return Err(format!("agent {} has nothing to run", ex.agent));
     };
-    if wgmma::hazard(ex, &instr)? {
+    if wgmma::hazard(ex, instr)? {
         return Ok(());
     }
-    if let Some((loc, is_write)) = exit::thread_access(ex, &instr) {
+    if let Some((loc, is_write)) = exit::thread_access(ex, instr) {
         let verb = if ex.layout.mbar_locs.contains(&loc) {
             "uses mbarrier"
         } else if is_write {
@@ -105,22 +105,22 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
             return Ok(());
         }
     }
-    match &instr {
-        Instr::Bulk { .. } => tma::issue(ex, &instr),
+    match instr {
+        Instr::Bulk { .. } => tma::issue(ex, instr),
         Instr::BulkCommit => tma::commit(ex),
         Instr::BulkWait { n, read } => tma::wait(ex, *n, *read),
-        Instr::CpAsync { .. } => cp_async::issue(ex, &instr),
+        Instr::CpAsync { .. } => cp_async::issue(ex, instr),
         Instr::CpAsyncCommit => cp_async::commit(ex),
         Instr::CpAsyncWait { n } => cp_async::wait(ex, Some(*n)),
         Instr::CpAsyncWaitAll => cp_async::wait(ex, None),
         Instr::CpAsyncMbarArrive { bar, noinc, .. } => cp_async::mbar_arrive(ex, bar, *noinc),
-        Instr::StAsync { .. } => st_async::issue(ex, &instr),
+        Instr::StAsync { .. } => st_async::issue(ex, instr),
         Instr::Wgmma(op) => wgmma::issue(ex, op),
         Instr::Tc(op) => tcgen05::issue(ex, op),
-        Instr::Ld { .. } | Instr::St { .. } => ld_st::step(ex, &instr, None, choice),
-        Instr::Atom { .. } => atom::step(ex, &instr, None, choice),
+        Instr::Ld { .. } | Instr::St { .. } => ld_st::step(ex, instr, None, choice),
+        Instr::Atom { .. } => atom::step(ex, instr, None, choice),
         Instr::Fence(f) => fence::step(ex, f),
-        Instr::Bar { .. } => bar::step(ex, &instr),
+        Instr::Bar { .. } => bar::step(ex, instr),
         Instr::ClusterArrive { sem } => cluster::arrive(ex, *sem),
         Instr::ClusterWait => cluster::wait(ex),
         Instr::Mbar(op) => mbarrier::step(ex, op, false),
@@ -131,7 +131,7 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
             other => Err(format!("`wait` cannot spin on `{}`", crate::check::text::instr(other))),
         },
         Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::Exit => {
-            control::step(ex, &instr)
+            control::step(ex, instr)
         }
     }
 }

@@ -108,7 +108,7 @@ pub fn explore(
                     continue;
                 }
             }
-            match semantics::readiness(layout, &m, agent)? {
+            match semantics::readiness_for(layout, &m, agent, false)? {
                 Readiness::Enabled(c) => enabled.push((agent, c.len())),
                 Readiness::Blocked(why) => blocked.push((agent, why)),
                 Readiness::Done => {}
@@ -267,6 +267,15 @@ fn read_choice_count(layout: &Layout, m: &Machine, agent: u32) -> Result<Option<
 }
 
 fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], witness: Schedule) -> Deadlock {
+    // The explorer asked without reasons; ask again, with them.
+    let blocked: Vec<(u32, String)> = blocked
+        .iter()
+        .map(|(a, quiet)| match semantics::readiness(layout, m, *a) {
+            Ok(Readiness::Blocked(why)) => (*a, why),
+            _ => (*a, quiet.clone()),
+        })
+        .collect();
+    let blocked = blocked.as_slice();
     let names: Vec<String> = blocked.iter().map(|(a, _)| format!("`{}`", agent_name(layout, m, *a))).collect();
     let mut lines: Vec<String> = blocked.iter().map(|(a, why)| format!("`{}` {why}", agent_name(layout, m, *a))).collect();
     for (idx, b) in m.mbars.iter().enumerate() {

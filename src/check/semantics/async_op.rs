@@ -5,17 +5,17 @@
 use super::base::exec::{agent_name, internal, op_of, Exec, Readiness};
 use crate::check::machine::{AsyncWhat, Layout, Machine, Stage};
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, String> {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, explain: bool) -> Result<Readiness, String> {
     let Some((_, op)) = op_of(m, agent) else { return Ok(Readiness::Done) };
     if op.stage == Stage::Completed {
         return Ok(Readiness::Done);
     }
     Ok(match &op.what {
-        AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => super::tma::readiness(layout, m, agent, &op),
-        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => super::cp_async::readiness(layout, m, agent, &op),
+        AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => super::tma::readiness(layout, m, agent, &op, explain),
+        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => super::cp_async::readiness(layout, m, agent, &op, explain),
         AsyncWhat::StAsync { .. } => super::st_async::readiness(&op),
-        AsyncWhat::Wgmma { .. } => super::wgmma::readiness(layout, m, agent, &op),
-        AsyncWhat::Tc(t) => super::tcgen05::readiness(layout, m, agent, t, op.stage),
+        AsyncWhat::Wgmma { .. } => super::wgmma::readiness(layout, m, agent, &op, explain),
+        AsyncWhat::Tc(t) => super::tcgen05::readiness(layout, m, agent, t, op.stage, explain),
     })
 }
 
@@ -41,7 +41,7 @@ pub fn views(layout: &Layout, m: &Machine) -> Vec<crate::check::view::AsyncOpVie
                 Stage::Accessed => AsyncOpState::Accessing,
                 Stage::Completed => AsyncOpState::Completed,
             };
-            let description = match readiness(layout, m, id) {
+            let description = match readiness(layout, m, id, true) {
                 Ok(Readiness::Enabled(labels)) => format!("next: {}", labels.join(" | ")),
                 Ok(Readiness::Blocked(why)) => why,
                 Ok(Readiness::Done) | Err(_) => "done".into(),

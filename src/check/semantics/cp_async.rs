@@ -109,9 +109,9 @@ pub fn mbar_arrive(ex: &mut Exec, bar: &str, noinc: bool) -> Result<(), String> 
     ex.next()
 }
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Readiness {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp, explain: bool) -> Readiness {
     match &op.what {
-        AsyncWhat::CpAsync { src, .. } => async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Generic)]),
+        AsyncWhat::CpAsync { src, .. } => async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Generic)], explain),
         AsyncWhat::CpArrive { after, .. } => {
             let waiting: Vec<String> = after
                 .iter()

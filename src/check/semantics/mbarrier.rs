@@ -60,14 +60,17 @@ fn wait_passes(m: &Machine, agent: u32, b: &MbarState, parity: bool, phase: &cra
     }
 }
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp) -> Result<Readiness, String> {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &MbarOp, explain: bool) -> Result<Readiness, String> {
     let MbarKind::Wait { parity, phase, .. } = &op.kind else {
         return Ok(Readiness::Enabled(vec!["run".into()]));
     };
     let idx = layout.mbar(&op.bar)?;
     let b = m.mbars.get(idx).ok_or_else(|| exec::internal("mbar"))?;
     if !b.valid || wait_passes(m, agent, b, *parity, phase) {
-        return Ok(Readiness::Enabled(vec![format!("wait on `{}` returns true", op.bar)]));
+        return Ok(Readiness::Enabled(vec![if explain { format!("wait on `{}` returns true", op.bar) } else { String::new() }]));
+    }
+    if !explain {
+        return Ok(Readiness::Blocked(String::new()));
     }
     Ok(Readiness::Blocked(format!(
         "waits on `{}` for {} {}; {}",

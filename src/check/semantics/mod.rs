@@ -46,6 +46,12 @@ pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, String> {
+    readiness_for(layout, m, agent, true)
+}
+
+/// [`readiness`], with choice labels and blocked reasons left empty unless `explain`: the
+/// explorer asks for every agent in every state and needs only the counts.
+pub fn readiness_for(layout: &Layout, m: &Machine, agent: u32, explain: bool) -> Result<Readiness, String> {
     let Some(a) = m.agents.get(agent as usize) else { return Ok(Readiness::Done) };
     if m.undefined {
         return Ok(Readiness::Blocked("execution stopped at undefined behaviour".into()));
@@ -56,7 +62,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, 
         Status::Running => {}
     }
     if let AgentKind::Async { .. } = &a.kind {
-        return async_op::readiness(layout, m, agent);
+        return async_op::readiness(layout, m, agent, explain);
     }
     let Some(instr) = current_instr(layout, m, agent) else { return Ok(Readiness::Done) };
     if let Some(r) = tcgen05::thread_readiness(layout, m, agent, instr) {
@@ -74,7 +80,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, 
         Instr::Wait { instr: inner, until } => match inner.as_ref() {
             Instr::Ld { .. } => ld_st::readiness(layout, m, agent, inner, until.as_ref()),
             Instr::Atom { .. } => atom::readiness(layout, m, agent, inner, until.as_ref()),
-            Instr::Mbar(op) if matches!(op.kind, MbarKind::Wait { .. }) => mbarrier::readiness(layout, m, agent, op),
+            Instr::Mbar(op) if matches!(op.kind, MbarKind::Wait { .. }) => mbarrier::readiness(layout, m, agent, op, explain),
             other => Err(format!("`wait` cannot spin on `{}`", crate::check::text::instr(other))),
         },
         _ => run(),

@@ -124,10 +124,10 @@ pub fn wait(ex: &mut Exec, n: u32, read: bool) -> Result<(), String> {
     ex.next()
 }
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Readiness {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp, explain: bool) -> Readiness {
     match (&op.what, op.stage) {
         (AsyncWhat::Bulk { src, .. } | AsyncWhat::BulkGroup { src, .. }, Stage::Issued) => {
-            async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Async)])
+            async_agent::enabled_reads(layout, m, agent, &[(*src, ProxyKey::Async)], explain)
         }
         (AsyncWhat::Bulk { bytes, .. }, _) => async_agent::one(&format!("complete_tx {bytes} bytes")),
         (AsyncWhat::BulkGroup { dst, .. }, _) => {

@@ -113,14 +113,14 @@ pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
     Ok(false)
 }
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp) -> Readiness {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp, explain: bool) -> Readiness {
     let AsyncWhat::Wgmma { a, b, after, .. } = &op.what else { return Readiness::Done };
     match op.stage {
         Stage::Issued => match after {
             Some(p) if !exec::all_reached(m, &[*p], Stage::Accessed) => {
                 Readiness::Blocked(format!("accumulates after wgmma #{p}"))
             }
-            _ => async_agent::enabled_reads(layout, m, agent, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)]),
+            _ => async_agent::enabled_reads(layout, m, agent, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)], explain),
         },
         _ => async_agent::one("complete"),
     }

@@ -120,9 +120,9 @@ pub fn perform_reads(ex: &mut Exec, reads: &[(usize, ProxyKey)], choice: u32) ->
     Ok(values)
 }
 
-pub fn enabled_reads(layout: &Layout, m: &Machine, agent: u32, reads: &[(usize, ProxyKey)]) -> Readiness {
+pub fn enabled_reads(layout: &Layout, m: &Machine, agent: u32, reads: &[(usize, ProxyKey)], explain: bool) -> Readiness {
     let plans = read_plan(layout, m, agent, reads);
-    Readiness::Enabled(plan_labels(layout, m, reads, &plans))
+    Readiness::Enabled(if explain { plan_labels(layout, m, reads, &plans) } else { vec![String::new(); plans.len()] })
 }
 
 pub fn one(label: &str) -> Readiness {

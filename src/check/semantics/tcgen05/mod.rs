@@ -302,7 +302,7 @@ fn waits_for(m: &Machine, agent: u32, t: &TcWhat) -> Option<u32> {
     })
 }
 
-pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: Stage) -> Readiness {
+pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: Stage, explain: bool) -> Readiness {
     match (t, stage) {
         (TcWhat::Commit { after, .. }, _) => {
             let waiting: Vec<String> = after.iter().filter(|id| !exec::all_reached(m, &[**id], Stage::Completed)).map(|id| format!("#{id}")).collect();
@@ -314,7 +314,7 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, t: &TcWhat, stage: St
         }
         (_, Stage::Issued) => match waits_for(m, agent, t) {
             Some(p) => Readiness::Blocked(format!("pipelined after tcgen05 agent #{p}")),
-            None => async_agent::enabled_reads(layout, m, agent, &reads_of(layout, t)),
+            None => async_agent::enabled_reads(layout, m, agent, &reads_of(layout, t), explain),
         },
         _ => async_agent::one("complete"),
     }

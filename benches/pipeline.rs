@@ -18,7 +18,7 @@ fn pipeline(c: &mut Criterion) {
     for name in ["pipeline_ws.fence", "pipeline_ws_missing_expect_tx.fence", "pipeline_ws_missing_proxy_fence.fence"] {
         let scenario = load(name);
         for mode in [Mode::Pragmatic, Mode::Strict] {
-            let options = Options { mode, max_states: 1_000_000 };
+            let options = Options { mode, max_states: 1_000_000, ..Options::default() };
             let report = check(&scenario, &options);
             println!(
                 "{name} ({mode:?}): {:?}, {} states, {} transitions{}",

@@ -49,9 +49,29 @@ fn exploration_is_deterministic() {
 
 #[test]
 fn state_cap_gives_a_partial_verdict() {
-    let r = check(&scenario(&mp_pairs(3)), &Options { mode: Mode::Pragmatic, max_states: 5 });
+    let r = check(&scenario(&mp_pairs(3)), &Options { mode: Mode::Pragmatic, max_states: 5, ..Options::default() });
     assert_eq!(r.verdict, Verdict::Partial);
     assert!(!r.stats.complete);
+}
+
+#[path = "support/relaxed_threads.rs"]
+mod relaxed_threads;
+
+#[test]
+fn memory_cap_stops_exploration_cleanly_and_says_so() {
+    let s = scenario(&relaxed_threads::relaxed_threads(4, 8));
+    let capped = check(&s, &Options { mode: Mode::Pragmatic, max_bytes: 2 << 20, ..Options::default() });
+    assert_eq!(capped.verdict, Verdict::Partial);
+    assert!(capped.stats.memory_cap, "{:?}", capped.stats);
+    assert!(capped.stats.states < Options::default().max_states);
+    let expectation = capped.expectations.first().map(|e| e.actual.clone()).unwrap_or_default();
+    assert!(expectation.contains("memory cap"), "{expectation}");
+    // A larger budget explores further, and the state cap is still told apart.
+    let roomier = check(&s, &Options { mode: Mode::Pragmatic, max_bytes: 8 << 20, ..Options::default() });
+    assert!(roomier.stats.states > capped.stats.states, "{} vs {}", roomier.stats.states, capped.stats.states);
+    let by_states = check(&s, &Options { mode: Mode::Pragmatic, max_states: 50, ..Options::default() });
+    assert!(!by_states.stats.memory_cap && !by_states.stats.complete);
+    assert_eq!(by_states.stats.stopped_by(), Some("the state cap"));
 }
 
 #[test]

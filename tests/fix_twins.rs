@@ -118,7 +118,7 @@ fn every_bug_with_a_fixed_twin_gets_a_verified_fix_no_dearer_than_the_twin() {
         };
         for f in &search.fixes {
             // The fixed text is loaded and checked again from scratch.
-            let report = fencelab::check::check_one_mode(&fencelab::load(&f.text).scenario, &fencelab::check::Options { mode, max_states: limits.max_states });
+            let report = fencelab::check::check_one_mode(&fencelab::load(&f.text).scenario, &fencelab::check::Options { mode, max_states: limits.max_states, ..fencelab::check::Options::default() });
             if report.verdict != Verdict::Correct {
                 failures.push(format!("{key}: a fix re-checks {}:\n{}", report.verdict.name(), f.text));
             }

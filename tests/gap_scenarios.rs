@@ -43,7 +43,7 @@ fn gap_scenarios_agree_in_the_other_mode_unless_marked() {
         }
         let scenario = fencelab::load(&src).scenario;
         for mode in [Mode::Strict, Mode::Pragmatic] {
-            let report = check(&scenario, &Options { mode, max_states: 500_000 });
+            let report = check(&scenario, &Options { mode, max_states: 500_000, ..Options::default() });
             for e in report.expectations.iter().filter(|e| !e.ok) {
                 failures.push(format!("{} in {mode:?} mode: `{}` failed: {}", path.display(), e.declared, e.actual));
             }
@@ -59,7 +59,7 @@ fn failed_edge_of_a_relaxed_arrive_records_its_step() {
     for name in ["mbar_relaxed_arrive_cta_scope_remote.fence", "clc_war_no_release.fence"] {
         let src = std::fs::read_to_string(gaps_dir().join(name)).unwrap_or_default();
         let scenario = fencelab::load(&src).scenario;
-        let report = check(&scenario, &Options { mode: Mode::Strict, max_states: 500_000 });
+        let report = check(&scenario, &Options { mode: Mode::Strict, max_states: 500_000, ..Options::default() });
         let finding = report.findings.first().unwrap_or_else(|| panic!("{name}: no finding"));
         let stepper = Stepper::replay(&scenario, Mode::Strict, &finding.witness).unwrap_or_else(|e| panic!("{name}: {e}"));
         let failed: Vec<_> = stepper.history().iter().flat_map(|e| e.failed_edges.iter()).filter(|f| f.reason.contains("relaxed")).collect();

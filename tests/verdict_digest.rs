@@ -70,7 +70,7 @@ fn digest(report: &Report) -> String {
 
 fn both_modes(scenario: &Scenario, max_states: u64) -> String {
     [Mode::Strict, Mode::Pragmatic]
-        .map(|mode| digest(&check(scenario, &Options { mode, max_states })))
+        .map(|mode| digest(&check(scenario, &Options { mode, max_states, ..Options::default() })))
         .join("\t")
 }
 
@@ -97,7 +97,7 @@ fn lesson_programs(out: &mut BTreeMap<String, String>) {
                 Block::Prose(_) => {}
                 Block::Scenario { source, mode, .. } => {
                     let mode = mode.unwrap_or_default();
-                    let report = check(&fencelab::load(source).scenario, &Options { mode, max_states });
+                    let report = check(&fencelab::load(source).scenario, &Options { mode, max_states, ..Options::default() });
                     out.insert(format!("lesson {:?} {}", mode, hash(source)), digest(&report));
                 }
                 Block::Exercise(exercise) => {

@@ -207,12 +207,16 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
 
 /// What a partial run explored, why it stopped, and what to do about it.
 fn partial_note(report: &Report) -> impl IntoView {
-    let cap = fencelab::check::Options::default().max_states;
+    let defaults = fencelab::check::Options::default();
+    let cap = if report.stats.memory_cap {
+        format!("the memory cap (about {} MiB of waiting states)", defaults.max_bytes >> 20)
+    } else {
+        format!("the state cap ({})", grouped(defaults.max_states))
+    };
     let explored = format!(
-        "Explored {} states and {} transitions, then stopped: the state cap ({}) was reached before every interleaving was tried.",
+        "Explored {} states and {} transitions, then stopped: {cap} was reached before every interleaving was tried.",
         grouped(report.stats.states),
         grouped(report.stats.transitions),
-        grouped(cap)
     );
     let found = if report.findings.is_empty() {
         " No problem was found in what was explored, but that proves nothing for the rest."

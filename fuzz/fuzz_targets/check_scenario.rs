@@ -119,7 +119,7 @@ const FORMS: &[&str] = &[
 fuzz_target!(|data: &[u8]| {
     let Ok((text, mode)) = scenario_text(&mut Unstructured::new(data)) else { return };
     let Ok((scenario, _, _)) = fencelab::load(&text).into_result() else { return };
-    let report = check(&scenario, &Options { mode, max_states: MAX_STATES });
+    let report = check(&scenario, &Options { mode, max_states: MAX_STATES, ..Options::default() });
     if report.verdict == Verdict::Correct {
         assert!(report.stats.complete, "correct without a complete exploration:\n{text}");
     }

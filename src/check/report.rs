@@ -6,16 +6,26 @@ pub use crate::model::Mode;
 use crate::schedule::Schedule;
 
 /// Caps and mode for one run. The core never reads a clock (wasm32 has none), so time
-/// limits are the caller's business; `max_states` bounds the work.
+/// limits are the caller's business; `max_states` bounds the work and `max_bytes` the
+/// memory the explored states hold (an estimate: see [`crate::check::machine::own_bytes`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     pub mode: Mode,
     pub max_states: u64,
+    #[serde(default = "default_max_bytes")]
+    pub max_bytes: u64,
+}
+
+/// 1 GiB: well inside a browser worker's wasm memory (4 GiB at most, often less).
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+fn default_max_bytes() -> u64 {
+    DEFAULT_MAX_BYTES
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: Mode::default(), max_states: 200_000 }
+        Options { mode: Mode::default(), max_states: 200_000, max_bytes: DEFAULT_MAX_BYTES }
     }
 }
 
@@ -160,6 +170,20 @@ pub struct Stats {
     pub transitions: u64,
     /// False when a cap stopped exploration.
     pub complete: bool,
+    /// The memory cap, not the state cap, stopped exploration.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub memory_cap: bool,
+}
+
+impl Stats {
+    /// Why exploration stopped early, for messages: `None` when it finished.
+    pub fn stopped_by(&self) -> Option<&'static str> {
+        match (self.complete, self.memory_cap) {
+            (true, _) => None,
+            (false, true) => Some("the memory cap"),
+            (false, false) => Some("the state cap"),
+        }
+    }
 }
 
 /// How far a running check has got, for callers that show progress. The checker runs

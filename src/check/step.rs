@@ -87,7 +87,8 @@ pub(crate) fn perform(layout: &Layout, mode: Mode, m: &mut Machine, step: Step, 
     let mut ex = Exec { layout, mode, m, agent: step.agent, step: index, out: StepOutcome::default(), explain };
     semantics::step(&mut ex, step.choice)?;
     let out = ex.out;
-    m.trace.0.record(&out.edges, &out.failed);
+    // Formed edges are for the timeline; races are explained from failed ones alone.
+    m.trace.0.record(if explain { &out.edges } else { &[] }, &out.failed);
     Ok(out)
 }
 

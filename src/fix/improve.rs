@@ -83,7 +83,7 @@ pub fn improve(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnM
     let line_of = |t: usize, i: usize| map.instr(t, i).map_or(0, |s| line_col(src, s.start).0);
     let name = |t: usize| original.threads.get(t).map_or_else(String::new, |th| th.name.clone());
     let judged = judge(original, mode, limits.max_states, mutants(original));
-    if judged.iter().any(|j| j.fate == Fate::Undecided) && !check_one_mode(original, &Options { mode, max_states: limits.max_states }).stats.complete {
+    if judged.iter().any(|j| j.fate == Fate::Undecided) && !check_one_mode(original, &Options { mode, max_states: limits.max_states, ..Options::default() }).stats.complete {
         return Err(FixError::Undecided);
     }
     let mut necessary: Vec<Necessary> = Vec::new();

@@ -126,7 +126,7 @@ impl<'a> Checker<'a> {
         }
         let loaded = crate::load(&text);
         let report = (!loaded.has_errors())
-            .then(|| Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states })));
+            .then(|| Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states, ..Options::default() })));
         let answer = report.as_ref().is_some_and(|r| solved(r));
         self.memo.insert(text, report);
         answer
@@ -157,7 +157,7 @@ impl<'a> Checker<'a> {
             self.stopped = Some(format!("cancelled after {} checks", self.checks));
             return None;
         }
-        let report = Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states }));
+        let report = Rc::new(check_one_mode(&loaded.scenario, &Options { mode: self.mode, max_states: self.limits.max_states, ..Options::default() }));
         self.memo.insert(text, Some(report.clone()));
         Some(Node { changes, cost: cost(&loaded.scenario).total, report, origins })
     }
@@ -260,7 +260,7 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
     }
     let original = &loaded.scenario;
     let mut checker = Checker::new(original, mode, limits.clone(), on_progress);
-    let root_report = Rc::new(check_one_mode(original, &Options { mode, max_states: limits.max_states }));
+    let root_report = Rc::new(check_one_mode(original, &Options { mode, max_states: limits.max_states, ..Options::default() }));
     if !root_report.stats.complete {
         return Err(FixError::Undecided);
     }
@@ -332,7 +332,7 @@ pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes:
         return None;
     }
     let reports: Vec<Report> =
-        [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states })).collect();
+        [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states, ..Options::default() })).collect();
     let modes: Vec<ModeVerdict> = reports.iter().map(|r| ModeVerdict { mode: r.mode, verdict: r.verdict }).collect();
     let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, m.verdict.expect()?))).collect();
     // Conditions that stop holding in some mode described the bug: the fixed text drops them.

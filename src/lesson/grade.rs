@@ -212,7 +212,9 @@ fn verdict_matches(goal: Expect, verdict: Verdict) -> bool {
 
 /// Why a run proved nothing, in the report's own words when it gives them.
 pub fn partial_reason(report: &Report, options: &Options) -> String {
-    if report.stats.states >= options.max_states {
+    if report.stats.memory_cap {
+        format!("the checker stopped at its memory cap (about {} MiB), so nothing was proven", options.max_bytes >> 20)
+    } else if report.stats.states >= options.max_states {
         format!("the checker stopped at its cap of {} states, so nothing was proven", options.max_states)
     } else {
         let note = report.mode_note.as_deref().unwrap_or("the exploration did not finish");

@@ -44,7 +44,7 @@ fn outcome(report: &Report) -> (Verdict, Vec<bool>) {
 /// Checks `original` and each mutant in `mode` (one pass each: the other mode's note is
 /// not needed to compare verdicts) and says which mutants the checker kills.
 pub fn judge(original: &Scenario, mode: Mode, max_states: u64, mutants: Vec<Mutant>) -> Vec<Judged> {
-    let options = Options { mode, max_states };
+    let options = Options { mode, max_states, ..Options::default() };
     let baseline = check_one_mode(original, &options);
     mutants
         .into_iter()

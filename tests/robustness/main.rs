@@ -32,7 +32,7 @@ use nonsense::any_scenario;
 /// Checks `s`; returns whether the checker explored every state without an error or a
 /// finding (a finding may end exploration early).
 fn check_well_formed(s: &Scenario, mode: Mode) -> bool {
-    let report = check(s, &Options { mode, max_states: 2_000 });
+    let report = check(s, &Options { mode, max_states: 2_000, ..Options::default() });
     assert_eq!(report.mode, mode);
     if report.verdict == Verdict::Correct {
         assert!(report.stats.complete, "correct without finishing: {report:?}");
@@ -137,7 +137,7 @@ fn feed_text(text: &str) {
         let _ = check_well_formed(&loaded.scenario, Mode::Pragmatic);
     }
     let (lesson, _) = fencelab::lesson::parse_lesson(text);
-    let small = Options { mode: Mode::Pragmatic, max_states: 500 };
+    let small = Options { mode: Mode::Pragmatic, max_states: 500, ..Options::default() };
     for block in &lesson.blocks {
         if let fencelab::lesson::Block::Exercise(exercise) = block {
             let _ = fencelab::lesson::grade(exercise, &exercise.start.source, &small);
@@ -243,7 +243,7 @@ proptest! {
 fn check_loop(src: &str) -> fencelab::check::Report {
     let parsed = parse(src);
     assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    check(&parsed.scenario, &Options { mode: Mode::Pragmatic, max_states: 2_000 })
+    check(&parsed.scenario, &Options { mode: Mode::Pragmatic, max_states: 2_000, ..Options::default() })
 }
 
 #[test]

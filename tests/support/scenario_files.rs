@@ -33,7 +33,7 @@ fn check_file(path: &Path) -> Vec<String> {
     stated_modes(&loaded.scenario)
         .into_iter()
         .flat_map(|mode| {
-            let report = check(&loaded.scenario, &Options { mode, max_states: 500_000 });
+            let report = check(&loaded.scenario, &Options { mode, max_states: 500_000, ..Options::default() });
             let mut failures = judge(path, &src, &report);
             failures.extend(malformed_findings(path, &loaded.scenario, mode, &report));
             failures

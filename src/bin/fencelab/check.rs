@@ -52,6 +52,10 @@ pub struct Args {
     /// Stop exploring (verdict partial) after this many distinct states
     #[arg(long, value_name = "N", default_value_t = Options::default().max_states)]
     max_states: u64,
+    /// Stop exploring (verdict partial) when the states waiting to be explored hold about
+    /// this many MiB
+    #[arg(long, value_name = "MIB", default_value_t = Options::default().max_bytes >> 20)]
+    max_memory: u64,
 }
 
 /// clap's view of [`Mode`], so help and completions list the choices.
@@ -112,7 +116,7 @@ fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, V
             return (INPUT_ERROR, objects);
         }
         let started = Instant::now();
-        let report = check(&scenario, &Options { mode, max_states: args.max_states });
+        let report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20) });
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));
         // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
@@ -245,6 +249,7 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
             (true, _) => "",
             // The note above says why.
             (false, Some(_)) => ", not checked",
+            (false, None) if report.stats.memory_cap => ", stopped at the memory cap",
             (false, None) => ", stopped at the state cap",
         }
     );

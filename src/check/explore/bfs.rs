@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::por;
-use crate::check::machine::{fingerprint, Layout, Machine, Status};
+use crate::check::machine::{fingerprint, own_bytes, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
 use crate::check::step::{apply, perform};
@@ -35,6 +35,8 @@ pub struct Explored {
     pub states: u64,
     pub transitions: u64,
     pub complete: bool,
+    /// The byte cap, not the state cap, stopped exploration.
+    pub memory_cap: bool,
     pub findings: Vec<(RawFinding, Schedule)>,
     pub deadlocks: Vec<Deadlock>,
     pub terminals: Vec<Terminal>,
@@ -45,6 +47,18 @@ struct Node {
     depth: u32,
     paths: u64,
 }
+
+/// Where exploration stops: distinct states, and the estimated bytes held by the states
+/// waiting to be expanded plus each state's record.
+pub struct Caps {
+    pub states: u64,
+    pub bytes: u64,
+}
+
+/// What remembering one state costs besides the machine: its node, its successor list and
+/// its fingerprint's slot in the table (at the table's worst load).
+const STATE_RECORD_BYTES: usize =
+    std::mem::size_of::<Node>() + std::mem::size_of::<Vec<u32>>() + 2 * std::mem::size_of::<(u128, u32)>();
 
 /// Hashes a fingerprint by taking its low bits: it is already uniformly mixed.
 #[derive(Default)]
@@ -82,11 +96,21 @@ pub fn explore(
     layout: &Layout,
     mode: Mode,
     m0: Machine,
-    max_states: u64,
+    caps: Caps,
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Explored, String> {
     let reduction = por::Reduction::new(layout);
-    let mut out = Explored { states: 1, transitions: 0, complete: true, findings: Vec::new(), deadlocks: Vec::new(), terminals: Vec::new() };
+    let mut out = Explored {
+        states: 1,
+        transitions: 0,
+        complete: true,
+        memory_cap: false,
+        findings: Vec::new(),
+        deadlocks: Vec::new(),
+        terminals: Vec::new(),
+    };
+    // Queued states' own heap (a part counts while one state holds it) plus the records.
+    let mut bytes = own_bytes(&m0) + STATE_RECORD_BYTES;
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
     let mut seen: HashMap<u128, u32, BuildHasherDefault<FingerprintHasher>> = HashMap::default();
@@ -97,6 +121,7 @@ pub fn explore(
     let mut queue = VecDeque::from([(0u32, m0)]);
     'bfs: while let Some((id, m)) = queue.pop_front() {
         if m.undefined {
+            bytes = bytes.saturating_sub(own_bytes(&m));
             continue;
         }
         let mut enabled: Vec<(u32, usize)> = Vec::new();
@@ -124,6 +149,7 @@ pub fn explore(
                 if deadlock_keys.insert(dkey) {
                     out.deadlocks.push(describe_deadlock(layout, &m, &blocked, witness(&nodes, id, None)));
                 }
+                bytes = bytes.saturating_sub(own_bytes(&m));
             }
             continue;
         }
@@ -170,6 +196,7 @@ pub fn explore(
                         succs.push(Vec::new());
                         seen.insert(k, v);
                         out.states += 1;
+                        bytes += own_bytes(&next) + STATE_RECORD_BYTES;
                         if out.states.is_multiple_of(PROGRESS_EVERY) {
                             on_progress(out.states, out.transitions);
                         }
@@ -179,13 +206,17 @@ pub fn explore(
                 };
                 if let Some(s) = succs.get_mut(id as usize) {
                     s.push(target);
+                    bytes += std::mem::size_of::<u32>();
                 }
-                if out.states >= max_states {
+                if out.states >= caps.states || bytes as u64 > caps.bytes {
                     out.complete = false;
+                    out.memory_cap = out.states < caps.states;
                     break 'bfs;
                 }
             }
         }
+        // Dropping `m` frees what its children did not take over.
+        bytes = bytes.saturating_sub(own_bytes(&m));
     }
     on_progress(out.states, out.transitions);
     for (finding, witness) in &mut out.findings {

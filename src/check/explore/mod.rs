@@ -57,7 +57,7 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
         stats: Stats::default(),
     };
     let explored = start(scenario).and_then(|(layout, m0)| {
-        let ex = bfs::explore(&layout, options.mode, m0, options.max_states, on_progress)?;
+        let ex = bfs::explore(&layout, options.mode, m0, bfs::Caps { states: options.max_states, bytes: options.max_bytes }, on_progress)?;
         Ok((layout, ex))
     });
     let (layout, ex) = match explored {
@@ -68,7 +68,7 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
             return report;
         }
     };
-    report.stats = Stats { states: ex.states, transitions: ex.transitions, complete: ex.complete };
+    report.stats = Stats { states: ex.states, transitions: ex.transitions, complete: ex.complete, memory_cap: ex.memory_cap };
     for (f, witness) in &ex.findings {
         let accesses = f
             .accesses
@@ -177,8 +177,8 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
             String::new()
         } else if let Some(why) = report.not_run() {
             why.to_string()
-        } else if !complete {
-            "exploration stopped at the state cap before it could decide".into()
+        } else if let Some(cap) = report.stats.stopped_by() {
+            format!("exploration stopped at {cap} before it could decide")
         } else {
             match kind {
                 None => first(None).unwrap_or_default(),
@@ -197,7 +197,7 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
             (true, _) => String::new(),
             (false, _) if result.is_none() => "not evaluated".into(),
             (false, Quantifier::Exists) => "no execution reaches it".into(),
-            (false, _) if !complete => "exploration stopped at the state cap".into(),
+            (false, _) if !complete => format!("exploration stopped at {}", report.stats.stopped_by().unwrap_or("a cap")),
             (false, _) => "an execution violates it (see the witness)".into(),
         };
         out.push(ExpectationResult { declared: condition_text(c), ok, actual });

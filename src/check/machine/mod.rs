@@ -5,12 +5,14 @@ mod fingerprint;
 mod knowledge;
 mod layout;
 mod shared;
+mod size;
 mod state;
 mod vv;
 
 pub use agents::{AsyncOp, AsyncWhat, Stage, TcWhat, TMEM_COLUMNS};
 pub use fingerprint::fingerprint;
 pub use shared::Shared;
+pub use size::own_bytes;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
 pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
 pub use state::{

@@ -27,6 +27,16 @@ impl<T> Shared<T> {
     }
 }
 
+impl<T> Shared<T> {
+    /// Bytes of one part's allocation: the value, its cached fingerprint and the counts.
+    pub const ALLOCATION: usize = std::mem::size_of::<Part<T>>() + 2 * std::mem::size_of::<usize>();
+
+    /// No other state holds this part: dropping this one frees it.
+    pub fn is_unique(&self) -> bool {
+        Arc::strong_count(&self.0) == 1
+    }
+}
+
 impl<T> From<T> for Shared<T> {
     fn from(value: T) -> Shared<T> {
         Shared::new(value)

@@ -246,6 +246,17 @@ impl Trace {
     }
 }
 
+impl Trace {
+    /// Heap bytes of the latest step's records, when no other state shares them.
+    pub fn own_bytes(&self) -> usize {
+        let Some(link) = self.latest.as_ref().filter(|l| Arc::strong_count(l) == 1) else { return 0 };
+        std::mem::size_of::<TraceLink>()
+            + link.edges.capacity() * std::mem::size_of::<EdgeRec>()
+            + link.failed.iter().map(|f| super::size::knowledge(&f.knowledge) + f.text.capacity()).sum::<usize>()
+            + link.failed.capacity() * std::mem::size_of::<FailedRec>()
+    }
+}
+
 impl Drop for Trace {
     /// Unlinks iteratively: a long history dropped recursively could overflow the stack.
     fn drop(&mut self) {

@@ -35,6 +35,11 @@ pub struct VersionVec {
 }
 
 impl VersionVec {
+    /// Heap bytes of the clock (for the explorer's memory estimate).
+    pub fn heap_bytes(&self) -> usize {
+        self.clock.capacity() * std::mem::size_of::<u32>()
+    }
+
     pub fn get(&self, agent: u32) -> u32 {
         self.clock.get(agent as usize).copied().unwrap_or(0)
     }

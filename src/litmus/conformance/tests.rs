@@ -53,6 +53,7 @@ fn report(holds: bool, hangs: bool, complete: bool) -> Report {
             states: 12,
             transitions: 20,
             complete,
+            memory_cap: false,
         },
     }
 }

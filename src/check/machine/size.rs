@@ -1,0 +1,80 @@
+//! An estimate of the heap a machine state holds on its own, for the explorer's memory cap.
+//!
+//! A part shared with another state ([`super::shared`]) counts only while this state is its
+//! last holder, so adding a state's count when it is queued and taking it away when it is
+//! dropped keeps a running total of the live states' heap. Elements count at their sizes
+//! (capacity) plus the allocator's header per allocation; the explorer adds its own
+//! per-state bookkeeping.
+
+use std::mem::size_of;
+
+use super::knowledge::{Knowledge, Message};
+use super::shared::Shared;
+use super::state::{Agent, Cell, Machine, MbarState};
+
+/// What the allocator keeps per allocation besides the bytes asked for (glibc's chunk
+/// header, rounded).
+const ALLOCATION_OVERHEAD: usize = 16;
+
+fn vec<T>(v: &Vec<T>) -> usize {
+    match v.capacity() * size_of::<T>() {
+        0 => 0,
+        bytes => bytes + ALLOCATION_OVERHEAD,
+    }
+}
+
+/// Bytes of `part`'s value when this holder is its last one, else nothing.
+fn unique<T>(part: &Shared<T>, bytes: impl FnOnce(&T) -> usize) -> usize {
+    if part.is_unique() {
+        Shared::<T>::ALLOCATION + ALLOCATION_OVERHEAD + bytes(part)
+    } else {
+        0
+    }
+}
+
+pub(super) fn knowledge(k: &Shared<Knowledge>) -> usize {
+    unique(k, |k| {
+        vec(&k.entries)
+            + k.entries.iter().map(|e| e.vv.heap_bytes() + vec(&e.floor) + vec(&e.bridge.seq)).sum::<usize>()
+    })
+}
+
+fn messages(msgs: &Vec<Message>) -> usize {
+    vec(msgs) + msgs.iter().map(|m| knowledge(&m.knowledge)).sum::<usize>()
+}
+
+fn agent(a: &Agent) -> usize {
+    // A map node per register: its name, the value and the tree's links.
+    let regs = if a.regs.is_unique() { a.regs.keys().map(|name| name.capacity() + 48).sum() } else { 0 };
+    let asyncs = &a.asyncs;
+    regs + knowledge(&a.knowledge)
+        + messages(&a.release_fences)
+        + messages(&a.pending_acquire)
+        + vec(&asyncs.cp_open)
+        + vec(&asyncs.bulk_open)
+        + vec(&asyncs.wgmma_open)
+        + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
+        + vec(&asyncs.dirty_regs)
+}
+
+fn cell(c: &Cell) -> usize {
+    vec(&c.writes) + c.writes.iter().map(|w| unique(w, |w| messages(&w.msgs))).sum::<usize>() + vec(&c.reads)
+}
+
+fn mbar(b: &MbarState) -> usize {
+    messages(&b.current) + messages(&b.completed) + vec(&b.bare) + vec(&b.bare_completed)
+}
+
+/// Heap bytes only `m` holds: freed when `m` is dropped.
+pub fn own_bytes(m: &Machine) -> usize {
+    let parts = vec(&m.agents)
+        + m.agents.iter().map(|a| unique(a, agent)).sum::<usize>()
+        + vec(&m.cells)
+        + m.cells.iter().map(|c| unique(c, cell)).sum::<usize>()
+        + vec(&m.mbars)
+        + m.mbars.iter().map(|b| unique(b, mbar)).sum::<usize>();
+    let barriers = m.bars.values().map(|b| size_of::<(usize, u32)>() + size_of_val(b) + vec(&b.arrived) + messages(&b.msgs)).sum::<usize>()
+        + vec(&m.cluster_bars)
+        + m.cluster_bars.iter().map(|b| vec(&b.arrived) + messages(&b.current) + messages(&b.completed) + vec(&b.bare)).sum::<usize>();
+    size_of::<Machine>() + parts + barriers + messages(&m.sc_fences) + vec(&m.tmem) + m.trace.0.own_bytes()
+}

@@ -5,7 +5,8 @@
 //
 // Browser: the scenario is pasted into the explorer (pragmatic mode, the app's default) and
 // the worker's own check time is read from the verdict panel (`data-worker-check-ms`); each
-// run changes an unused probe location's initial value, so the scenario is checked afresh.
+// run changes an unused probe location's initial value (a first line, since declarations
+// come before threads), so the scenario is checked afresh.
 // Native: `fencelab check --json --mode pragmatic FILE`, whose `stats.ms` times the same
 // `check` call (mode-note pass included) without process start-up.
 import { execFileSync } from "node:child_process";
@@ -59,7 +60,7 @@ async function wasm(file) {
     const times = [];
     for (let i = 0; i < runs; i++) {
         const previous = await timedRequest();
-        await text.fill(`${source}\nglobal speed_probe = ${i + 1}\n`);
+        await text.fill(`global speed_probe = ${i + 1}\n${source}`);
         await page.waitForFunction(
             (prev) => {
                 const el = document.querySelector('[data-region="verdict"]');

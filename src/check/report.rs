@@ -170,8 +170,9 @@ pub struct Stats {
     pub transitions: u64,
     /// False when a cap stopped exploration.
     pub complete: bool,
-    /// The memory cap, not the state cap, stopped exploration.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// The memory cap, not the state cap, stopped exploration. (Always serialized: the
+    /// worker's replies are postcard, which cannot skip a field.)
+    #[serde(default)]
     pub memory_cap: bool,
 }
 

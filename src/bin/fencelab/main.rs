@@ -3,6 +3,9 @@
 //! arm in [`Command::run`].
 //! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod check;
 mod completions;
 mod cost;

@@ -124,9 +124,20 @@ pub fn explore(
             bytes = bytes.saturating_sub(own_bytes(&m));
             continue;
         }
+        // The first enabled agent whose step touches only its own state is the whole ample
+        // set (below): find it without asking every agent.
+        let local = (0..m.agents.len() as u32)
+            .filter(|&a| reduction.is_local(layout, &m, a))
+            .map(|a| Ok((a, semantics::readiness_for(layout, &m, a, false)?)))
+            .find_map(|r: Result<_, String>| match r {
+                Ok((a, Readiness::Enabled(c))) => Some(Ok((a, c.len()))),
+                Ok(_) => None,
+                Err(e) => Some(Err(e)),
+            })
+            .transpose()?;
         let mut enabled: Vec<(u32, usize)> = Vec::new();
         let mut blocked: Vec<(u32, String)> = Vec::new();
-        for agent in 0..m.agents.len() as u32 {
+        for agent in (0..m.agents.len() as u32).filter(|_| local.is_none()) {
             if let Some(n) = read_choice_count(layout, &m, agent)? {
                 if n > 0 {
                     enabled.push((agent, n));
@@ -140,7 +151,7 @@ pub fn explore(
             }
         }
         let paths = nodes.get(id as usize).map_or(1, |n| n.paths);
-        if enabled.is_empty() {
+        if enabled.is_empty() && local.is_none() {
             if blocked.is_empty() {
                 out.terminals.push(Terminal { machine: m, paths, witness: witness(&nodes, id, None) });
             } else {
@@ -153,8 +164,8 @@ pub fn explore(
             }
             continue;
         }
-        let ample: Vec<(u32, usize)> = match enabled.iter().find(|(a, _)| reduction.is_local(layout, &m, *a)) {
-            Some(&one) => vec![one],
+        let ample: Vec<(u32, usize)> = match local {
+            Some(one) => vec![one],
             None => {
                 let first = enabled.iter().map(|(a, _)| reduction.component_of(&m, *a)).min().unwrap_or(0);
                 enabled.iter().copied().filter(|(a, _)| reduction.component_of(&m, *a) == first).collect()

@@ -46,15 +46,14 @@ fn messages(msgs: &Vec<Message>) -> usize {
 fn agent(a: &Agent) -> usize {
     // A map node per register: its name, the value and the tree's links.
     let regs = if a.regs.is_unique() { a.regs.keys().map(|name| name.capacity() + 48).sum() } else { 0 };
-    let asyncs = &a.asyncs;
-    regs + knowledge(&a.knowledge)
-        + messages(&a.release_fences)
-        + messages(&a.pending_acquire)
-        + vec(&asyncs.cp_open)
-        + vec(&asyncs.bulk_open)
-        + vec(&asyncs.wgmma_open)
-        + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
-        + vec(&asyncs.dirty_regs)
+    let asyncs = unique(&a.asyncs, |asyncs| {
+        vec(&asyncs.cp_open)
+            + vec(&asyncs.bulk_open)
+            + vec(&asyncs.wgmma_open)
+            + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
+            + vec(&asyncs.dirty_regs)
+    });
+    regs + knowledge(&a.knowledge) + messages(&a.release_fences) + messages(&a.pending_acquire) + asyncs
 }
 
 fn cell(c: &Cell) -> usize {

@@ -53,7 +53,8 @@ pub struct Agent {
     /// Cluster-barrier instance this thread arrived in and has not yet waited for.
     pub cluster_arrived: Option<u32>,
     /// Asynchronous operations this thread issued and still tracks.
-    pub asyncs: super::agents::ThreadAsync,
+    /// Shared: only the async-issuing steps change it.
+    pub asyncs: Shared<super::agents::ThreadAsync>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -24,7 +24,7 @@ pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
         WgmmaOp::MmaAsync { acc, a, b } => {
             let text = ex.op_text();
             let asyncs = ex.me()?.asyncs.clone();
-            let Some(k) = asyncs.wgmma_fence else {
+            let Some(k) = asyncs.wgmma_fence.clone() else {
                 ex.undefined(format!("`{text}` without a prior `wgmma.fence`"), "`wgmma.fence.sync.aligned` must precede the first wgmma.mma_async (§9.7.15.7.1)".into());
                 return Ok(());
             };

@@ -2,13 +2,16 @@
 """Where the app's wasm bytes go: code bytes per crate (fencelab and the app per module)
 and the largest functions, read from the function names rustc leaves in the wasm cargo
 builds (before wasm-bindgen strips them; its `describe` shims are dropped then too).
+Each crate's row also gives its code gzipped on its own: a share of what the network
+carries (the shipped wasm is further shrunk by wasm-opt, so take it as a proportion).
 
 Usage: scripts/wasm-breakdown.py [path.wasm] [rows]
-  default: target/wasm32-unknown-unknown/release/fencelab-app.wasm (after `make build`).
+  default: target/wasm32-unknown-unknown/wasm-release/fencelab-app.wasm (after `make build`).
 """
 import collections
 import re
 import sys
+import zlib
 
 ESCAPES = [("$LT$", "<"), ("$GT$", ">"), ("$u20$", " "), ("$C$", ","), ("$u7b$", "{"), ("$u7d$", "}"),
            ("$RF$", "&"), ("$BP$", "*"), ("$u27$", "'"), ("$u5b$", "["), ("$u5d$", "]"), ("$u3b$", ";"),
@@ -96,10 +99,10 @@ def read(path):
                 count, inner = leb(data, at)
                 for number in range(count):
                     length, body = leb(data, inner)
-                    bodies.append((imported + number, length + body - inner))
+                    bodies.append((imported + number, data[inner:body + length]))
                     inner = body + length
         at = end
-    return len(data), sections, [(size, demangle(names.get(i, f"func[{i}]"))) for i, size in bodies]
+    return len(data), sections, [(code, demangle(names.get(i, f"func[{i}]"))) for i, code in bodies]
 
 
 def owner(name):
@@ -112,18 +115,20 @@ def owner(name):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "target/wasm32-unknown-unknown/release/fencelab-app.wasm"
+    path = sys.argv[1] if len(sys.argv) > 1 else "target/wasm32-unknown-unknown/wasm-release/fencelab-app.wasm"
     rows = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     total, sections, functions = read(path)
     print(f"{path}: {total} bytes; " + ", ".join(f"{k} {v}" for k, v in sections.items()))
-    by_owner = collections.Counter()
-    for size, name in functions:
-        by_owner[owner(name)] += size
-    print("code bytes by crate (`T`/`F`: generic impls such as Leptos views):")
-    for name, size in by_owner.most_common(rows):
-        print(f"  {size:9d}  {name}")
+    by_owner = collections.defaultdict(list)
+    for code, name in functions:
+        by_owner[owner(name)].append(code)
+    print("code bytes by crate (`T`/`F`: generic impls such as Leptos views), raw and gzipped on its own:")
+    ranked = sorted(by_owner.items(), key=lambda item: -sum(map(len, item[1])))
+    for name, bodies in ranked[:rows]:
+        joined = b"".join(bodies)
+        print(f"  {len(joined):9d} {len(zlib.compress(joined, 9)):9d}  {name}")
     print("largest functions:")
-    for size, name in sorted(functions, reverse=True)[:rows]:
+    for size, name in sorted(((len(code), name) for code, name in functions), reverse=True)[:rows]:
         print(f"  {size:9d}  {name[:140]}")
 
 

@@ -14,6 +14,7 @@ pub mod model;
 pub mod mutate;
 pub mod palette;
 pub mod schedule;
+pub mod sort;
 pub mod syntax;
 pub mod verify;
 

@@ -206,35 +206,47 @@ impl CheckClient {
             return;
         };
         let posted_at = now_ms();
-        let answered_here = self.live.with_value(|live| {
+        let waiting = self.live.with_value(|live| {
             let live = live.as_ref()?;
             if live.ready.get() {
                 post_bytes(&live.attached.worker, &bytes);
                 return None;
             }
-            // The worker is still starting (the first check of a visit): a small scenario
-            // is answered here at once, a larger one waits for the worker.
-            let report = measured("fencelab:quick-check", || quick_check(&request.scenario, &request.options));
-            let mut queued = live.queued.borrow_mut();
-            match report {
-                Some(report) => {
-                    queued.take();
-                    Some((report, now_ms() - posted_at))
-                }
-                None => {
-                    *queued = Some(bytes);
-                    None
-                }
-            }
+            // The worker is still starting (the first check of a visit): it gets the
+            // request once it is ready, unless `quick_answer` answers it first.
+            *live.queued.borrow_mut() = Some(bytes);
+            Some(())
         });
-        self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
+        let job = Job { scenario: request.scenario, options: request.options };
+        if waiting.is_some() {
+            let (scenario, options) = (job.scenario.clone(), job.options.clone());
+            // In a task of its own, so the page's first render is not held up by a check.
+            set_timeout(move || self.quick_answer(id, &scenario, &options), Duration::ZERO);
+        }
+        self.last_sent.set_value(Some(job));
         self.posted_at.set_value(posted_at);
         self.progress.set(None);
         self.state.set(CheckState::Running { request: id });
-        if let Some((report, check_ms)) = answered_here {
-            self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms }, now_ms());
-            self.act(|d, now| d.finished(now));
+    }
+
+    /// Answers request `id` on the page if the worker is still starting and the scenario
+    /// is small (`quick_check`); a larger one stays queued for the worker.
+    fn quick_answer(self, id: u64, scenario: &Scenario, options: &Options) {
+        let still_waiting = self.wanted.get_value() == Some(id)
+            && self.live.with_value(|live| live.as_ref().is_some_and(|l| !l.ready.get() && l.queued.borrow().is_some()));
+        if !still_waiting {
+            return;
         }
+        let started = now_ms();
+        let Some(report) = measured("fencelab:quick-check", || quick_check(scenario, options)) else { return };
+        // Answered: the worker need not check it again.
+        self.live.with_value(|live| {
+            if let Some(live) = live {
+                live.queued.borrow_mut().take();
+            }
+        });
+        self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - started }, now_ms());
+        self.act(|d, now| d.finished(now));
     }
 
     /// Stops the running check.

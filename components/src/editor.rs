@@ -50,9 +50,13 @@ pub fn Editor(
             gutter.set_scroll_top(text.scroll_top());
         }
     };
-    Effect::new(move |_| {
+    // Not on the first run: nothing has scrolled yet, and reading `scroll_top` then would
+    // force a layout inside the task that mounts the page (a long task at load).
+    Effect::new(move |first: Option<()>| {
         source.track();
-        sync_scroll();
+        if first.is_some() {
+            sync_scroll();
+        }
     });
 
     let on_keydown = move |ev: KeyboardEvent| {

@@ -1,5 +1,7 @@
 //! The explorer page: the four regions a scenario is worked in.
 
+use std::time::Duration;
+
 use leptos::prelude::*;
 
 use crate::editor::Editor;
@@ -12,34 +14,45 @@ use crate::verdict_panel::VerdictPanel;
 pub fn ExplorePage() -> impl IntoView {
     let state = crate::state::use_app_state();
     crate::step_controls::install_shortcuts(state);
-    // The right column renders in a task of its own, after the editor and the verdict,
-    // which shortens the task that first shows the page.
+    // The page renders in tasks of its own, one after the other: the editor, then the
+    // verdict, and the lanes and the machine only after a frame has shown those two. No
+    // one task of the load is then long (> 50 ms): neither the rendering nor the layout
+    // of the whole page happens at once. The first check (`CheckClient`) runs first.
+    let left_column = RwSignal::new(false);
+    let verdict = RwSignal::new(false);
     let right_column = RwSignal::new(false);
     // The page may be gone by then (the learner navigated away at once).
+    let show = move |stage: RwSignal<bool>| {
+        let _ = stage.try_set(true);
+    };
+    set_timeout(move || show(left_column), Duration::ZERO);
     set_timeout(
         move || {
-            let _ = right_column.try_set(true);
+            show(verdict);
+            request_animation_frame(move || set_timeout(move || show(right_column), Duration::ZERO));
         },
-        std::time::Duration::ZERO,
+        Duration::ZERO,
     );
     view! {
         <div class="explore" data-page="explore">
             <h1 class="visually-hidden">"Interleaving explorer"</h1>
             <div class="explore-col explore-col-left">
-                <crate::guided::GuidedStart state=state />
-                {move || state.return_to.get().map(|(href, title)| view! {
-                    <p class="return-bar" data-return-to="">
-                        <a href=href on:click=move |_| state.return_to.set(None)>{format!("← Back to the lesson: {title}")}</a>
-                        <span class="muted">" (Undo brings back the program you had here before.)"</span>
-                    </p>
+                {move || left_column.get().then(|| view! {
+                    <crate::guided::GuidedStart state=state />
+                    {move || state.return_to.get().map(|(href, title)| view! {
+                        <p class="return-bar" data-return-to="">
+                            <a href=href on:click=move |_| state.return_to.set(None)>{format!("← Back to the lesson: {title}")}</a>
+                            <span class="muted">" (Undo brings back the program you had here before.)"</span>
+                        </p>
+                    })}
+                    <crate::share::ShareBar />
+                    <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs>
                 })}
-                <crate::share::ShareBar />
-                <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs>
             </div>
             // The verdict heads the right column, so it and its findings are on screen
             // at once however tall the program (text or blocks) is.
             <div class="explore-col explore-col-right">
-                <VerdictPanel />
+                {move || verdict.get().then(|| view! { <VerdictPanel /> })}
                 {move || right_column.get().then(|| view! { <Lanes /> <MachineView /> })}
             </div>
         </div>

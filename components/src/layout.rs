@@ -36,7 +36,7 @@ pub struct CtaBox {
 impl MachineLayout {
     pub fn of(scenario: &Scenario) -> MachineLayout {
         let mut gpu_ids: Vec<u32> = scenario.clusters.iter().map(|c| c.gpu).collect();
-        gpu_ids.sort_unstable();
+        fencelab::sort::sort(&mut gpu_ids);
         gpu_ids.dedup();
         if gpu_ids.is_empty() {
             gpu_ids.push(0);

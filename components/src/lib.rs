@@ -49,7 +49,9 @@ pub fn start() {
     if worker::in_worker() {
         worker::serve();
     } else {
-        perf::measured("fencelab:mount", || leptos::mount::mount_to_body(App));
+        // In a task of its own: the one that instantiates the wasm already ends the
+        // wasm's compilation, and the two together would be one long task.
+        set_timeout(|| perf::measured("fencelab:mount", || leptos::mount::mount_to_body(App)), std::time::Duration::ZERO);
     }
 }
 

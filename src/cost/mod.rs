@@ -93,7 +93,7 @@ pub fn cost(scenario: &Scenario) -> Cost {
         .collect();
     let mut sass: Vec<SassCount> =
         per_op.into_iter().map(|(op, count)| SassCount { op: op.name().to_string(), count, cost: count * op.weight() }).collect();
-    sass.sort_by(|a, b| b.cost.cmp(&a.cost).then_with(|| a.op.cmp(&b.op)));
+    crate::sort::sort_by(&mut sass, |a, b| b.cost.cmp(&a.cost).then_with(|| a.op.cmp(&b.op)));
     Cost { total: threads.iter().map(|t| t.cost).sum(), threads, sass }
 }
 
@@ -102,7 +102,7 @@ pub fn cost(scenario: &Scenario) -> Cost {
 pub fn difference(before: &Cost, after: &Cost) -> Vec<String> {
     let count = |c: &Cost, op: &str| c.sass.iter().find(|s| s.op == op).map_or(0, |s| i64::from(s.count));
     let mut ops: Vec<Sass> = Sass::ALL.to_vec();
-    ops.sort_by_key(|op| std::cmp::Reverse(op.weight()));
+    crate::sort::sort_by_key(&mut ops, |op| std::cmp::Reverse(op.weight()));
     ops.into_iter()
         .filter_map(|op| {
             let delta = count(after, op.name()) - count(before, op.name());

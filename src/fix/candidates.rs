@@ -92,7 +92,7 @@ fn features(scenario: &Scenario) -> Features {
     }
     f.tx_bytes.extend(per_bar.into_iter().map(|(_, sum)| sum));
     f.tx_bytes.retain(|b| *b > 0);
-    f.tx_bytes.sort_unstable();
+    crate::sort::sort(&mut f.tx_bytes);
     f.tx_bytes.dedup();
     f
 }

@@ -84,7 +84,7 @@ pub(super) fn compatible_step(set: &[Change], step: &[Change]) -> bool {
 pub(super) fn with(set: &[Change], step: Vec<Change>) -> Vec<Change> {
     let mut out = set.to_vec();
     out.extend(step);
-    out.sort_by_key(Change::key);
+    crate::sort::sort_by_key(&mut out, Change::key);
     out
 }
 
@@ -236,7 +236,7 @@ pub(super) fn edit_source(
         let end = (span.end as usize + 1).min(src.len());
         splices.push(Splice { start: span.start as usize, end, text: String::new() });
     }
-    splices.sort_by_key(|s| (s.start, s.end));
+    crate::sort::sort_by_key(&mut splices, |s| (s.start, s.end));
     let mut out = String::with_capacity(src.len() + 64);
     let mut at = 0;
     for s in splices {
@@ -245,7 +245,7 @@ pub(super) fn edit_source(
         at = at.max(s.end);
     }
     out.push_str(src.get(at..)?);
-    edits.sort_by_key(|e| e.line);
+    crate::sort::sort_by_key(&mut edits, |e| e.line);
     Some((out, edits))
 }
 

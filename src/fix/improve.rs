@@ -132,7 +132,7 @@ pub fn improve(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnM
             .iter()
             .filter(|(step, at)| change::compatible_step(&node.changes, step) && step_cost(step) < saved && near(step, *at) <= 2)
             .collect();
-        repairs.sort_by_key(|(step, at)| (step_cost(step), near(step, *at)));
+        crate::sort::sort_by_key(&mut repairs, |(step, at)| (step_cost(step), near(step, *at)));
         for (step, _) in repairs.into_iter().take(limits.per_node) {
             let Some(child) = checker.node(change::with(&node.changes, step.clone())) else { continue };
             if solved(&child.report) {
@@ -145,7 +145,7 @@ pub fn improve(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnM
         .filter_map(|changes| verified(src, map, original, changes, &base, limits))
         .filter(|f| f.cost < base.total && f.modes.iter().any(|m| m.mode == mode && m.verdict == Verdict::Correct))
         .collect();
-    cheaper.sort_by_key(|f| (f.cost, f.changes.len()));
+    crate::sort::sort_by_key(&mut cheaper, |f| (f.cost, f.changes.len()));
     cheaper.dedup_by(|a, b| a.text == b.text);
     cheaper.truncate(limits.max_fixes);
     Ok(Improvement { mode, cost: base.total, necessary, redundant, cheaper, checks: checker.checks, stopped_early: checker.stopped })

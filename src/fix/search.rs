@@ -222,7 +222,7 @@ type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, V
 fn signature(report: &Report) -> Option<Signature> {
     let f = report.findings.first()?;
     let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
-    accesses.sort();
+    crate::sort::sort(&mut accesses);
     Some((f.kind, f.reason, accesses))
 }
 
@@ -247,7 +247,7 @@ pub(super) fn ordered(original: &Scenario, all: &[(Vec<Change>, usize)], node: &
             (candidates::step_families(original, step) & wanted == 0, near, k, step)
         })
         .collect();
-    scored.sort_by_key(|(off, d, k, _)| (*off, *d, *k));
+    crate::sort::sort_by_key(&mut scored, |(off, d, k, _)| (*off, *d, *k));
     scored.into_iter().take(per_node).map(|(off, d, _, c)| (c.clone(), (off, d))).collect()
 }
 
@@ -286,7 +286,7 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
         // Kept first: edits that answered the finding's reason close to it. Edits that
         // turned the problem into another kind (a race into a hang) come last.
         let kind = root_report.findings.first().map(|f| f.kind);
-        next.sort_by_key(|(n, (off, d))| (n.report.findings.first().map(|f| f.kind) != kind, *off, n.report.findings.len(), *d, n.cost));
+        crate::sort::sort_by_key(&mut next, |(n, (off, d))| (n.report.findings.first().map(|f| f.kind) != kind, *off, n.report.findings.len(), *d, n.cost));
         frontier = next.into_iter().take(limits.beam).map(|(n, _)| n).collect();
         if frontier.is_empty() || checker.stopped.is_some() {
             break;
@@ -296,7 +296,7 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
     // the fix stays correct without (an edit of a compound step may go alone).
     let mut found: Vec<Vec<Change>> = found.into_iter().map(|f| minimized(&mut checker, f)).collect();
     // A fix that contains another fix's edits adds nothing.
-    found.sort_by_key(Vec::len);
+    crate::sort::sort_by_key(&mut found, Vec::len);
     let mut minimal: Vec<Vec<Change>> = Vec::new();
     for f in found {
         if !minimal.iter().any(|m| m.iter().all(|c| f.contains(c))) {
@@ -304,7 +304,7 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
         }
     }
     let mut fixes: Vec<Fix> = minimal.iter().filter_map(|changes| verified(src, &loaded.source_map, original, changes, &original_cost, limits)).collect();
-    fixes.sort_by_key(|f| (f.cost, f.changes.len()));
+    crate::sort::sort_by_key(&mut fixes, |f| (f.cost, f.changes.len()));
     fixes.truncate(limits.max_fixes);
     Ok(Search { verdict: root_report.verdict, mode, cost: original_cost.total, fixes, checks: checker.checks, stopped_early: checker.stopped })
 }

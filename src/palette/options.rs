@@ -390,7 +390,7 @@ fn mbar_slots(s: &Scenario, op: &MbarOp) -> Vec<Slot> {
 /// Byte counts: the current one and the sizes of declared locations.
 fn bytes_slot(s: &Scenario, current: u32, build: impl Fn(u32) -> Instr) -> Slot {
     let mut values: Vec<u32> = s.locations.iter().map(|l| l.size).chain([current, 4, 16]).collect();
-    values.sort_unstable();
+    crate::sort::sort(&mut values);
     values.dedup();
     let mut b = Builder::new(SlotKind::Bytes);
     for v in values {

@@ -56,7 +56,7 @@ pub fn PreviewPage() -> impl IntoView {
     let problems = move || {
         let mut all = quick.get();
         all.extend(checked.get().unwrap_or_default());
-        all.sort_by_key(|(line, _)| *line);
+        fencelab::sort::sort_by_key(&mut all, |(line, _)| *line);
         all
     };
     view! {

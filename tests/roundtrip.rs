@@ -19,6 +19,15 @@ proptest! {
     }
 
     #[test]
+    fn parse_of_print_is_identity_with_byte_ranges_and_guards(s in strategy::scenario_with_ranges_and_guards()) {
+        let text = print(&s);
+        let parsed = parse(&text);
+        prop_assert!(parsed.diagnostics.is_empty(), "{:?}\n{}", parsed.diagnostics, text);
+        prop_assert_eq!(&parsed.scenario, &s, "{}", text);
+        prop_assert_eq!(print(&parsed.scenario), text);
+    }
+
+    #[test]
     fn parser_never_panics_on_arbitrary_text(src in "\\PC{0,300}") {
         let loaded = fencelab::load(&src);
         // Every diagnostic renders without panicking and names a known code.

@@ -13,7 +13,8 @@ use crate::model::{Instr, MbarKind};
 pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
     let mut view = MachineView::default();
     for (loc, info) in layout.locs.iter().enumerate() {
-        if info.mbarrier.is_some() {
+        // Byte ranges are parts of their location, not locations of their own.
+        if info.mbarrier.is_some() || info.range.is_some() {
             continue;
         }
         let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| {

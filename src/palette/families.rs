@@ -189,6 +189,19 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                 },
             ),
             entry(
+                "ld.b32 [x+OFFSET]",
+                Instr::Ranged { instr: Box::new(ld(None, None)), at: Some(0), src_at: None, width: Some(4) },
+            ),
+            entry(
+                "st.b32 [x+OFFSET]",
+                Instr::Ranged { instr: Box::new(st(None, None)), at: Some(0), src_at: None, width: Some(4) },
+            ),
+            entry(
+                "setp.eq",
+                Instr::SetP { dst: "p".into(), op: CmpOp::Eq, a: Operand::Reg(n.reg.clone()), b: Operand::Imm(1) },
+            ),
+            entry("@p ld (guarded)", Instr::Guarded { pred: "p".into(), negated: false, instr: Box::new(ld(None, None)) }),
+            entry(
                 "wait ld (spin)",
                 Instr::Wait {
                     instr: Box::new(ld(Some(Sem::Acquire), Some(Scope::Gpu))),
@@ -274,6 +287,24 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                     multicast: Vec::new(),
                     reduce: None,
                     tensor: false,
+                },
+            ),
+            entry(
+                "cp.async.bulk g→s [x+OFFSET]",
+                Instr::Ranged {
+                    instr: Box::new(Instr::Bulk {
+                        dir: BulkDir::GlobalToSharedCluster,
+                        dst: n.shared.clone(),
+                        src: n.global.clone(),
+                        bytes: 16,
+                        mbar: Some(n.mbar.clone()),
+                        multicast: Vec::new(),
+                        reduce: None,
+                        tensor: false,
+                    }),
+                    at: Some(0),
+                    src_at: None,
+                    width: None,
                 },
             ),
             entry(

@@ -101,6 +101,14 @@ pub struct LocInfo {
     pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,
+    /// The memory cells this name covers, lowest bytes first: one per byte segment of its
+    /// cell (a location that no byte offset names is one segment, `[cell]`).
+    pub segs: Vec<usize>,
+    /// For a byte range `[x+OFF]` of width W (issue 16): `(OFF, OFF + W)`. Such an entry
+    /// is named `x+OFF` (`x+OFF..END` when several widths start at OFF), keeps `cell`
+    /// as the location's (so every range of a location is one resource for the
+    /// partial-order reduction) and is never shown as a location of its own.
+    pub range: Option<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -122,8 +130,10 @@ pub struct Layout {
     /// mbarrier index → pseudo-location index.
     pub mbar_locs: Vec<usize>,
     pub mbar_index: HashMap<String, usize>,
-    /// Number of memory cells (aliases merged).
+    /// Number of memory cells (aliases merged, byte segments split).
     pub cells: usize,
+    /// For each cell, the location whose initial value and name it starts with.
+    pub cell_owner: Vec<usize>,
     pub cta_names: Vec<String>,
     pub cluster_names: Vec<String>,
     pub cta_cluster: Vec<usize>,
@@ -175,6 +185,8 @@ impl Layout {
                 init: loc.init,
                 size: loc.size,
                 mbarrier: None,
+                segs: Vec::new(),
+                range: None,
             });
         }
         // Follow alias chains to the memory cell and, through non-generic aliases, to the
@@ -206,8 +218,11 @@ impl Layout {
                 init: 0,
                 size: 8,
                 mbarrier: Some(m),
+                segs: Vec::new(),
+                range: None,
             });
         }
+        let ranges = super::ranges::split(scenario, &mut locs, &mut loc_index)?;
         let mut threads = Vec::new();
         for t in &scenario.threads {
             // Barrier arithmetic sums lanes; the verifier reports the same bound.
@@ -224,7 +239,7 @@ impl Layout {
                 name: t.name.clone(),
                 place: place_of(t.cta)?,
                 lanes: t.lanes,
-                program: t.program.clone(),
+                program: t.program.iter().map(|i| ranges.rewrite(i)).collect(),
                 labels,
             });
         }
@@ -233,7 +248,8 @@ impl Layout {
         }
         Ok(Layout {
             threads,
-            cells: locs.len(),
+            cells: ranges.cell_owner.len(),
+            cell_owner: ranges.cell_owner,
             locs,
             loc_index,
             mbar_locs,

@@ -140,6 +140,20 @@ fn mbar(kind: MbarKind, n: &Names) -> Instr {
     Instr::Mbar(MbarOp { kind, sem: None, scope: None, space: Some(AddrSpace::SharedCta), bar: n.mbar.clone() })
 }
 
+/// A 16-byte TMA load from global memory into this CTA's shared memory.
+fn bulk_load(n: &Names) -> Instr {
+    Instr::Bulk {
+        dir: BulkDir::GlobalToSharedCluster,
+        dst: n.shared.clone(),
+        src: n.global.clone(),
+        bytes: 16,
+        mbar: Some(n.mbar.clone()),
+        multicast: Vec::new(),
+        reduce: None,
+        tensor: false,
+    }
+}
+
 fn entries(family: Family, n: &Names) -> Vec<Entry> {
     let ld = |sem, scope| Instr::Ld {
         sem,
@@ -276,36 +290,10 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
             entry("mbarrier.inval", mbar(MbarKind::Inval, n)),
         ],
         Family::Tma => vec![
-            entry(
-                "cp.async.bulk g→s",
-                Instr::Bulk {
-                    dir: BulkDir::GlobalToSharedCluster,
-                    dst: n.shared.clone(),
-                    src: n.global.clone(),
-                    bytes: 16,
-                    mbar: Some(n.mbar.clone()),
-                    multicast: Vec::new(),
-                    reduce: None,
-                    tensor: false,
-                },
-            ),
+            entry("cp.async.bulk g→s", bulk_load(n)),
             entry(
                 "cp.async.bulk g→s [x+OFFSET]",
-                Instr::Ranged {
-                    instr: Box::new(Instr::Bulk {
-                        dir: BulkDir::GlobalToSharedCluster,
-                        dst: n.shared.clone(),
-                        src: n.global.clone(),
-                        bytes: 16,
-                        mbar: Some(n.mbar.clone()),
-                        multicast: Vec::new(),
-                        reduce: None,
-                        tensor: false,
-                    }),
-                    at: Some(0),
-                    src_at: None,
-                    width: None,
-                },
+                Instr::Ranged { instr: Box::new(bulk_load(n)), at: Some(0), src_at: None, width: None },
             ),
             entry(
                 "cp.async.bulk s→g",

@@ -119,7 +119,7 @@ fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Wr
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !ordered && !(morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
@@ -162,7 +162,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !ordered && !(morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
@@ -175,7 +175,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
         {
             ordered = pragmatic(ex);
         }
-        if !ordered && !(morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
     }

@@ -145,7 +145,7 @@ fn type_width(seg: &str) -> Option<u32> {
         1 | 2 if super::mods::is_type_suffix(seg) => digits.parse().ok()?,
         _ => return None,
     };
-    (bits % 8 == 0).then_some(bits / 8)
+    bits.is_multiple_of(8).then_some(bits / 8)
 }
 
 /// Wraps `instr` in the byte offsets its brackets carried (bracket ordinal, offset, span).

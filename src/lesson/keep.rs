@@ -51,12 +51,12 @@ fn data_operation(instr: &Instr) -> Option<Instr> {
             Some(op)
         }
         Instr::CpAsync { .. } | Instr::Bulk { .. } | Instr::StAsync { .. } | Instr::Mov { .. } | Instr::Add { .. } => Some(op),
-        // The byte range is part of the data moved; a guard is control flow.
-        Instr::Ranged { instr, .. } => {
+        // The byte range is part of the data moved, and so is a guard: guarding a kept
+        // operation (so that it may not run) does not keep it.
+        Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => {
             **instr = data_operation(instr)?;
             Some(op)
         }
-        Instr::Guarded { instr, .. } => data_operation(instr),
         Instr::SetP { .. } => None,
         Instr::Wgmma(WgmmaOp::MmaAsync { .. }) => Some(op),
         Instr::Wgmma(WgmmaOp::Fence | WgmmaOp::CommitGroup | WgmmaOp::WaitGroup { .. }) => None,

@@ -1,7 +1,7 @@
 //! The single-point weakenings of one instruction. Every match over instruction kinds is
 //! exhaustive, so a new instruction or modifier must decide its weakenings here.
 
-use super::MutationKind::{self, ChangeBytes, ChangeCount, Drop, FlipParity, NarrowScope, WeakenSem};
+use super::MutationKind::{self, ChangeBytes, ChangeCount, Drop, FlipParity, InvertGuard, NarrowScope, WeakenSem};
 use crate::model::{Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Scope, Sem, TcOp, WgmmaOp};
 
 /// An edit: its kind and the replacement instruction (`None` drops the instruction).
@@ -165,6 +165,8 @@ pub(super) fn weakenings(instr: &Instr) -> Vec<Edit> {
             out.extend(weakenings(inner).into_iter().map(|(kind, new)| (kind, new.map(wrap))));
         }
         Instr::Guarded { pred, negated, instr: inner } => {
+            // A guard that lets the other path through (`@p` ↔ `@!p`).
+            out.push((InvertGuard, Some(Instr::Guarded { pred: pred.clone(), negated: !negated, instr: inner.clone() })));
             let wrap = |new: Instr| Instr::Guarded { pred: pred.clone(), negated: *negated, instr: Box::new(new) };
             out.extend(weakenings(inner).into_iter().map(|(kind, new)| (kind, new.map(wrap))));
         }

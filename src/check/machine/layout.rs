@@ -116,7 +116,10 @@ pub struct ThreadInfo {
     pub name: String,
     pub place: Place,
     pub lanes: u32,
+    /// The program the checker runs: byte ranges name their layout entries (`ranges.rs`).
     pub program: Vec<Instr>,
+    /// The program as the author wrote it, for the text of messages and traces.
+    pub written: Vec<Instr>,
     pub labels: HashMap<String, usize>,
 }
 
@@ -134,6 +137,8 @@ pub struct Layout {
     pub cells: usize,
     /// For each cell, the location whose initial value and name it starts with.
     pub cell_owner: Vec<usize>,
+    /// For each cell of a location split into byte segments, the bytes it holds.
+    pub cell_bytes: Vec<Option<(u32, u32)>>,
     pub cta_names: Vec<String>,
     pub cluster_names: Vec<String>,
     pub cta_cluster: Vec<usize>,
@@ -240,6 +245,7 @@ impl Layout {
                 place: place_of(t.cta)?,
                 lanes: t.lanes,
                 program: t.program.iter().map(|i| ranges.rewrite(i)).collect(),
+                written: t.program.clone(),
                 labels,
             });
         }
@@ -250,6 +256,7 @@ impl Layout {
             threads,
             cells: ranges.cell_owner.len(),
             cell_owner: ranges.cell_owner,
+            cell_bytes: ranges.cell_bytes,
             locs,
             loc_index,
             mbar_locs,

@@ -22,6 +22,8 @@ use crate::model::{ByteRange, Instr, RangeRole, Scenario};
 pub struct Ranges {
     /// For each cell, the location whose initial value it starts with.
     pub cell_owner: Vec<usize>,
+    /// For each cell of a split location, the bytes it holds.
+    pub cell_bytes: Vec<Option<(u32, u32)>>,
     /// `(location, offset, width)` → the name of its layout entry.
     names: HashMap<(String, u32, u32), String>,
 }
@@ -85,6 +87,12 @@ pub fn split(scenario: &Scenario, locs: &mut Vec<LocInfo>, loc_index: &mut HashM
         }
         segments.insert(*cell, segs);
     }
+    let mut cell_bytes = vec![None; cell_owner.len()];
+    for &(start, end, cell) in segments.values().flatten() {
+        if let Some(slot) = cell_bytes.get_mut(cell) {
+            *slot = Some((start, end));
+        }
+    }
     for info in locs.iter_mut() {
         info.segs = match segments.get(&info.cell) {
             Some(segs) => segs.iter().map(|s| s.2).collect(),
@@ -105,7 +113,7 @@ pub fn split(scenario: &Scenario, locs: &mut Vec<LocInfo>, loc_index: &mut HashM
         loc_index.insert(name.clone(), locs.len());
         locs.push(LocInfo { name, size: width, segs, range: Some((off, end)), ..base });
     }
-    Ok(Ranges { cell_owner, names })
+    Ok(Ranges { cell_owner, cell_bytes, names })
 }
 
 impl Ranges {

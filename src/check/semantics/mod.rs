@@ -36,11 +36,12 @@ use base::exit;
 use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status};
 use crate::model::{Instr, MbarKind, WgmmaOp};
 
-/// The instruction at the agent's pc as written (guard included), if it is a thread.
-pub fn program_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
+/// The instruction at the agent's pc as the author wrote it (guard and byte offsets
+/// included), if it is a thread: what traces show.
+pub fn written_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
     let a = m.agents.get(agent as usize)?;
     match a.kind {
-        AgentKind::Thread(t) => layout.threads.get(t)?.program.get(a.pc),
+        AgentKind::Thread(t) => layout.threads.get(t)?.written.get(a.pc),
         AgentKind::Async { .. } => None,
     }
 }
@@ -54,7 +55,10 @@ static SKIPPED: Instr = Instr::Label(String::new());
 /// value each explored path read.
 pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
     let a = m.agents.get(agent as usize)?;
-    let mut instr = program_instr(layout, m, agent)?;
+    let mut instr = match a.kind {
+        AgentKind::Thread(t) => layout.threads.get(t)?.program.get(a.pc)?,
+        AgentKind::Async { .. } => return None,
+    };
     while let Instr::Guarded { pred, negated, instr: inner } = instr {
         let value = a.regs.get(pred).copied().unwrap_or(0);
         if (value != 0) == *negated {

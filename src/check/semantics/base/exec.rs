@@ -174,12 +174,12 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
     }
 }
 
-/// Text of the instruction at `at`.
+/// Text of the instruction at `at`, as the author wrote it.
 pub fn instr_text(layout: &Layout, at: InstrRef) -> String {
     layout
         .threads
         .get(at.thread)
-        .and_then(|t| t.program.get(at.pc))
+        .and_then(|t| t.written.get(at.pc))
         .map_or_else(|| "exit".into(), text::instr)
 }
 

@@ -110,7 +110,12 @@ fn instruction(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) ->
     if offsets.is_empty() {
         return Ok(instr);
     }
-    let width = opcode.as_ref().and_then(|(w, span)| segments(w, *span).iter().find_map(|s| type_width(s.text)));
+    let width = opcode.as_ref().and_then(|(w, span)| {
+        let segs = segments(w, *span);
+        // A vector access (`.v2.b32`) covers its lanes' bytes.
+        let lanes = segs.iter().find_map(|s| s.text.strip_prefix('v').and_then(|n| n.parse::<u32>().ok())).unwrap_or(1);
+        segs.iter().find_map(|s| type_width(s.text)).map(|w| w * lanes)
+    });
     ranged(instr, &offsets, width, opcode.map(|(_, span)| span))
 }
 

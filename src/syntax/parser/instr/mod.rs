@@ -134,10 +134,8 @@ fn guarded(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> PRe
     if c.peek_tok() == Some(&Tok::At) {
         return Err(bad_form(c.peek().map(|t| t.span), "an instruction takes one guard", "write a single `@p` or `@!p`"));
     }
+    // A label is not an instruction here (`@p L:` reads `L` as an unknown opcode).
     let instr = instruction(c, diags, allow_wait)?;
-    if let Instr::Label(_) = instr {
-        return Err(bad_form(Some(pred_span), "a label cannot be guarded", "put the guard on the instruction after it"));
-    }
     // The predicate's span goes last so the inner instruction's operand indices stay put.
     c.operands.push(pred_span);
     Ok(Instr::Guarded { pred, negated, instr: Box::new(instr) })

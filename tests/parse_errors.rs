@@ -127,3 +127,28 @@ fn expect_lines_may_name_one_mode_each() {
     assert_eq!(missing_verdict.iter().map(|e| e.1).collect::<Vec<_>>(), vec![2], "{missing_verdict:?}");
     assert_eq!(errors("cta A\nexpect strickt race\n").first().map(|e| e.0.as_str()), Some("F0110"));
 }
+
+#[test]
+fn byte_offsets_and_guards_report_bad_forms_with_their_position() {
+    let src = "cta A\nglobal x = 0 size 16\nmbarrier bar @A count 1\nthread t @A:\n    ld.global r0, [x+4]\n    st.b32 [x-4], 1\n    mbarrier.arrive [bar+8]\n    @p @q ld r1, [x]\n    setp.lt.gt p, r0, 1\n    wait @p ld.acquire.gpu r2, [x] == 1\n    ld.b32 r3, [x+4]\n";
+    let found = errors(src);
+    let want: Vec<(String, usize)> =
+        [("F0207", 5), ("F0346", 6), ("F0207", 7), ("F0207", 8), ("F0207", 9), ("F0207", 10)].iter().map(|(c, l)| (c.to_string(), *l)).collect();
+    assert_eq!(found, want);
+    assert_eq!(parse(src).scenario.threads[0].program.len(), 1, "the good ranged load is kept");
+}
+
+#[test]
+fn an_offset_outside_the_location_names_its_bytes_at_the_operand() {
+    let src = "cta A\nglobal x = 0 size 16\nthread t @A:\n    ld.global.b64 r0, [x+12]\n";
+    let loaded = fencelab::load(src);
+    let text = loaded.diagnostics.iter().map(|d| render(d, src, "r.fence")).collect::<String>();
+    let expected = "error[F0346]: offset outside the location: bytes 12..20 of `x`, which holds 16 bytes
+ --> r.fence:4:23
+  |
+4 |     ld.global.b64 r0, [x+12]
+  |                       ^^^^^^ covers bytes 12..20
+  = help: keep OFFSET + width within 16 (or declare `x` with a larger `size`)
+";
+    assert_eq!(text, expected);
+}

@@ -11,11 +11,12 @@ proptest! {
 
     #[test]
     fn parse_of_print_is_identity(s in strategy::scenario()) {
-        let text = print(&s);
-        let parsed = parse(&text);
-        prop_assert!(parsed.diagnostics.is_empty(), "{:?}\n{}", parsed.diagnostics, text);
-        prop_assert_eq!(&parsed.scenario, &s, "{}", text);
-        prop_assert_eq!(print(&parsed.scenario), text);
+        round_trips(&s)?;
+    }
+
+    #[test]
+    fn parse_of_print_is_identity_with_byte_ranges_and_guards(s in strategy::scenario_with_ranges_and_guards()) {
+        round_trips(&s)?;
     }
 
     #[test]
@@ -38,6 +39,16 @@ proptest! {
             let _ = fencelab::diag::render(d, &text, "mutated.fence");
         }
     }
+}
+
+/// `parse(print(s)) == s`, with no diagnostics, and printing it again gives the same text.
+fn round_trips(s: &fencelab::model::Scenario) -> Result<(), TestCaseError> {
+    let text = print(s);
+    let parsed = parse(&text);
+    prop_assert!(parsed.diagnostics.is_empty(), "{:?}\n{}", parsed.diagnostics, text);
+    prop_assert_eq!(&parsed.scenario, s, "{}", text);
+    prop_assert_eq!(print(&parsed.scenario), text);
+    Ok(())
 }
 
 /// Found by `cargo fuzz run parse_verify`: a lone `\r` inside the title comment does not

@@ -67,8 +67,26 @@ pub fn MemoryCell(
                     view! { <li><span class="vis-who">{who}</span>" can read: "{values}</li> }
                 })
                 .collect_view();
+            // A location split by byte offsets: each byte range and what it holds now.
+            let ranges = (!loc.ranges.is_empty()).then(|| {
+                let rows = loc
+                    .ranges
+                    .iter()
+                    .map(|r| {
+                        view! {
+                            <li class:just-written=fresh(&r.latest)>
+                                <span class="muted">{format!("bytes {}..{}", r.start, r.end)}</span>" "
+                                <code class="cell-value">{r.latest.value}</code>
+                                <span class="muted">{r.latest.writer.clone()}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! { <ul class="cell-ranges" aria-label="byte ranges, lowest first">{rows}</ul> }
+            });
             view! {
                 <p class="cell-now" class:just-written=landed><code>{latest.map(|v| v.to_string()).unwrap_or_default()}</code></p>
+                {ranges}
                 <ol class="cell-writes" aria-label="writes, oldest first">{writes}</ol>
                 {(!loc.visibility.is_empty()).then(|| view! { <ul class="cell-vis" aria-label="what each reader can see">{visibility}</ul> })}
             }

@@ -252,6 +252,7 @@ pub(crate) fn reason_words(r: RaceReason) -> &'static str {
         RaceReason::AsyncNotObserved => "async completion not observed",
         RaceReason::WrongPhase => "wrong mbarrier phase",
         RaceReason::MissingTcgen05Fence => "tcgen05 fence missing or misplaced",
+        RaceReason::MixedSize => "strong accesses of different byte ranges",
     }
 }
 

@@ -87,6 +87,9 @@ pub enum RaceReason {
     /// A `tcgen05.fence::before_thread_sync`/`after_thread_sync` missing, or on the wrong
     /// side of the synchronization it must order (reference §8.4).
     MissingTcgen05Fence,
+    /// Two strong accesses of partly overlapping byte ranges (`[x+OFFSET]`): only
+    /// accesses of exactly the same bytes are morally strong (reference §1.3, §1.4).
+    MixedSize,
 }
 
 /// One access named by a finding.

@@ -5,7 +5,7 @@ use super::semantics::base::{access, exec::agent_name, exec::operand, flow::bar_
 use super::semantics::mbarrier;
 use super::step::{edge_view, failed_view};
 use super::view::{
-    ClusterBarrierView, LocationView, MachineView, MbarrierView, NamedBarrierView, VisibilityView,
+    ClusterBarrierView, LocationView, MachineView, MbarrierView, NamedBarrierView, RangeView, VisibilityView,
     WaiterView, WriteView,
 };
 use crate::model::{Instr, MbarKind};
@@ -13,20 +13,29 @@ use crate::model::{Instr, MbarKind};
 pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
     let mut view = MachineView::default();
     for (loc, info) in layout.locs.iter().enumerate() {
-        if info.mbarrier.is_some() {
+        // Byte ranges are parts of their location, not locations of their own.
+        if info.mbarrier.is_some() || info.range.is_some() {
             continue;
         }
-        let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| {
-            c.writes
+        let write_view = |w: &crate::check::machine::WriteRec| WriteView {
+            value: w.value,
+            writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
+            step: w.step.0,
+            proxy: w.key.proxy.name().into(),
+        };
+        let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| c.writes.iter().map(|w| write_view(w)).collect());
+        let ranges = if info.segs.len() > 1 {
+            info.segs
                 .iter()
-                .map(|w| WriteView {
-                    value: w.value,
-                    writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
-                    step: w.step.0,
-                    proxy: w.key.proxy.name().into(),
+                .filter_map(|cell| {
+                    let (start, end) = layout.cell_bytes.get(*cell).copied().flatten()?;
+                    let latest = m.cells.get(*cell)?.writes.last().map(|w| write_view(w))?;
+                    Some(RangeView { start, end, latest })
                 })
                 .collect()
-        });
+        } else {
+            Vec::new()
+        };
         let mut keys = vec![Via { proxy: info.key, va: info.va }];
         if info.key == ProxyKey::Generic {
             keys.push(Via { proxy: ProxyKey::Async, va: info.va });
@@ -45,7 +54,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                 });
             }
         }
-        view.locations.push(LocationView { name: info.name.clone(), writes, visibility });
+        view.locations.push(LocationView { name: info.name.clone(), writes, visibility, ranges });
     }
     for (idx, &loc) in layout.mbar_locs.iter().enumerate() {
         let (Some(b), Some(info)) = (m.mbars.get(idx), layout.locs.get(loc)) else { continue };

@@ -162,7 +162,7 @@ impl Stepper {
 
     pub fn step(&mut self, step: Step) -> Result<EventView, StepError> {
         let before = self.machine.clone();
-        let (instr_index, instr_text) = match semantics::current_instr(&self.layout, &self.machine, step.agent) {
+        let (instr_index, instr_text) = match semantics::written_instr(&self.layout, &self.machine, step.agent) {
             Some(i) => (self.machine.agents.get(step.agent as usize).map(|a| a.pc), super::text::instr(i)),
             None => (None, String::new()),
         };

@@ -105,6 +105,19 @@ pub struct LocationView {
     pub writes: Vec<WriteView>,
     /// Per agent and proxy: which writes that agent could read right now.
     pub visibility: Vec<VisibilityView>,
+    /// For a location that byte offsets split (`[x+OFFSET]`), each byte segment with its
+    /// latest value, lowest bytes first; empty otherwise (`writes` is then the whole story;
+    /// for a split location `writes` are those of its first segment).
+    pub ranges: Vec<RangeView>,
+}
+
+/// One byte segment of a location and the coherence-latest write it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RangeView {
+    /// Bytes `start..end` of the location.
+    pub start: u32,
+    pub end: u32,
+    pub latest: WriteView,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

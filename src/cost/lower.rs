@@ -188,7 +188,11 @@ pub fn lower(instr: &Instr) -> Lowering {
             TcOp::WaitLd | TcOp::FenceBeforeThreadSync | TcOp::FenceAfterThreadSync => measured(Vec::new()),
             TcOp::Mma { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::Ld { .. } | TcOp::St { .. } => measured(Vec::new()),
         },
-        Instr::Wait { instr, .. } => lower(instr),
-        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::Exit => measured(Vec::new()),
+        Instr::Wait { instr, .. } | Instr::Ranged { instr, .. } => lower(instr),
+        // A guard adds a predicated issue, not an instruction of its own.
+        Instr::Guarded { instr, .. } => lower(instr),
+        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::SetP { .. } | Instr::Exit => {
+            measured(Vec::new())
+        }
     }
 }

@@ -192,7 +192,9 @@ fn who(i: &Instr) -> Who {
         | Instr::Branch { .. }
         | Instr::Mov { .. }
         | Instr::Add { .. }
+        | Instr::SetP { .. }
         | Instr::Exit => Who::All,
+        Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => who(instr),
         Instr::Ld { .. }
         | Instr::St { .. }
         | Instr::Atom { .. }
@@ -342,6 +344,16 @@ fn instr(c: &Ctx, i: &Instr, at: usize) -> Result<String, Problem> {
         Instr::Add { dst, a, b } => c.set(dst, &format!("{} + {}", operand64(c, a), operand64(c, b))),
         Instr::Wait { instr: inner, until } => spin(c, inner, until.as_ref(), at)?,
         Instr::Exit => format!("goto E{t};"),
+        Instr::SetP { dst, op, a, b } => {
+            c.set(dst, &format!("(({} {} {}) ? 1ll : 0ll)", operand64(c, a), cmp_str(*op), operand64(c, b)))
+        }
+        Instr::Guarded { pred, negated, instr: inner } => format!(
+            "if ({}{} != 0ll) {{ {} }}",
+            if *negated { "!" } else { "" },
+            operand64(c, &Operand::Reg(pred.clone())),
+            instr(c, inner, at)?
+        ),
+        Instr::Ranged { .. } => return Err(p("byte offsets (`[x+OFFSET]`) are not generated: the harness keeps one 32-bit word per location".into())),
     })
 }
 

@@ -71,6 +71,7 @@ pub const CODES: &[CodeInfo] = &[
     c("F0335", "`ld`/`st` on tensor memory"),
     c("F0336", "`.multicast::cluster` on a bulk copy other than the global → shared::cluster mbarrier form"),
     c("F0341", "`mbarrier.init` on an mbarrier that is already initialised (undefined behaviour)"),
+    c("F0346", "a byte offset or byte range outside its location"),
     c("F0401", "an mbarrier that nothing initialises"),
     c("F0402", "a register read before any write"),
     c("F0403", "`.cta` scope on a location that threads of several CTAs access"),

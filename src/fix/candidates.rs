@@ -37,9 +37,11 @@ fn features(scenario: &Scenario) -> Features {
         Some((_, sum)) => *sum = sum.saturating_add(bytes),
         None => per_bar.push((bar.to_string(), bytes)),
     };
-    for instr in scenario.threads.iter().flat_map(|t| &t.program) {
-        let instr = match instr {
-            Instr::Wait { instr, .. } => instr.as_ref(),
+    for outer in scenario.threads.iter().flat_map(|t| &t.program) {
+        // A ranged `st.async` completes the bytes of its range, not of its location.
+        let width = outer.access_width();
+        let instr = match outer.unwrapped() {
+            Instr::Wait { instr, .. } => instr.unwrapped(),
             other => other,
         };
         match instr {
@@ -61,7 +63,7 @@ fn features(scenario: &Scenario) -> Features {
             Instr::BulkCommit | Instr::BulkWait { .. } => f.bulk = true,
             Instr::StAsync { addr, mbar, .. } => {
                 f.async_proxy = true;
-                let size = scenario.location(addr).and_then(|l| scenario.locations.get(l)).map_or(0, |l| l.size);
+                let size = width.unwrap_or_else(|| scenario.location(addr).and_then(|l| scenario.locations.get(l)).map_or(0, |l| l.size));
                 f.tx_bytes.push(size);
                 add_tx(mbar, size, &mut per_bar);
             }
@@ -86,7 +88,10 @@ fn features(scenario: &Scenario) -> Features {
             | Instr::Branch { .. }
             | Instr::Mov { .. }
             | Instr::Add { .. }
+            | Instr::SetP { .. }
             | Instr::Wait { .. }
+            | Instr::Ranged { .. }
+            | Instr::Guarded { .. }
             | Instr::Exit => {}
         }
     }
@@ -239,6 +244,12 @@ fn replacements(instr: &Instr, f: &Features) -> Vec<Instr> {
         Instr::Wait { instr: inner, until } => {
             out.extend(replacements(inner, f).into_iter().map(|new| Instr::Wait { instr: Box::new(new), until: until.clone() }));
         }
+        Instr::Ranged { instr: inner, at, src_at, width } => out.extend(replacements(inner, f).into_iter().map(|new| {
+            Instr::Ranged { instr: Box::new(new), at: *at, src_at: *src_at, width: *width }
+        })),
+        Instr::Guarded { pred, negated, instr: inner } => out.extend(
+            replacements(inner, f).into_iter().map(|new| Instr::Guarded { pred: pred.clone(), negated: *negated, instr: Box::new(new) }),
+        ),
         // Barriers, copies and tensor ops have nothing to strengthen in place.
         Instr::Bar { .. }
         | Instr::ClusterWait
@@ -249,6 +260,7 @@ fn replacements(instr: &Instr, f: &Features) -> Vec<Instr> {
         | Instr::BulkCommit
         | Instr::StAsync { .. }
         | Instr::Tc(_)
+        | Instr::SetP { .. }
         | Instr::Label(_)
         | Instr::Branch { .. }
         | Instr::Mov { .. }
@@ -414,7 +426,7 @@ fn scope_of(instr: &Instr) -> Option<Scope> {
         Instr::Ld { scope, .. } | Instr::St { scope, .. } | Instr::Atom { scope, .. } => *scope,
         Instr::Mbar(op) => op.scope,
         Instr::Fence(Fence::Thread { scope, .. }) => Some(*scope),
-        Instr::Wait { instr, .. } => scope_of(instr),
+        Instr::Wait { instr, .. } | Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => scope_of(instr),
         Instr::Fence(Fence::MbarrierInit | Fence::Proxy(_))
         | Instr::Bar { .. }
         | Instr::ClusterArrive { .. }
@@ -434,6 +446,7 @@ fn scope_of(instr: &Instr) -> Option<Scope> {
         | Instr::Branch { .. }
         | Instr::Mov { .. }
         | Instr::Add { .. }
+        | Instr::SetP { .. }
         | Instr::Exit => None,
     }
 }
@@ -449,6 +462,7 @@ fn families_of(new: &Instr, old: Option<&Instr>) -> u8 {
     let scope = if widened { SCOPE } else { 0 };
     let kind = match new {
         Instr::Wait { instr, .. } => return families_of(instr, old.map(|o| if let Instr::Wait { instr, .. } = o { instr.as_ref() } else { o })),
+        Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => return families_of(instr, old.map(Instr::unwrapped)),
         Instr::Fence(Fence::Thread { restrict: Some(_), .. }) => SCOPE | ORDER,
         Instr::Ld { .. } | Instr::St { .. } | Instr::Atom { .. } | Instr::ClusterArrive { .. } | Instr::Fence(Fence::Thread { .. } | Fence::MbarrierInit) => ORDER,
         Instr::Fence(Fence::Proxy(_)) => PROXY,
@@ -463,6 +477,7 @@ fn families_of(new: &Instr, old: Option<&Instr>) -> u8 {
         Instr::Tc(_)
         | Instr::Bar { .. }
         | Instr::ClusterWait
+        | Instr::SetP { .. }
         | Instr::CpAsync { .. }
         | Instr::CpAsyncMbarArrive { .. }
         | Instr::StAsync { .. }
@@ -505,6 +520,9 @@ pub(super) fn wanted(reason: Option<crate::check::RaceReason>) -> u8 {
         Some(AsyncNotObserved) => WAIT | COUNT | ORDER | MOVE,
         Some(WrongPhase) => COUNT | MOVE,
         Some(MissingTcgen05Fence) => TCGEN05 | MOVE,
+        // Equal byte ranges are a source edit the search does not make; ordering the two
+        // accesses is the fix it can find.
+        Some(MixedSize) => ORDER | WAIT | MOVE,
         None => ALL,
     }
 }

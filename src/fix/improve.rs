@@ -64,7 +64,8 @@ fn as_change(m: &Mutant) -> Option<Change> {
         | MutationKind::Drop
         | MutationKind::FlipParity
         | MutationKind::ChangeCount
-        | MutationKind::ChangeBytes => {
+        | MutationKind::ChangeBytes
+        | MutationKind::InvertGuard => {
             let with = m.scenario.threads.get(m.thread)?.program.get(m.instr)?.clone();
             Some(Change::Replace { thread: m.thread, at: m.instr, with })
         }

@@ -157,8 +157,13 @@ pub fn concepts_of(instr: &Instr) -> Vec<Concept> {
             c.extend(multicast.then_some(Concept::Multicast));
             c
         }
-        Instr::Wait { instr, .. } => concepts_of(instr),
-        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::Exit => {
+        Instr::Wait { instr, .. } | Instr::Ranged { instr, .. } => concepts_of(instr),
+        Instr::Guarded { instr, .. } => {
+            let mut c = concepts_of(instr);
+            c.push(Concept::Access);
+            c
+        }
+        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::SetP { .. } | Instr::Exit => {
             vec![Concept::Access]
         }
     };

@@ -5,7 +5,8 @@ use crate::model::{Fence, FenceSem, Instr, MbarKind, ProxyKind, Scope, Sem, Suga
 
 /// Whether `instr` belongs to the forbidden class.
 pub fn is_forbidden(instr: &Instr, class: Forbid) -> bool {
-    if let Instr::Wait { instr, .. } = instr {
+    // A guard or a byte range does not change what the instruction is.
+    if let Instr::Wait { instr, .. } | Instr::Guarded { instr, .. } | Instr::Ranged { instr, .. } = instr {
         return is_forbidden(instr, class);
     }
     match class {
@@ -124,6 +125,15 @@ mod tests {
         assert!(gpu(&Instr::ClusterArrive { sem: None }));
         assert!(!gpu(&Instr::ClusterArrive { sem: Some(Sem::Relaxed) }));
         assert!(gpu(&Instr::Fence(Fence::Proxy(ProxyKind::Async { space: None }))));
+    }
+
+    #[test]
+    fn a_guard_does_not_hide_a_forbidden_instruction() {
+        let sc = fence(Some(FenceSem::Sc), Scope::Gpu, None);
+        let guarded = Instr::Guarded { pred: "p".into(), negated: false, instr: Box::new(sc) };
+        assert!(is_forbidden(&guarded, Forbid::FenceSc));
+        assert!(is_forbidden(&guarded, Forbid::MembarGpu));
+        assert!(!is_forbidden(&guarded, Forbid::ProxyFence));
     }
 
     #[test]

@@ -51,6 +51,13 @@ fn data_operation(instr: &Instr) -> Option<Instr> {
             Some(op)
         }
         Instr::CpAsync { .. } | Instr::Bulk { .. } | Instr::StAsync { .. } | Instr::Mov { .. } | Instr::Add { .. } => Some(op),
+        // The byte range is part of the data moved, and so is a guard: guarding a kept
+        // operation (so that it may not run) does not keep it.
+        Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => {
+            **instr = data_operation(instr)?;
+            Some(op)
+        }
+        Instr::SetP { .. } => None,
         Instr::Wgmma(WgmmaOp::MmaAsync { .. }) => Some(op),
         Instr::Wgmma(WgmmaOp::Fence | WgmmaOp::CommitGroup | WgmmaOp::WaitGroup { .. }) => None,
         Instr::Tc(tc) => match tc {

@@ -10,8 +10,11 @@ use base64::{DecodeError, Engine};
 use super::{v1, v2, v3, LinkError, SharePayload};
 use crate::syntax::Comment;
 
-/// The format this fencelab writes. Every older format keeps a decoder.
-pub const FORMAT_VERSION: u8 = 3;
+/// The format this fencelab writes. Every older format keeps a decoder. Format 4 is
+/// format 3's body with the byte-range, guard and `setp` instructions (appended variants,
+/// so a format 3 body still decodes as format 4; an older fencelab calls a format 4 link
+/// newer instead of damaged).
+pub const FORMAT_VERSION: u8 = 4;
 /// The app's shared-scenario route: `https://host/#/s/<code>`.
 pub const ROUTE: &str = "#/s/";
 /// Longest text [`decode`] accepts (a whole URL).
@@ -75,7 +78,7 @@ pub fn decode_with_comments(text: &str) -> Result<(SharePayload, Vec<Comment>), 
     match *version {
         1 => v1::decode_body_v1(body).map(|p| (p, Vec::new())),
         2 => v2::decode_body_v2(body).map(|p| (p, Vec::new())),
-        3 => v3::decode_body_v3(body),
+        3 | 4 => v3::decode_body_v3(body),
         0 => Err(LinkError::Corrupt("format 0 does not exist".into())),
         found => Err(LinkError::UnknownVersion { found, newest: FORMAT_VERSION }),
     }

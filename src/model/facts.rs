@@ -384,6 +384,13 @@ impl Instr {
             }
             // Ends the thread; CTA barriers and the CTA's lifetime count it (see `por`).
             Instr::Exit => Facts::new(shared(NOTHING)),
+            // A byte range names the same location: conservative for the reduction, which
+            // then treats every range of a location as one resource.
+            Instr::Ranged { instr, .. } => instr.facts(),
+            // A guard may skip the instruction, but what it may touch is what it touches
+            // when it runs (conservative for the reduction and the register rules).
+            Instr::Guarded { pred, instr, .. } => instr.facts().read_reg(pred),
+            Instr::SetP { dst, a, b, .. } => Facts::new(Footprint::Local).read([a, b]).write(dst),
         }
     }
 }
@@ -480,7 +487,9 @@ impl Instr {
             | Instr::Mov { .. }
             | Instr::Add { .. }
             | Instr::Wait { .. }
+            | Instr::SetP { .. }
             | Instr::Exit => &[],
+            Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => instr.silences(),
         }
     }
 }

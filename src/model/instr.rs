@@ -331,4 +331,58 @@ pub enum Instr {
         until: Option<WaitTarget>,
     },
     Exit,
+    /// Byte offsets on location operands (`ld.b32 r, [x+4]`, issue 16): `instr` accesses a
+    /// byte range of its locations instead of the whole. `at` is the offset of the first
+    /// location operand (the accessed one, or a copy's destination and every multicast
+    /// destination), `src_at` that of a copy's source. `width` is the access width the
+    /// type suffix gave (`.b32` = 4) for `ld`/`st`/`atom`/`red`/`st.async`; copies have
+    /// `None`, their byte count is the width. An operand without an offset is the whole
+    /// location, as without this wrapper.
+    Ranged {
+        instr: Box<Instr>,
+        at: Option<u32>,
+        src_at: Option<u32>,
+        width: Option<u32>,
+    },
+    /// `@p instr` / `@!p instr` (a PTX guard): `instr` runs when register `pred` is
+    /// non-zero (zero when `negated`); otherwise the step only moves the pc.
+    Guarded {
+        pred: String,
+        negated: bool,
+        instr: Box<Instr>,
+    },
+    /// `setp.<cmp> p, a, b`: `p` becomes 1 when `a cmp b` holds, else 0.
+    SetP {
+        dst: String,
+        op: super::CmpOp,
+        a: Operand,
+        b: Operand,
+    },
+}
+
+impl Instr {
+    /// The instruction under its guard and byte offsets (`@p ld.b32 r, [x+4]` → the `ld`).
+    pub fn unwrapped(&self) -> &Instr {
+        match self {
+            Instr::Guarded { instr, .. } | Instr::Ranged { instr, .. } => instr.unwrapped(),
+            other => other,
+        }
+    }
+
+    /// The access width a byte range gave (`ld.b32 r, [x+4]` → 4), through a guard.
+    pub fn access_width(&self) -> Option<u32> {
+        match self {
+            Instr::Ranged { width, .. } => *width,
+            Instr::Guarded { instr, .. } => instr.access_width(),
+            _ => None,
+        }
+    }
+
+    /// [`Instr::unwrapped`], to change.
+    pub fn unwrapped_mut(&mut self) -> &mut Instr {
+        match self {
+            Instr::Guarded { instr, .. } | Instr::Ranged { instr, .. } => instr.unwrapped_mut(),
+            other => other,
+        }
+    }
 }

@@ -8,6 +8,7 @@ mod cond;
 mod facts;
 mod instr;
 mod machine;
+mod ranges;
 
 pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
 pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, Use, Via};
@@ -15,6 +16,7 @@ pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
 };
+pub use ranges::{ByteRange, RangeRole};
 pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread, MAX_LANES};
 
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! The single-point weakenings of one instruction. Every match over instruction kinds is
 //! exhaustive, so a new instruction or modifier must decide its weakenings here.
 
-use super::MutationKind::{self, ChangeBytes, ChangeCount, Drop, FlipParity, NarrowScope, WeakenSem};
+use super::MutationKind::{self, ChangeBytes, ChangeCount, Drop, FlipParity, InvertGuard, NarrowScope, WeakenSem};
 use crate::model::{Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Scope, Sem, TcOp, WgmmaOp};
 
 /// An edit: its kind and the replacement instruction (`None` drops the instruction).
@@ -32,6 +32,8 @@ fn weaker_sems(sem: Sem) -> Vec<Sem> {
 pub(super) fn is_control(instr: &Instr) -> bool {
     match instr {
         Instr::Label(_) | Instr::Branch { .. } | Instr::Exit => true,
+        // A guard decides whether its instruction runs; the instruction decides the rest.
+        Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => is_control(instr),
         Instr::Ld { .. }
         | Instr::St { .. }
         | Instr::Atom { .. }
@@ -53,6 +55,7 @@ pub(super) fn is_control(instr: &Instr) -> bool {
         | Instr::Tc(_)
         | Instr::Mov { .. }
         | Instr::Add { .. }
+        | Instr::SetP { .. }
         | Instr::Wait { .. } => false,
     }
 }
@@ -156,8 +159,20 @@ pub(super) fn weakenings(instr: &Instr) -> Vec<Edit> {
                 }
             }
         }
+        // The same weakenings under the same byte range or guard.
+        Instr::Ranged { instr: inner, at, src_at, width } => {
+            let wrap = |new: Instr| Instr::Ranged { instr: Box::new(new), at: *at, src_at: *src_at, width: *width };
+            out.extend(weakenings(inner).into_iter().map(|(kind, new)| (kind, new.map(wrap))));
+        }
+        Instr::Guarded { pred, negated, instr: inner } => {
+            // A guard that lets the other path through (`@p` ↔ `@!p`).
+            out.push((InvertGuard, Some(Instr::Guarded { pred: pred.clone(), negated: !negated, instr: inner.clone() })));
+            let wrap = |new: Instr| Instr::Guarded { pred: pred.clone(), negated: *negated, instr: Box::new(new) };
+            out.extend(weakenings(inner).into_iter().map(|(kind, new)| (kind, new.map(wrap))));
+        }
         // Data movement, arithmetic and control flow are not synchronization.
-        Instr::CpAsync { .. }
+        Instr::SetP { .. }
+        | Instr::CpAsync { .. }
         | Instr::Bulk { .. }
         | Instr::StAsync { .. }
         | Instr::Label(_)

@@ -29,6 +29,8 @@ pub enum MutationKind {
     ChangeBytes,
     /// Swap an instruction with the next one of its thread.
     MoveDown,
+    /// `@p` ↔ `@!p`: the guarded instruction runs on the other path.
+    InvertGuard,
 }
 
 impl MutationKind {
@@ -41,6 +43,7 @@ impl MutationKind {
             MutationKind::ChangeCount => "change-count",
             MutationKind::ChangeBytes => "change-bytes",
             MutationKind::MoveDown => "move-down",
+            MutationKind::InvertGuard => "invert-guard",
         }
     }
 }

@@ -140,6 +140,20 @@ fn mbar(kind: MbarKind, n: &Names) -> Instr {
     Instr::Mbar(MbarOp { kind, sem: None, scope: None, space: Some(AddrSpace::SharedCta), bar: n.mbar.clone() })
 }
 
+/// A 16-byte TMA load from global memory into this CTA's shared memory.
+fn bulk_load(n: &Names) -> Instr {
+    Instr::Bulk {
+        dir: BulkDir::GlobalToSharedCluster,
+        dst: n.shared.clone(),
+        src: n.global.clone(),
+        bytes: 16,
+        mbar: Some(n.mbar.clone()),
+        multicast: Vec::new(),
+        reduce: None,
+        tensor: false,
+    }
+}
+
 fn entries(family: Family, n: &Names) -> Vec<Entry> {
     let ld = |sem, scope| Instr::Ld {
         sem,
@@ -188,6 +202,19 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                     args: vec![Operand::Imm(1)],
                 },
             ),
+            entry(
+                "ld.b32 [x+OFFSET]",
+                Instr::Ranged { instr: Box::new(ld(None, None)), at: Some(0), src_at: None, width: Some(4) },
+            ),
+            entry(
+                "st.b32 [x+OFFSET]",
+                Instr::Ranged { instr: Box::new(st(None, None)), at: Some(0), src_at: None, width: Some(4) },
+            ),
+            entry(
+                "setp.eq",
+                Instr::SetP { dst: "p".into(), op: CmpOp::Eq, a: Operand::Reg(n.reg.clone()), b: Operand::Imm(1) },
+            ),
+            entry("@p ld (guarded)", Instr::Guarded { pred: "p".into(), negated: false, instr: Box::new(ld(None, None)) }),
             entry(
                 "wait ld (spin)",
                 Instr::Wait {
@@ -263,18 +290,10 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
             entry("mbarrier.inval", mbar(MbarKind::Inval, n)),
         ],
         Family::Tma => vec![
+            entry("cp.async.bulk g→s", bulk_load(n)),
             entry(
-                "cp.async.bulk g→s",
-                Instr::Bulk {
-                    dir: BulkDir::GlobalToSharedCluster,
-                    dst: n.shared.clone(),
-                    src: n.global.clone(),
-                    bytes: 16,
-                    mbar: Some(n.mbar.clone()),
-                    multicast: Vec::new(),
-                    reduce: None,
-                    tensor: false,
-                },
+                "cp.async.bulk g→s [x+OFFSET]",
+                Instr::Ranged { instr: Box::new(bulk_load(n)), at: Some(0), src_at: None, width: None },
             ),
             entry(
                 "cp.async.bulk s→g",

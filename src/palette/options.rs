@@ -64,13 +64,7 @@ pub struct Slot {
 /// current value always stays, so an illegal text still shows what it says).
 pub fn slots(s: &Scenario, thread: usize, at: usize) -> Vec<Slot> {
     let Some(current) = s.threads.get(thread).and_then(|t| t.program.get(at)) else { return Vec::new() };
-    let (inner, wrap): (&Instr, Box<dyn Fn(Instr) -> Instr>) = match current {
-        Instr::Wait { instr, until } => {
-            let until = until.clone();
-            (instr, Box::new(move |i| Instr::Wait { instr: Box::new(i), until: until.clone() }))
-        }
-        other => (other, Box::new(|i| i)),
-    };
+    let (inner, wrap) = peel(current);
     let baseline = error_keys(s);
     let mut out = Vec::new();
     for mut slot in raw_slots(s, inner) {
@@ -85,6 +79,29 @@ pub fn slots(s: &Scenario, thread: usize, at: usize) -> Vec<Slot> {
         }
     }
     out
+}
+
+/// The instruction whose modifiers the slots offer, under a `wait`, a guard or byte
+/// offsets, and how to put a changed one back in place.
+fn peel(current: &Instr) -> (&Instr, Box<dyn Fn(Instr) -> Instr>) {
+    match current {
+        Instr::Wait { instr, until } => {
+            let (inner, rewrap) = peel(instr);
+            let until = until.clone();
+            (inner, Box::new(move |i| Instr::Wait { instr: Box::new(rewrap(i)), until: until.clone() }))
+        }
+        Instr::Ranged { instr, at, src_at, width } => {
+            let (inner, rewrap) = peel(instr);
+            let (at, src_at, width) = (*at, *src_at, *width);
+            (inner, Box::new(move |i| Instr::Ranged { instr: Box::new(rewrap(i)), at, src_at, width }))
+        }
+        Instr::Guarded { pred, negated, instr } => {
+            let (inner, rewrap) = peel(instr);
+            let (pred, negated) = (pred.clone(), *negated);
+            (inner, Box::new(move |i| Instr::Guarded { pred: pred.clone(), negated, instr: Box::new(rewrap(i)) }))
+        }
+        other => (other, Box::new(|i| i)),
+    }
 }
 
 /// Errors of a scenario as (code, message) counts.

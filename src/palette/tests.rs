@@ -141,3 +141,27 @@ fn sync_restrict_brings_release_at_cluster() {
     let texts: Vec<String> = restrict.choices.iter().map(|c| instr_text(&c.instr)).collect();
     assert!(texts.contains(&"fence.release.sync_restrict::shared::cta.cluster".to_string()), "{texts:?}");
 }
+
+#[test]
+fn byte_range_and_guard_blocks_insert_as_text_and_keep_their_wrapper_through_choices() {
+    let entries: Vec<Entry> = catalog(&rich(), 0).into_iter().flat_map(|(_, e)| e).collect();
+    let pick = |label: &str| entries.iter().find(|e| e.label == label).map(|e| e.instr.clone()).unwrap();
+    for (label, text) in [
+        ("ld.b32 [x+OFFSET]", "ld.b32 r0, [x+0]"),
+        ("st.b32 [x+OFFSET]", "st.b32 [x+0], 1"),
+        ("@p ld (guarded)", "@p ld r0, [x]"),
+        ("setp.eq", "setp.eq p, r0, 1"),
+        ("cp.async.bulk g→s [x+OFFSET]", "[x+0], [g], 16, [bar]"),
+    ] {
+        let inserted = apply(RICH, &Edit::Insert { thread: 0, at: 1, instr: pick(label) }).unwrap();
+        assert!(inserted.contains(text), "{label}: {inserted}");
+        assert_eq!(parse(&inserted).scenario.threads[0].program[1], pick(label), "{label} does not read back");
+    }
+    for label in ["ld.b32 [x+OFFSET]", "@p ld (guarded)"] {
+        let s = with_instr(&pick(label));
+        let sem = slot_of(&s, 1, SlotKind::Semantics);
+        let acquire = sem.choices.iter().find(|c| c.label == "acquire").map(|c| instr_text(&c.instr));
+        let wanted = if label.starts_with('@') { "@p ld.acquire.gpu r0, [x]" } else { "ld.acquire.gpu.b32 r0, [x+0]" };
+        assert_eq!(acquire.as_deref(), Some(wanted), "{label}");
+    }
+}

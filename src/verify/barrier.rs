@@ -132,6 +132,7 @@ fn writes_since(ctx: &Ctx, program: &[Instr]) -> Vec<bool> {
     let mut pending = false;
     program
         .iter()
+        .map(Instr::unwrapped)
         .map(|p| {
             let before = pending;
             if publishes_earlier_writes(p) {
@@ -149,6 +150,7 @@ fn reads_until(ctx: &Ctx, program: &[Instr], stops: fn(&Instr) -> bool) -> Vec<b
     let mut pending = false;
     let mut out: Vec<bool> = program
         .iter()
+        .map(Instr::unwrapped)
         .rev()
         .map(|p| {
             let after = pending;
@@ -174,8 +176,8 @@ fn relaxed_patterns(ctx: &mut Ctx) {
         for (i, instr) in program.iter().enumerate() {
             let unfenced_write = || write_pending.get(i).copied().unwrap_or(false);
             let unfenced_read = || read_pending.get(i).copied().unwrap_or(false);
-            let inner = match instr {
-                Instr::Wait { instr, .. } => instr.as_ref(),
+            let inner = match instr.unwrapped() {
+                Instr::Wait { instr, .. } => instr.unwrapped(),
                 other => other,
             };
             match inner {

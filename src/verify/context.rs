@@ -73,12 +73,12 @@ impl<'a> Ctx<'a> {
         self.map.operand(t, i, k).or_else(|| self.at(t, i))
     }
 
-    /// Every instruction with its thread and index; the inner instruction of a `wait` is
-    /// yielded in its place.
+    /// Every instruction with its thread and index; the inner instruction of a `wait`, a
+    /// guard or a byte range is yielded in its place.
     pub fn instrs(&self) -> impl Iterator<Item = (usize, usize, &'a Instr)> + 'a {
         self.s.threads.iter().enumerate().flat_map(|(t, th)| {
-            th.program.iter().enumerate().map(move |(i, instr)| match instr {
-                Instr::Wait { instr, .. } => (t, i, instr.as_ref()),
+            th.program.iter().enumerate().map(move |(i, instr)| match instr.unwrapped() {
+                Instr::Wait { instr, .. } => (t, i, instr.unwrapped()),
                 other => (t, i, other),
             })
         })

@@ -221,7 +221,7 @@ pub fn collect_terms<'a>(c: &'a Cond, out: &mut Vec<&'a Term>, depth: usize) {
 fn labels(ctx: &mut Ctx) {
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         let mut defined = HashSet::new();
-        for (i, instr) in thread.program.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
             if let Instr::Label(name) = instr {
                 if !defined.insert(name.as_str()) {
                     ctx.push(
@@ -234,7 +234,7 @@ fn labels(ctx: &mut Ctx) {
                 }
             }
         }
-        for (i, instr) in thread.program.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
             if let Instr::Branch { target, .. } = instr {
                 if !defined.contains(target.as_str()) {
                     let help = closest(target, defined.iter().copied()).map(|n| format!("did you mean `{n}`?"));

@@ -27,7 +27,7 @@ fn second_inits(ctx: &mut Ctx) {
     let mut found = Vec::new();
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         let mut invalidated = std::collections::HashSet::new();
-        for (i, instr) in thread.program.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
             let Instr::Mbar(op) = instr else { continue };
             match op.kind {
                 MbarKind::Inval => {
@@ -58,7 +58,7 @@ fn second_inits(ctx: &mut Ctx) {
 /// A test/try_wait outside `wait` whose predicate goes nowhere.
 fn unused_waits(ctx: &mut Ctx) {
     for (t, thread) in ctx.s.threads.iter().enumerate() {
-        for (i, instr) in thread.program.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
             if let Instr::Mbar(MbarOp { kind: MbarKind::Wait { dst: None, .. }, .. }) = instr {
                 ctx.push(
                     Diagnostic::warning("F0413", "the result of this wait is not used")

@@ -9,6 +9,7 @@ mod decls;
 mod mbarrier;
 mod memory;
 mod patterns;
+mod ranges;
 mod registers;
 mod tensor;
 
@@ -39,6 +40,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
     tensor::check(&mut ctx);
     registers::check(&mut ctx);
     patterns::check(&mut ctx);
+    ranges::check(&mut ctx);
     let mut diags = ctx.into_diags();
     if s.expect.iter().any(|e| e.verdict == Expect::Undefined) {
         for d in diags.iter_mut().filter(|d| d.is_error() && UB_CODES.contains(&d.code.as_str())) {

@@ -38,7 +38,7 @@ fn init_published(ctx: &mut Ctx) {
     }
     let mut found = Vec::new();
     for (t, thread) in ctx.s.threads.iter().enumerate() {
-        for (i, instr) in thread.program.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
             let Instr::Mbar(MbarOp { kind: MbarKind::Init { .. }, bar, .. }) = instr else { continue };
             let fenced = thread.program.iter().skip(i + 1).any(|p| matches!(p, Instr::Fence(Fence::MbarrierInit)));
             if remote.contains(bar.as_str()) && !fenced {
@@ -74,9 +74,9 @@ fn scopes_towards_peers(ctx: &mut Ctx) {
     let mut found = Vec::new();
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         let mut last_release_fence: Option<Scope> = None;
-        for (i, instr) in thread.program.iter().enumerate() {
-            let inner = match instr {
-                Instr::Wait { instr, .. } => instr.as_ref(),
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
+            let inner = match instr.unwrapped() {
+                Instr::Wait { instr, .. } => instr.unwrapped(),
                 other => other,
             };
             if let Some(scope) = is_release_fence(inner) {
@@ -100,9 +100,9 @@ fn scopes_towards_peers(ctx: &mut Ctx) {
         }
     }
     for (t, thread) in ctx.s.threads.iter().enumerate() {
-        for (i, instr) in thread.program.iter().enumerate() {
-            let inner = match instr {
-                Instr::Wait { instr, .. } => instr.as_ref(),
+        for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
+            let inner = match instr.unwrapped() {
+                Instr::Wait { instr, .. } => instr.unwrapped(),
                 other => other,
             };
             let Instr::Mbar(MbarOp { kind: MbarKind::Wait { .. }, scope, bar, .. }) = inner else { continue };
@@ -137,7 +137,7 @@ fn wgmma_order(ctx: &mut Ctx, t: usize) {
     let mut fenced = false;
     let mut pending: HashSet<&str> = HashSet::new();
     let mut found = Vec::new();
-    for (i, instr) in thread.program.iter().enumerate() {
+    for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
         match instr {
             Instr::Wgmma(WgmmaOp::Fence) => fenced = true,
             Instr::Wgmma(WgmmaOp::MmaAsync { acc, .. }) => {
@@ -176,7 +176,7 @@ fn groups_of_own(ctx: &mut Ctx, t: usize) {
     let (mut uncommitted_copies, mut uncommitted_bulk) = (false, false);
     let mut foreign = Vec::new();
     let mut uncommitted = Vec::new();
-    for (i, instr) in thread.program.iter().enumerate() {
+    for (i, instr) in thread.program.iter().enumerate().map(|(i, instr)| (i, instr.unwrapped())) {
         match instr {
             Instr::CpAsync { .. } => (copies, uncommitted_copies) = (true, true),
             Instr::Bulk { mbar: None, .. } => (bulk, uncommitted_bulk) = (true, true),

@@ -434,3 +434,61 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
         },
     )
 }
+
+/// Widths a type suffix can give (`.b8` … `.b128`).
+fn width() -> impl Strategy<Value = u32> {
+    proptest::sample::select(vec![1u32, 2, 4, 8, 16])
+}
+
+/// An instruction at byte offsets (issue 16), in the shapes the parser produces.
+fn ranged() -> BoxedStrategy<Instr> {
+    let access = (memory(), any::<u32>(), width()).prop_filter_map("a proxy load or store", |(instr, at, width)| {
+        let fits = matches!(instr, Instr::Ld { .. } | Instr::St { .. } | Instr::Atom { .. });
+        fits.then(|| Instr::Ranged { instr: Box::new(instr), at: Some(at), src_at: None, width: Some(width) })
+    });
+    let spun = (spin(), any::<u32>(), width()).prop_filter_map("a spin on a load", |(instr, at, width)| match instr {
+        Instr::Wait { instr, until: Some(until) } => Some(Instr::Wait {
+            instr: Box::new(Instr::Ranged { instr, at: Some(at), src_at: None, width: Some(width) }),
+            until: Some(until),
+        }),
+        _ => None,
+    });
+    let copy = (copies(), option::of(any::<u32>()), option::of(any::<u32>()), width()).prop_filter_map(
+        "a copy with an offset",
+        |(instr, at, src_at, width)| match instr {
+            Instr::CpAsync { .. } | Instr::Bulk { .. } if at.is_some() || src_at.is_some() => {
+                Some(Instr::Ranged { instr: Box::new(instr), at, src_at, width: None })
+            }
+            Instr::StAsync { .. } => Some(Instr::Ranged { instr: Box::new(instr), at: Some(at.unwrap_or(0)), src_at: None, width: Some(width) }),
+            _ => None,
+        },
+    );
+    prop_oneof![access.boxed(), spun.boxed(), copy.boxed()].boxed()
+}
+
+/// `@p`/`@!p` on any instruction but a label (and a bare `bra`, whose guarded form is
+/// the conditional branch), and `setp`.
+fn predicated() -> BoxedStrategy<Instr> {
+    let inner = prop_oneof![instr().boxed(), ranged()].prop_filter("guardable", |i| {
+        !matches!(i, Instr::Label(_) | Instr::Branch { cond: None, .. })
+    });
+    let guarded = (pick(REGS), any::<bool>(), inner)
+        .prop_map(|(pred, negated, instr)| Instr::Guarded { pred, negated, instr: Box::new(instr) });
+    let setp = (pick(REGS), cmp(), operand(), operand()).prop_map(|(dst, op, a, b)| Instr::SetP { dst, op, a, b });
+    prop_oneof![guarded.boxed(), setp.boxed()].boxed()
+}
+
+/// [`scenario`] with byte ranges, guards and `setp` mixed into its programs (kept apart
+/// from [`scenario`] so the recorded random digests do not change).
+pub fn scenario_with_ranges_and_guards() -> impl Strategy<Value = Scenario> {
+    (scenario().boxed(), vec(prop_oneof![ranged(), predicated()].boxed(), 1..8), any::<usize>()).prop_map(|(mut s, extra, at)| {
+        let count = s.threads.len().max(1);
+        for (k, instr) in extra.into_iter().enumerate() {
+            if let Some(t) = s.threads.get_mut((at + k) % count) {
+                let pos = (at + k) % (t.program.len() + 1);
+                t.program.insert(pos, instr);
+            }
+        }
+        s
+    })
+}

@@ -284,6 +284,7 @@ fn control_instrs() -> Vec<BoxedStrategy<Instr>> {
         (name(), operand()).prop_map(|(dst, src)| Instr::Mov { dst, src }),
         (name(), operand(), operand()).prop_map(|(dst, a, b)| Instr::Add { dst, a, b }),
         Just(Instr::Exit),
+        (name(), cmp_op(), operand(), operand()).prop_map(|(dst, op, a, b)| Instr::SetP { dst, op, a, b }),
     ]
 }
 
@@ -299,9 +300,16 @@ pub fn instr_kinds() -> Vec<BoxedStrategy<Instr>> {
 
 pub fn instr() -> impl Strategy<Value = Instr> {
     Union::new(instr_kinds()).prop_recursive(2, 4, 1, |inner| {
-        (inner, option::of((cmp_op(), operand()))).prop_map(|(instr, until)| Instr::Wait {
-            instr: Box::new(instr),
-            until: until.map(|(op, value)| WaitTarget { op, value }),
-        })
+        prop_oneof![
+            (inner.clone(), option::of((cmp_op(), operand()))).prop_map(|(instr, until)| Instr::Wait {
+                instr: Box::new(instr),
+                until: until.map(|(op, value)| WaitTarget { op, value }),
+            }),
+            (inner.clone(), option::of(any::<u32>()), option::of(any::<u32>()), option::of(any::<u32>())).prop_map(
+                |(instr, at, src_at, width)| Instr::Ranged { instr: Box::new(instr), at, src_at, width }
+            ),
+            (inner, name(), any::<bool>())
+                .prop_map(|(instr, pred, negated)| Instr::Guarded { pred, negated, instr: Box::new(instr) }),
+        ]
     })
 }

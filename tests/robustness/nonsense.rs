@@ -141,5 +141,9 @@ pub fn any_scenario() -> impl Strategy<Value = Scenario> {
         edits.into_iter().for_each(|e| apply(&mut s, e));
         s
     });
-    prop_oneof![3 => sensible, 1 => arb_scenario::scenario()]
+    prop_oneof![
+        3 => sensible.boxed(),
+        1 => arb_scenario::scenario().boxed(),
+        1 => common::strategy::scenario_with_ranges_and_guards().boxed(),
+    ]
 }

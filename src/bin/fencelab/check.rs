@@ -151,6 +151,7 @@ pub fn reason_name(r: RaceReason) -> &'static str {
         RaceReason::AsyncNotObserved => "async operation completion not observed",
         RaceReason::WrongPhase => "wait passed on the wrong phase or parity",
         RaceReason::MissingTcgen05Fence => "tcgen05 thread-sync fence missing or misplaced",
+        RaceReason::MixedSize => "strong accesses of different byte ranges (mixed-size)",
     }
 }
 

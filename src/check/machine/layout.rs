@@ -102,6 +102,14 @@ pub struct LocInfo {
     pub size: u32,
     /// Set for the pseudo-location holding an mbarrier word.
     pub mbarrier: Option<usize>,
+    /// The memory cells this name covers, lowest bytes first: one per byte segment of its
+    /// cell (a location that no byte offset names is one segment, `[cell]`).
+    pub segs: Vec<usize>,
+    /// For a byte range `[x+OFF]` of width W (issue 16): `(OFF, OFF + W)`. Such an entry
+    /// is named `x+OFF` (`x+OFF..END` when several widths start at OFF), keeps `cell`
+    /// as the location's (so every range of a location is one resource for the
+    /// partial-order reduction) and is never shown as a location of its own.
+    pub range: Option<(u32, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -109,7 +117,10 @@ pub struct ThreadInfo {
     pub name: String,
     pub place: Place,
     pub lanes: u32,
+    /// The program the checker runs: byte ranges name their layout entries (`ranges.rs`).
     pub program: Vec<Instr>,
+    /// The program as the author wrote it, for the text of messages and traces.
+    pub written: Vec<Instr>,
     pub labels: HashMap<String, usize>,
 }
 
@@ -123,8 +134,12 @@ pub struct Layout {
     /// mbarrier index → pseudo-location index.
     pub mbar_locs: Vec<usize>,
     pub mbar_index: HashMap<String, usize>,
-    /// Number of memory cells (aliases merged).
+    /// Number of memory cells (aliases merged, byte segments split).
     pub cells: usize,
+    /// For each cell, the location whose initial value and name it starts with.
+    pub cell_owner: Vec<usize>,
+    /// For each cell of a location split into byte segments, the bytes it holds.
+    pub cell_bytes: Vec<Option<(u32, u32)>>,
     pub cta_names: Vec<String>,
     pub cluster_names: Vec<String>,
     pub cta_cluster: Vec<usize>,
@@ -136,19 +151,23 @@ pub struct Layout {
 /// The printed forms of one program instruction.
 #[derive(Clone, Debug)]
 pub struct InstrTexts {
+    /// As the author wrote it (guard and byte offsets included).
     pub whole: Arc<str>,
-    /// The operation a `wait` spins on (the whole instruction when it is not a `wait`).
+    /// The operation the step runs, as the checker runs it: past any guard, the operation a
+    /// `wait` spins on.
     pub op: Arc<str>,
 }
 
 impl InstrTexts {
-    fn of(instr: &Instr) -> InstrTexts {
-        let whole: Arc<str> = crate::syntax::instr_text(instr).into();
-        let op = match instr {
-            Instr::Wait { instr: inner, .. } => crate::syntax::instr_text(inner).into(),
-            _ => whole.clone(),
-        };
-        InstrTexts { whole, op }
+    fn of(written: &Instr, run: &Instr) -> InstrTexts {
+        let mut op = run;
+        while let Instr::Guarded { instr: inner, .. } = op {
+            op = inner;
+        }
+        if let Instr::Wait { instr: inner, .. } = op {
+            op = inner;
+        }
+        InstrTexts { whole: crate::syntax::instr_text(written).into(), op: crate::syntax::instr_text(op).into() }
     }
 }
 
@@ -198,6 +217,8 @@ impl Layout {
                 init: loc.init,
                 size: loc.size,
                 mbarrier: None,
+                segs: Vec::new(),
+                range: None,
             });
         }
         // Follow alias chains to the memory cell and, through non-generic aliases, to the
@@ -229,8 +250,11 @@ impl Layout {
                 init: 0,
                 size: 8,
                 mbarrier: Some(m),
+                segs: Vec::new(),
+                range: None,
             });
         }
+        let ranges = super::ranges::split(scenario, &mut locs, &mut loc_index)?;
         let mut threads = Vec::new();
         for t in &scenario.threads {
             // Barrier arithmetic sums lanes; the verifier reports the same bound.
@@ -247,18 +271,21 @@ impl Layout {
                 name: t.name.clone(),
                 place: place_of(t.cta)?,
                 lanes: t.lanes,
-                program: t.program.clone(),
+                program: t.program.iter().map(|i| ranges.rewrite(i)).collect(),
+                written: t.program.clone(),
                 labels,
             });
         }
         if threads.is_empty() {
             return Err("the scenario has no threads".into());
         }
-        let texts = threads.iter().map(|t| t.program.iter().map(InstrTexts::of).collect()).collect();
+        let texts = threads.iter().map(|t| t.written.iter().zip(&t.program).map(|(w, run)| InstrTexts::of(w, run)).collect()).collect();
         Ok(Layout {
             texts,
             threads,
-            cells: locs.len(),
+            cells: ranges.cell_owner.len(),
+            cell_owner: ranges.cell_owner,
+            cell_bytes: ranges.cell_bytes,
             locs,
             loc_index,
             mbar_locs,

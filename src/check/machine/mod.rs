@@ -4,6 +4,7 @@ mod agents;
 mod fingerprint;
 mod knowledge;
 mod layout;
+mod ranges;
 mod shared;
 mod size;
 mod state;

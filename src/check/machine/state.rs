@@ -304,27 +304,30 @@ impl Machine {
             })
             .map(Shared::new)
             .collect();
-        let cells = layout
-            .locs
-            .iter()
-            .enumerate()
-            .map(|(i, l)| Cell {
-                writes: if l.cell == i {
-                    vec![WriteRec {
-                        value: l.init,
-                        event: EventId { agent: u32::MAX, epoch: 0 },
-                        loc: i,
-                        key: Via { proxy: l.key, va: l.va },
-                        strong: None,
-                        msgs: Vec::new(),
-                        instr: None,
-                        step: Meta(None),
-                    }
-                    .into()]
-                } else {
-                    Vec::new()
-                },
-                reads: Vec::new(),
+        // Cell `i` starts with its owner's initial value: a location's own cell (an alias's
+        // cell stays empty), or one of the extra byte segments of a split location.
+        let cells = (0..layout.cells)
+            .map(|i| {
+                let owner = layout.cell_owner.get(i).copied().unwrap_or(i);
+                let root = layout.locs.get(owner).filter(|l| l.cell == i || owner != i);
+                Cell {
+                    writes: root
+                        .map(|l| {
+                            vec![WriteRec {
+                                value: l.init,
+                                event: EventId { agent: u32::MAX, epoch: 0 },
+                                loc: owner,
+                                key: Via { proxy: l.key, va: l.va },
+                                strong: None,
+                                msgs: Vec::new(),
+                                instr: None,
+                                step: Meta(None),
+                            }
+                            .into()]
+                        })
+                        .unwrap_or_default(),
+                    reads: Vec::new(),
+                }
             })
             .map(Shared::new)
             .collect();

@@ -21,7 +21,7 @@ fn parts(instr: &Instr) -> Option<AtomParts<'_>> {
 
 fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option<(&WaitTarget, i64)>) -> Vec<usize> {
     let cands = access::candidates(layout, m, agent, acc.loc, acc.key);
-    let cell = layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+    let cell = access::cell_of(layout, acc.loc);
     let Some(c) = m.cells.get(cell) else { return Vec::new() };
     let place_of = |a: u32| m.agents.get(a as usize).map(|x| x.place);
     let me = place_of(agent).map(|p| Side { agent, place: p, strong: acc.strong, key: acc.key });

@@ -52,6 +52,12 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                 ex.next()
             }
         }
+        Instr::SetP { dst, op, a, b } => {
+            let v = i64::from(op.eval(ex.eval(a), ex.eval(b)));
+            ex.set_reg(dst, v)?;
+            ex.out.description = format!("{dst} = {v}");
+            ex.next()
+        }
         Instr::Exit => {
             if ex.explain {
                 ex.out.description = "exited".into();

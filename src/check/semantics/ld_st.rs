@@ -16,7 +16,7 @@ pub fn read_choices(
     map: impl Fn(i64) -> i64,
 ) -> Vec<usize> {
     let cands = access::candidates(layout, m, agent, acc.loc, acc.key);
-    let cell = layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+    let cell = access::cell_of(layout, acc.loc);
     cands
         .into_iter()
         .filter(|&i| match until {

@@ -36,13 +36,37 @@ use base::exit;
 use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status};
 use crate::model::{Instr, MbarKind, WgmmaOp};
 
-/// The instruction at the agent's pc, if it is a thread.
-pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
+/// The instruction at the agent's pc as the author wrote it (guard and byte offsets
+/// included), if it is a thread: what traces show.
+pub fn written_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
     let a = m.agents.get(agent as usize)?;
     match a.kind {
-        AgentKind::Thread(t) => layout.threads.get(t)?.program.get(a.pc),
+        AgentKind::Thread(t) => layout.threads.get(t)?.written.get(a.pc),
         AgentKind::Async { .. } => None,
     }
+}
+
+/// What a guarded instruction whose guard is false runs as: a step that only moves the pc.
+static SKIPPED: Instr = Instr::Label(String::new());
+
+/// The instruction at the agent's pc, if it is a thread. A guarded instruction is its
+/// inner instruction when the guard holds and a no-op when it does not; the guard reads
+/// the register as it is now, so a predicate that depends on a read follows whichever
+/// value each explored path read.
+pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<&'l Instr> {
+    let a = m.agents.get(agent as usize)?;
+    let mut instr = match a.kind {
+        AgentKind::Thread(t) => layout.threads.get(t)?.program.get(a.pc)?,
+        AgentKind::Async { .. } => return None,
+    };
+    while let Instr::Guarded { pred, negated, instr: inner } = instr {
+        let value = a.regs.get(pred).copied().unwrap_or(0);
+        if (value != 0) == *negated {
+            return Some(&SKIPPED);
+        }
+        instr = inner;
+    }
+    Some(instr)
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, String> {
@@ -95,6 +119,12 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     let Some(instr) = current_instr(ex.layout, ex.m, ex.agent) else {
         return Err(format!("agent {} has nothing to run", ex.agent));
     };
+    if std::ptr::eq(instr, &SKIPPED) {
+        if ex.explain {
+            ex.out.description = "guard is false: skipped".into();
+        }
+        return ex.next();
+    }
     if wgmma::hazard(ex, instr)? {
         return Ok(());
     }
@@ -136,9 +166,11 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
             Instr::Mbar(op) => mbarrier::step(ex, op, true),
             other => Err(format!("`wait` cannot spin on `{}`", crate::check::text::instr(other))),
         },
-        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::Exit => {
+        Instr::Label(_) | Instr::Branch { .. } | Instr::Mov { .. } | Instr::Add { .. } | Instr::SetP { .. } | Instr::Exit => {
             control::step(ex, instr)
         }
+        // The layout strips byte ranges and `current_instr` resolves guards.
+        Instr::Ranged { .. } | Instr::Guarded { .. } => Err(base::exec::internal("wrapped instruction at step")),
     }
 }
 

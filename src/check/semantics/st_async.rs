@@ -66,7 +66,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
         let acc = async_agent::access_to(ex.layout, *addr, None, strong);
         let value = match red {
             Some(r) => {
-                let cell = ex.layout.locs.get(*addr).map_or(*addr, |l| l.cell);
+                let cell = access::cell_of(ex.layout, *addr);
                 let last = ex.m.cells.get(cell).map_or(0, |c| c.writes.len().saturating_sub(1));
                 let old = access::read(ex, &acc, last)?.value;
                 access::apply(*r, old, &[*value])

@@ -14,11 +14,15 @@ pub struct Cursor<'a> {
     line: Span,
     /// Spans of the operands parsed so far, in source order.
     pub operands: Vec<Span>,
+    /// Bracketed operands parsed so far in the current instruction.
+    pub brackets: usize,
+    /// Byte offsets written in brackets (`[x+4]`): bracket ordinal, offset, its span.
+    pub offsets: Vec<(usize, u32, Span)>,
 }
 
 impl<'a> Cursor<'a> {
     pub fn new(toks: &'a [Token], line: Span) -> Cursor<'a> {
-        Cursor { toks, pos: 0, line, operands: Vec::new() }
+        Cursor { toks, pos: 0, line, operands: Vec::new(), brackets: 0, offsets: Vec::new() }
     }
 
     pub fn peek(&self) -> Option<&'a Token> {
@@ -146,11 +150,30 @@ impl<'a> Cursor<'a> {
         Ok(v)
     }
 
-    /// `[name]`, recorded as an operand.
+    /// `[name]` or `[name+offset]`, recorded as an operand; an offset is kept in
+    /// [`Cursor::offsets`] for the instruction to wrap itself in.
     pub fn address(&mut self, what: &str) -> PResult<String> {
         let open = self.expect(&Tok::LBracket, &format!("`[` before {what}"))?;
         let (name, _) = self.ident(what)?;
+        if self.eat(&Tok::Plus) {
+            let (offset, span) = self.int("a byte offset")?;
+            let offset = u32::try_from(offset).map_err(|_| {
+                Box::new(
+                    Diagnostic::error("F0206", format!("byte offset `{offset}` is out of range"))
+                        .with_primary(Some(span), "must be between 0 and 4294967295"),
+                )
+            })?;
+            self.offsets.push((self.brackets, offset, span));
+        } else if let Some(Token { tok: Tok::Int(n), span }) = self.peek().filter(|_| matches!(self.peek_tok(), Some(Tok::Int(n)) if *n < 0)) {
+            // `[x-4]` lexes as `x` then `-4`: a negative offset is outside every location.
+            return Err(Box::new(
+                Diagnostic::error("F0346", format!("byte offset `{n}` is outside the location"))
+                    .with_primary(Some(*span), "offsets count bytes from the start of the location")
+                    .with_help("write `[x+OFFSET]` with 0 <= OFFSET < the location's size"),
+            ));
+        }
         let close = self.expect(&Tok::RBracket, "`]`")?;
+        self.brackets += 1;
         self.operands.push(open.to(close));
         Ok(name)
     }

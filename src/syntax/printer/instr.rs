@@ -113,7 +113,7 @@ pub fn default_note(instr: &Instr) -> Option<String> {
             MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. } => pair(*sem, *scope, ".relaxed", ".cta"),
             _ => None,
         },
-        Instr::Wait { instr, .. } => default_note(instr),
+        Instr::Wait { instr, .. } | Instr::Ranged { instr, .. } | Instr::Guarded { instr, .. } => default_note(instr),
         _ => None,
     }
 }
@@ -217,7 +217,68 @@ pub fn instr_text(instr: &Instr) -> String {
             format!("wait {}{until}", instr_text(instr))
         }
         Instr::Exit => "exit".into(),
+        Instr::Ranged { instr, at, src_at, width } => ranged_text(instr, *at, *src_at, *width),
+        Instr::Guarded { pred, negated, instr } => {
+            format!("@{}{pred} {}", if *negated { "!" } else { "" }, instr_text(instr))
+        }
+        Instr::SetP { dst, op: cmp, a, b } => format!("setp.{} {dst}, {}, {}", setp_cmp_name(*cmp), op(a), op(b)),
     }
+}
+
+/// The comparison suffix of `setp`.
+pub fn setp_cmp_name(op: crate::model::CmpOp) -> &'static str {
+    use crate::model::CmpOp;
+    match op {
+        CmpOp::Eq => "eq",
+        CmpOp::Ne => "ne",
+        CmpOp::Lt => "lt",
+        CmpOp::Le => "le",
+        CmpOp::Gt => "gt",
+        CmpOp::Ge => "ge",
+    }
+}
+
+/// `instr` with `+OFF` in its bracketed location operands and the width as a `.bN` type
+/// suffix on its opcode. Which bracket is which follows the operand order the parser
+/// reads: the first is the accessed location or a copy's destination, the second a
+/// copy's source, and a multicast copy repeats its destination offset in every
+/// `([dst], [bar])` pair (brackets 3, 5, ...).
+fn ranged_text(instr: &Instr, at: Option<u32>, src_at: Option<u32>, width: Option<u32>) -> String {
+    let text = instr_text(instr);
+    let core = match instr.unwrapped() {
+        Instr::Wait { instr, .. } => instr.unwrapped(),
+        other => other,
+    };
+    let copy = matches!(core, Instr::CpAsync { .. } | Instr::Bulk { .. });
+    let multicast = matches!(core, Instr::Bulk { .. });
+    let offset_of = |bracket: usize| match bracket {
+        0 => at,
+        1 if copy => src_at,
+        n if multicast && n >= 3 && n % 2 == 1 => at,
+        _ => None,
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut bracket = 0;
+    // The opcode is the first word, or the second after `wait`.
+    let opcode_end = match text.strip_prefix("wait ") {
+        Some(rest) => rest.find(' ').map(|i| i + 5),
+        None => text.find(' '),
+    };
+    for (i, ch) in text.char_indices() {
+        if Some(i) == opcode_end {
+            if let Some(w) = width {
+                out.push_str(&format!(".b{}", u64::from(w) * 8));
+            }
+        }
+        if ch == ']' {
+            if let Some(off) = offset_of(bracket) {
+                out.push_str(&format!("+{off}"));
+            }
+            bracket += 1;
+        }
+        out.push(ch);
+    }
+    out
 }
 
 fn fence_text(f: &Fence) -> String {

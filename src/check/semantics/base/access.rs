@@ -18,14 +18,36 @@ pub struct Access {
     pub strong: Option<Scope>,
 }
 
-fn cell_of(layout: &Layout, loc: usize) -> usize {
-    layout.locs.get(loc).map_or(loc, |l| l.cell)
+/// The cell holding `loc`'s value: its lowest byte segment (the only one, unless byte
+/// offsets split the location; `machine/ranges.rs` has the value model).
+pub fn cell_of(layout: &Layout, loc: usize) -> usize {
+    layout.locs.get(loc).map_or(loc, |l| l.segs.first().copied().unwrap_or(l.cell))
+}
+
+/// The bytes a layout entry names: its byte range, or the whole location.
+fn extent(layout: &Layout, loc: usize) -> (u32, u32) {
+    layout.locs.get(loc).map_or((0, 0), |l| l.range.unwrap_or((0, l.size)))
+}
+
+/// Morally strong needs complete overlap (reference §1.3 item 3): two accesses of
+/// different byte ranges of one location never are, whatever their scopes.
+fn same_bytes(layout: &Layout, a: usize, b: usize) -> bool {
+    extent(layout, a) == extent(layout, b)
+}
+
+/// Every cell `loc` covers, lowest bytes first.
+fn segs_of(layout: &Layout, loc: usize) -> &[usize] {
+    layout.locs.get(loc).map_or(&[], |l| l.segs.as_slice())
 }
 
 /// Indices of the writes a read by `agent` through `key` may return now: every write not
 /// coherence-before a write already ordered before the reader (or observed by it).
 pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: Via) -> Vec<usize> {
-    let cell = cell_of(layout, loc);
+    candidates_in(layout, m, agent, loc, cell_of(layout, loc), key)
+}
+
+/// [`candidates`] in one byte segment `cell` of `loc`.
+fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usize, key: Via) -> Vec<usize> {
     let (Some(c), Some(a)) = (m.cells.get(cell), m.agents.get(agent as usize)) else {
         return Vec::new();
     };
@@ -74,9 +96,21 @@ fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: Via) -> Side {
     Side { agent, place, strong, key }
 }
 
-/// Perform a read returning the write at coherence index `widx`; checks races.
+/// Perform a read returning the write at coherence index `widx` (of the lowest segment);
+/// checks races. The other segments of a split location are read at the oldest write
+/// they may return, so they are checked too and keep their coherence floors.
 pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String> {
-    let cell = cell_of(ex.layout, acc.loc);
+    let layout = ex.layout;
+    let first = cell_of(layout, acc.loc);
+    let w = read_cell(ex, acc, first, widx)?;
+    for &cell in segs_of(layout, acc.loc).iter().filter(|c| **c != first) {
+        let oldest = candidates_in(layout, ex.m, ex.agent, acc.loc, cell, acc.key).first().copied().unwrap_or(0);
+        read_cell(ex, acc, cell, oldest)?;
+    }
+    Ok(w)
+}
+
+fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<WriteRec, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let w = c.writes.get(widx).map(|w| WriteRec::clone(w)).ok_or_else(|| internal("read choice"))?;
     let writes = c.writes.clone();
@@ -85,7 +119,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !ordered && !morally_strong(me, them) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
@@ -101,15 +135,25 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
     // SC per location binds only morally strong accesses (§1.9): a weak read that races
     // leaves no coherence floor behind (CoRR-weak-weak is allowed).
     let writer = side(ex, w.event.agent, if w.instr.is_none() { acc.strong } else { w.strong }, w.key);
-    if w.instr.is_none() || morally_strong(me, writer) {
+    if w.instr.is_none() || (morally_strong(me, writer) && same_bytes(ex.layout, acc.loc, w.loc)) {
         ex.me_mut()?.knowledge.raise_floor(cell, widx as u32 + 1);
     }
     Ok(w)
 }
 
-/// Perform a write carrying `msgs`; checks races with earlier conflicting accesses.
+/// Perform a write carrying `msgs` into every byte segment `acc` covers; checks races
+/// with earlier conflicting accesses. Returns the write's index in the lowest segment.
 pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
-    let cell = cell_of(ex.layout, acc.loc);
+    let layout = ex.layout;
+    let first = cell_of(layout, acc.loc);
+    let rest = segs_of(layout, acc.loc).iter().filter(|c| **c != first);
+    for &cell in rest.clone() {
+        write_cell(ex, acc, cell, value, msgs.clone())?;
+    }
+    write_cell(ex, acc, first, value, msgs)
+}
+
+fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
     let writes = c.writes.clone();
@@ -118,7 +162,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !ordered && !morally_strong(me, them) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
         }
     }
@@ -131,7 +175,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
         {
             ordered = pragmatic(ex);
         }
-        if !ordered && !morally_strong(me, them) {
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
             race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
         }
     }
@@ -187,6 +231,13 @@ fn race(
     let mine = ex.instr_ref();
     let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str()).to_string();
     let (reason, why) = match (other_strong, acc.strong) {
+        // Both strong, but over different bytes: never morally strong (§1.3, §1.4).
+        (Some(_), Some(_)) if !same_bytes(ex.layout, acc.loc, other_loc) => {
+            let other_text = other_instr.map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
+            let my_text = ex.instr_ref().map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
+            let (them, me) = (ex.name_of(other_agent), ex.name_of(ex.agent));
+            (RaceReason::MixedSize, mixed_size_text(ex.layout, &other_text, &them, other_loc, &my_text, &me, acc.loc))
+        }
         // Both strong, same proxy, yet not morally strong: the scopes exclude each other.
         (Some(theirs), Some(mine)) if other_key == acc.key => {
             let them = ex.m.agents.get(other_agent as usize).map_or(ex.place(), |a| a.place);
@@ -231,6 +282,14 @@ fn race(
     });
 }
 
+/// Why two strong accesses of partly overlapping bytes are not morally strong.
+fn mixed_size_text(layout: &Layout, a_text: &str, a_who: &str, a_loc: usize, b_text: &str, b_who: &str, b_loc: usize) -> String {
+    let ((a0, a1), (b0, b1)) = (extent(layout, a_loc), extent(layout, b_loc));
+    format!(
+        "both accesses are strong, but `{a_text}` by `{a_who}` covers bytes {a0}..{a1} and `{b_text}` by `{b_who}` bytes {b0}..{b1}: only accesses of exactly the same bytes are morally strong (a mixed-size race)"
+    )
+}
+
 /// Resolve an instruction's location operand into an access.
 pub fn resolve(layout: &Layout, addr: &str, proxy: crate::model::Proxy, strong: Option<Scope>) -> Result<Access, String> {
     let loc = layout.loc(addr)?;
@@ -258,7 +317,7 @@ pub fn write_messages(ex: &mut Exec, op: OpSem, text: &str, acc: &Access) -> Res
     if let Some(scope) = op.strong {
         msgs.extend(ex.me()?.release_fences.iter().cloned());
         let me = ex.agent;
-        let cell = ex.layout.locs.get(acc.loc).map_or(acc.loc, |l| l.cell);
+        let cell = cell_of(ex.layout, acc.loc);
         let earlier = ex.m.cells.get(cell).map(|c| c.writes.as_slice()).unwrap_or_default();
         let own = earlier.iter().filter(|w| w.event.agent == me && w.key == acc.key).flat_map(|w| &w.msgs);
         merge(&mut msgs, own.filter(|m| m.from_agent == me).cloned().collect::<Vec<_>>());
@@ -288,7 +347,8 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     // A write already ordered before this read (the data read after a successful acquire)
     // needed no synchronization here: recording a failed edge would only mislead.
     let already_ordered = ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;
-    if !morally_strong(me, them) {
+    let mixed_size = !same_bytes(ex.layout, acc.loc, w.loc);
+    if mixed_size || !morally_strong(me, them) {
         if already_ordered {
             return Ok(());
         }
@@ -296,6 +356,8 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
             (RaceReason::ExecutionOrderOnly, ex.text(|| format!("`{text}` by `{reader}` is weak: a weak read never takes part in synchronization")))
         } else if w.strong.is_none() {
             (RaceReason::ExecutionOrderOnly, ex.text(|| format!("`{wtext}` by `{writer}` is weak: a weak write never takes part in synchronization")))
+        } else if mixed_size {
+            (RaceReason::MixedSize, ex.text(|| mixed_size_text(ex.layout, &wtext, &writer, w.loc, text, &reader, acc.loc)))
         } else {
             (RaceReason::ScopeMismatch, ex.text(|| format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads")))
         };

@@ -196,7 +196,7 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
     }
 }
 
-/// Text of the instruction at `at`.
+/// Text of the instruction at `at`, as the author wrote it.
 pub fn instr_text(layout: &Layout, at: InstrRef) -> Arc<str> {
     layout.texts.get(at.thread).and_then(|t| t.get(at.pc)).map_or_else(|| "exit".into(), |t| t.whole.clone())
 }

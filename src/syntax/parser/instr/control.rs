@@ -42,6 +42,7 @@ pub fn control(c: &mut Cursor, segs: &[Seg]) -> Option<PResult<Instr>> {
             Ok(Instr::Add { dst, a, b: c.value("a register or an immediate")? })
         })(),
         "exit" if rest.is_empty() => Ok(Instr::Exit),
+        "setp" => return Some(setp(c, segs)),
         "bra" | "mov" | "add" | "exit" => {
             Err(bad_form(span, &format!("`{head}` takes no such modifier"), &format!("write plain `{head}`")))
         }
@@ -59,15 +60,41 @@ pub fn control(c: &mut Cursor, segs: &[Seg]) -> Option<PResult<Instr>> {
     Some(result)
 }
 
+/// `setp.<cmp>{.type} p, a, b` with `<cmp>` one of `eq ne lt le gt ge`.
+fn setp(c: &mut Cursor, segs: &[Seg]) -> PResult<Instr> {
+    let rest = segs.get(1..).unwrap_or(&[]);
+    let mut cmp = None;
+    for seg in rest {
+        let named = BRANCHES.iter().find(|(n, _)| n.get(1..) == Some(seg.text)).map(|(_, op)| *op);
+        match (named, cmp) {
+            (Some(op), None) => cmp = Some(op),
+            (Some(_), Some(_)) => return Err(bad_form(Some(seg.span), "`setp` takes one comparison", "remove one of them")),
+            (None, _) if super::super::mods::is_type_suffix(seg.text) => {}
+            (None, _) => {
+                return Err(bad_form(Some(seg.span), &format!("`setp` takes no `.{}`", seg.text), "write `setp.eq`, `.ne`, `.lt`, `.le`, `.gt` or `.ge`"))
+            }
+        }
+    }
+    let Some(op) = cmp else {
+        let span = segs.first().map(|s| s.span);
+        return Err(bad_form(span, "`setp` needs a comparison", "write `setp.eq p, a, b` (or `.ne .lt .le .gt .ge`)"));
+    };
+    let dst = c.register("a predicate register")?;
+    c.comma()?;
+    let a = c.value("a register or an immediate")?;
+    c.comma()?;
+    Ok(Instr::SetP { dst, op, a, b: c.value("a register or an immediate")? })
+}
+
 fn target(c: &mut Cursor) -> PResult<String> {
     let (name, span) = c.ident("a label")?;
     c.operands.push(span);
     Ok(name)
 }
 
-/// `@p bra L` (taken when `p != 0`) or `@!p bra L` (taken when `p == 0`); `@` is consumed.
-pub fn predicated_branch(c: &mut Cursor) -> PResult<Instr> {
-    let negated = c.eat(&Tok::Bang);
+/// `@p bra L` (taken when `p != 0`) or `@!p bra L` (taken when `p == 0`); `@` and `!`
+/// are consumed.
+pub fn predicated_branch(c: &mut Cursor, negated: bool) -> PResult<Instr> {
     let pred = c.register("a predicate register")?;
     match c.bump().map(|t| &t.tok) {
         Some(Tok::Word(w)) if w == "bra" || w == "bra.uni" => {}

@@ -43,6 +43,7 @@ const OPCODES: &[&str] = &[
     "bge",
     "mov",
     "add",
+    "setp",
     "exit",
     "wait",
     "__syncthreads()",
@@ -96,8 +97,124 @@ impl Parser {
 /// One instruction; `allow_wait` is false inside `wait …` (no nesting).
 fn instruction(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> PResult<Instr> {
     if c.eat(&Tok::At) {
-        return control::predicated_branch(c);
+        return guarded(c, diags, allow_wait);
     }
+    c.brackets = 0;
+    c.offsets.clear();
+    let opcode = match c.peek() {
+        Some(Token { tok: Tok::Word(w), span }) => Some((w.clone(), *span)),
+        _ => None,
+    };
+    let instr = unguarded(c, diags, allow_wait)?;
+    let offsets = std::mem::take(&mut c.offsets);
+    if offsets.is_empty() {
+        return Ok(instr);
+    }
+    let width = opcode.as_ref().and_then(|(w, span)| {
+        let segs = segments(w, *span);
+        // A vector access (`.v2.b32`) covers its lanes' bytes.
+        let lanes = segs.iter().find_map(|s| s.text.strip_prefix('v').and_then(|n| n.parse::<u32>().ok())).unwrap_or(1);
+        segs.iter().find_map(|s| type_width(s.text)).map(|w| w * lanes)
+    });
+    ranged(instr, &offsets, width, opcode.map(|(_, span)| span))
+}
+
+/// `@p instr` / `@!p instr` (`@` consumed). `@p bra L` keeps its branch form.
+fn guarded(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> PResult<Instr> {
+    let negated = c.eat(&Tok::Bang);
+    if matches!(c.peek_tok(), Some(Tok::Word(w)) if w != "_" && is_ident(w))
+        && matches!(c.peek_at(1), Some(Tok::Word(w)) if w == "bra" || w == "bra.uni")
+    {
+        return control::predicated_branch(c, negated);
+    }
+    let (pred, pred_span) = c.ident("a predicate register")?;
+    if pred == "_" {
+        return Err(c.error_here("a predicate register, not the sink `_`"));
+    }
+    if c.peek_tok() == Some(&Tok::At) {
+        return Err(bad_form(c.peek().map(|t| t.span), "an instruction takes one guard", "write a single `@p` or `@!p`"));
+    }
+    // A label is not an instruction here (`@p L:` reads `L` as an unknown opcode).
+    let instr = instruction(c, diags, allow_wait)?;
+    // The predicate's span goes last so the inner instruction's operand indices stay put.
+    c.operands.push(pred_span);
+    Ok(Instr::Guarded { pred, negated, instr: Box::new(instr) })
+}
+
+/// Bytes of a PTX type suffix (`.b32` → 4); `None` for other segments.
+fn type_width(seg: &str) -> Option<u32> {
+    let digits = seg.trim_start_matches(|ch: char| ch.is_ascii_alphabetic());
+    let bits: u32 = match seg.len() - digits.len() {
+        1 | 2 if super::mods::is_type_suffix(seg) => digits.parse().ok()?,
+        _ => return None,
+    };
+    bits.is_multiple_of(8).then_some(bits / 8)
+}
+
+/// Wraps `instr` in the byte offsets its brackets carried (bracket ordinal, offset, span).
+fn ranged(instr: Instr, offsets: &[(usize, u32, Span)], width: Option<u32>, opcode: Option<Span>) -> PResult<Instr> {
+    let core = match instr.unwrapped() {
+        Instr::Wait { instr, .. } => instr.unwrapped(),
+        other => other,
+    };
+    let offset = |ordinal: usize| offsets.iter().find(|(o, _, _)| *o == ordinal).map(|(_, off, _)| *off);
+    let not_here = |span: Span, what: &str| {
+        Err(Box::new(
+            Diagnostic::error("F0207", format!("{what} takes no byte offset"))
+                .with_primary(Some(span), "offset not allowed here")
+                .with_note("byte offsets go on the data operands of `ld`, `st`, `atom`, `red`, `cp.async`, `cp.async.bulk` and `st.async`"),
+        ))
+    };
+    let (at, src_at, width) = match core {
+        Instr::Ld { .. } | Instr::St { .. } | Instr::Atom { .. } | Instr::StAsync { .. } => {
+            if let Some((_, _, span)) = offsets.iter().find(|(o, _, _)| *o != 0) {
+                return not_here(*span, "an mbarrier operand");
+            }
+            let Some(width) = width else {
+                return Err(bad_form(
+                    opcode,
+                    "an access at a byte offset needs a width",
+                    "add a type suffix such as `.b32` (4 bytes) or `.b64` (8 bytes)",
+                ));
+            };
+            (offset(0), None, Some(width))
+        }
+        Instr::CpAsync { .. } => {
+            if let Some((_, _, span)) = offsets.iter().find(|(o, _, _)| *o > 1) {
+                return not_here(*span, "this operand");
+            }
+            (offset(0), offset(1), None)
+        }
+        Instr::Bulk { multicast, .. } => {
+            let at = offset(0);
+            for (ordinal, _, span) in offsets {
+                let multicast_dst = *ordinal >= 3 && ordinal % 2 == 1;
+                if *ordinal == 2 || (*ordinal > 2 && !multicast_dst) {
+                    return not_here(*span, "an mbarrier operand");
+                }
+            }
+            // A multicast copy writes the same CTA-relative offset in every destination.
+            for pair in 0..multicast.len() {
+                if offset(3 + 2 * pair) != at {
+                    let span = offsets.iter().find(|(o, _, _)| *o == 3 + 2 * pair).or(offsets.first()).map(|(_, _, s)| *s);
+                    return Err(bad_form(
+                        span,
+                        "every destination of a multicast copy takes the same byte offset",
+                        "write the first destination's `+OFFSET` on each `([dst], [bar])` pair",
+                    ));
+                }
+            }
+            (at, offset(1), None)
+        }
+        _ => {
+            let span = offsets.first().map_or(Span { start: 0, end: 0 }, |(_, _, s)| *s);
+            return not_here(span, &format!("`{}`", crate::syntax::instr_text(core).split(' ').next().unwrap_or("")));
+        }
+    };
+    Ok(Instr::Ranged { instr: Box::new(instr), at, src_at, width })
+}
+
+fn unguarded(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> PResult<Instr> {
     let (word, span) = match c.peek() {
         Some(Token { tok: Tok::Word(w), span }) => (w.clone(), *span),
         _ => return Err(c.error_here("an instruction")),
@@ -156,7 +273,10 @@ fn unknown_opcode(segs: &[Seg], span: Span) -> Box<Diagnostic> {
 /// `wait mbarrier.try_wait… [bar], phase` or `wait ld… r, [x] <op> v`.
 fn wait(c: &mut Cursor, wait_span: Span, diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let inner = instruction(c, diags, false)?;
-    match inner {
+    if let Instr::Guarded { .. } = inner {
+        return Err(bad_form(Some(wait_span), "a guard goes before `wait`, not inside it", "write `@p wait ...`"));
+    }
+    match inner.unwrapped() {
         Instr::Mbar(crate::model::MbarOp { kind: crate::model::MbarKind::Wait { .. }, .. }) => {
             Ok(Instr::Wait { instr: Box::new(inner), until: None })
         }

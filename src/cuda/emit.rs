@@ -305,8 +305,11 @@ fn instr(c: &Ctx, i: &Instr, at: usize) -> Result<String, Problem> {
             let ptx = format!("cp.async.mbarrier.arrive{}{}.b64 [%0];", if *noinc { ".noinc" } else { "" }, space_str(*space));
             format!("asm volatile({} :: \"{k}\"({b}) : \"memory\");", lit(&ptx))
         }
-        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
+        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group: None } => {
             bulk(c, at, *dir, dst, src, *bytes, mbar.as_deref(), multicast, *reduce, *tensor)?
+        }
+        Instr::Bulk { cta_group: Some(_), .. } => {
+            return Err(p("`.cta_group` on a bulk copy is sm_100a (CTA pairs); the sm_90a harness cannot run it".into()))
         }
         Instr::BulkCommit => format!("asm volatile({} ::: \"memory\");", lit("cp.async.bulk.commit_group;")),
         Instr::BulkWait { n, read } => format!(

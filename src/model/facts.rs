@@ -438,7 +438,8 @@ impl Instr {
                 | TcOp::WaitLd
                 | TcOp::WaitSt
                 | TcOp::FenceBeforeThreadSync
-                | TcOp::FenceAfterThreadSync => &[],
+                | TcOp::FenceAfterThreadSync
+                | TcOp::MmaPair { .. } => &[],
             },
             Instr::Fence(fence) => match fence {
                 Fence::Thread { .. } | Fence::MbarrierInit => &[],
@@ -506,6 +507,10 @@ fn tc_facts(op: &TcOp) -> Facts<'_> {
         }
         TcOp::WaitLd | TcOp::WaitSt => facts.sync(Via::AsyncCompletion, None),
         TcOp::FenceBeforeThreadSync | TcOp::FenceAfterThreadSync => facts.sync(Via::AsyncOrder, None),
+        // Both CTAs' halves: each accumulator half reads its A half and both B halves.
+        TcOp::MmaPair { leader, peer } => [leader, peer].into_iter().fold(facts, |f, h| {
+            f.tmem(&h.d, Use::Update).loc(&h.a, Use::Read, By::Async, Proxy::Async).loc(&h.b, Use::Read, By::Async, Proxy::Async)
+        }),
     }
 }
 

@@ -187,6 +187,15 @@ pub enum WgmmaOp {
     WaitGroup { n: u32 },
 }
 
+/// One CTA's half of a CTA pair's `tcgen05.mma`: its accumulator half in its TMEM and its
+/// A and B halves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MmaHalf {
+    pub d: String,
+    pub a: String,
+    pub b: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TcOp {
     /// Writes the TMEM address into shared location `dst` with a weak store.
@@ -206,6 +215,9 @@ pub enum TcOp {
     WaitSt,
     FenceBeforeThreadSync,
     FenceAfterThreadSync,
+    /// `tcgen05.mma.cta_group::2` with both halves named, issued by the pair's leader (even
+    /// rank): each accumulator half takes its own CTA's A half times both CTAs' B halves.
+    MmaPair { leader: MmaHalf, peer: MmaHalf },
 }
 
 impl TcOp {
@@ -219,6 +231,7 @@ impl TcOp {
             | TcOp::Cp { cta_group, .. }
             | TcOp::Shift { cta_group, .. }
             | TcOp::Commit { cta_group, .. } => Some(*cta_group),
+            TcOp::MmaPair { .. } => Some(2),
             _ => None,
         }
     }
@@ -304,6 +317,9 @@ pub enum Instr {
         multicast: Vec<(String, String)>,
         reduce: Option<AtomOp>,
         tensor: bool,
+        /// `.cta_group::N` of a tensor load; `::2` lets each mbarrier sit in the pair peer of
+        /// its destination CTA (a CTA pair's loads signal the leader). `None`: not written.
+        cta_group: Option<u8>,
     },
     BulkCommit,
     BulkWait { n: u32, read: bool },

@@ -274,6 +274,7 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                     multicast: Vec::new(),
                     reduce: None,
                     tensor: false,
+                    cta_group: None,
                 },
             ),
             entry(
@@ -287,6 +288,7 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                     multicast: Vec::new(),
                     reduce: None,
                     tensor: false,
+                    cta_group: None,
                 },
             ),
             entry("commit_group", Instr::BulkCommit),

@@ -29,8 +29,9 @@ pub fn check(ctx: &mut Ctx) {
                     }
                 }
             }
-            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, .. } => {
-                bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some());
+            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group } => {
+                let pair = cta_group_form(ctx, t, i, *cta_group, *dir, *tensor && mbar.is_some() && reduce.is_none());
+                bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some(), pair);
                 if *bytes == 0 || bytes % 16 != 0 {
                     bad_bytes(
                         ctx,
@@ -89,11 +90,38 @@ fn expect_reach<'a>(
     Some(loc)
 }
 
-/// The mbarrier that completes a copy must sit in the CTA whose memory the copy writes.
-fn same_cta_barrier(ctx: &mut Ctx, t: usize, i: usize, k: usize, dst: Option<&Location>, bar: &str) {
+/// `.cta_group::N` goes only on a tensor load into `shared::cluster` completed on an
+/// mbarrier (PTX §9.7.9.27.1.2 in the 9.1 numbering; ref §6.2). Returns whether the copy is
+/// a CTA pair's (`::2`), whose barriers may sit in the destination's pair peer.
+fn cta_group_form(ctx: &mut Ctx, t: usize, i: usize, group: Option<u8>, dir: BulkDir, tensor_load: bool) -> bool {
+    let Some(group) = group else { return false };
+    if !tensor_load || dir != BulkDir::GlobalToSharedCluster {
+        ctx.push(
+            Diagnostic::error("F0339", format!("`.cta_group::{group}` on a bulk copy that is not a tensor load into `shared::cluster`"))
+                .with_primary(ctx.at(t, i), "no `.cta_group` on this form")
+                .with_note("ref §6.2: `.cta_group` belongs to `cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes`")
+                .with_help("write `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2`, or drop `.cta_group`"),
+        );
+    }
+    group == 2
+}
+
+/// The mbarrier that completes a copy must sit in the CTA whose memory the copy writes, or,
+/// for a CTA pair's copy (`pair`), in that CTA's pair peer (ref §6.2).
+fn same_cta_barrier(ctx: &mut Ctx, t: usize, i: usize, k: usize, dst: Option<&Location>, bar: &str, pair: bool) {
     let Some(b) = ctx.resolve_mbarrier(t, i, k, bar) else { return };
     if let Some(Space::Shared(owner)) = dst.map(|d| d.space) {
-        if owner != b.cta {
+        if pair && owner != b.cta && ctx.s.pair_peer(owner) != Some(b.cta) {
+            let dst_name = dst.map_or("?", |d| d.name.as_str());
+            let peer = ctx.s.pair_peer(owner).map_or("none".to_string(), |p| format!("`{}`", ctx.cta_name(p)));
+            ctx.push(
+                Diagnostic::error("F0326", format!("mbarrier `{bar}` is neither in the CTA the copy writes nor in its pair peer"))
+                    .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
+                    .with_note(format!("ref §6.2: with `.cta_group::2` the barrier may sit in the pair peer of `{dst_name}`'s CTA `{}` (pair peer: {peer})", ctx.cta_name(owner))),
+            );
+            return;
+        }
+        if !pair && owner != b.cta {
             ctx.push(
                 Diagnostic::error("F0326", format!("mbarrier `{bar}` is not in the CTA the copy writes"))
                     .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
@@ -114,6 +142,7 @@ fn bulk(
     mbar: Option<&str>,
     multicast: &[(String, String)],
     is_reduce: bool,
+    pair: bool,
 ) {
     use Reach::*;
     let (dst_ok, src_ok, why): (&[Reach], &[Reach], &str) = match dir {
@@ -142,7 +171,7 @@ fn bulk(
         );
     }
     if let Some(bar) = mbar {
-        same_cta_barrier(ctx, t, i, 3, d, bar);
+        same_cta_barrier(ctx, t, i, 3, d, bar, pair);
     }
     // Ref §6.2: only `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
     // multicasts; every other direction, the bulk-group form and reductions have no
@@ -168,7 +197,7 @@ fn bulk(
         let k = 4 + 2 * n;
         let pd =
             expect_reach(ctx, t, i, k, peer_dst, &[OwnCta, PeerCta], "multicast destinations are CTAs of the cluster");
-        same_cta_barrier(ctx, t, i, k + 1, pd, peer_bar);
+        same_cta_barrier(ctx, t, i, k + 1, pd, peer_bar, pair);
         let space = pd.map(|l| l.space);
         if space.is_some() && ctas.contains(&space) {
             ctx.push(

@@ -182,6 +182,10 @@ fn tc_ops() -> Vec<BoxedStrategy<TcOp>> {
             cta_group
         }),
         (name(), group.clone()).prop_map(|(tmem, cta_group)| TcOp::Shift { tmem, cta_group }),
+        ((name(), name(), name()), (name(), name(), name())).prop_map(|((d, a, b), (pd, pa, pb))| TcOp::MmaPair {
+            leader: MmaHalf { d, a, b },
+            peer: MmaHalf { d: pd, a: pa, b: pb }
+        }),
         (name(), name()).prop_map(|(dst, src)| TcOp::Ld { dst, src }),
         (name(), operand()).prop_map(|(dst, src)| TcOp::St { dst, src }),
         (name(), vec(name(), 0..3), group).prop_map(|(bar, multicast, cta_group)| TcOp::Commit {
@@ -261,10 +265,11 @@ fn async_instrs() -> Vec<BoxedStrategy<Instr>> {
             .prop_map(|(bar, noinc, space)| Instr::CpAsyncMbarArrive { bar, noinc, space }),
         (
             (bulk_dir(), name(), name(), any::<u32>()),
-            (option::of(name()), vec((name(), name()), 0..3), option::of(atom_op()), any::<bool>())
+            (option::of(name()), vec((name(), name()), 0..3), option::of(atom_op()), any::<bool>()),
+            option::of(any::<u8>())
         )
-            .prop_map(|((dir, dst, src, bytes), (mbar, multicast, reduce, tensor))| {
-                Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor }
+            .prop_map(|((dir, dst, src, bytes), (mbar, multicast, reduce, tensor), cta_group)| {
+                Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group }
             }),
         Just(Instr::BulkCommit),
         (any::<u32>(), any::<bool>()).prop_map(|(n, read)| Instr::BulkWait { n, read }),

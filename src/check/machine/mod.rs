@@ -8,7 +8,7 @@ mod shared;
 mod state;
 mod vv;
 
-pub use agents::{AsyncOp, AsyncWhat, Stage, TcWhat, TMEM_COLUMNS};
+pub use agents::{AsyncOp, AsyncWhat, PeerHalf, Stage, TcWhat, TMEM_COLUMNS};
 pub use fingerprint::fingerprint;
 pub use shared::Shared;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};

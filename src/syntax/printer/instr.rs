@@ -167,7 +167,7 @@ pub fn instr_text(instr: &Instr) -> String {
             if *noinc { ".noinc" } else { "" },
             space.map_or("", space_str)
         ),
-        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
+        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group } => {
             let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
             let dirs = match dir {
                 BulkDir::GlobalToSharedCta => ".shared::cta.global",
@@ -179,7 +179,8 @@ pub fn instr_text(instr: &Instr) -> String {
             let mc = if multicast.is_empty() { "" } else { ".multicast::cluster" };
             let tensor = if *tensor { ".tensor" } else { "" };
             let red = reduce.map_or("", atom_op_str);
-            let mut s = format!("{head}{tensor}{dirs}{completion}{mc}{red} [{dst}], [{src}], {bytes}");
+            let group = cta_group.map_or(String::new(), |n| format!(".cta_group::{n}"));
+            let mut s = format!("{head}{tensor}{dirs}{completion}{mc}{group}{red} [{dst}], [{src}], {bytes}");
             if let Some(bar) = mbar {
                 s.push_str(&format!(", [{bar}]"));
             }
@@ -296,5 +297,8 @@ fn tc_text(t: &TcOp) -> String {
         TcOp::WaitSt => "tcgen05.wait::st.sync.aligned".into(),
         TcOp::FenceBeforeThreadSync => "tcgen05.fence::before_thread_sync".into(),
         TcOp::FenceAfterThreadSync => "tcgen05.fence::after_thread_sync".into(),
+        TcOp::MmaPair { leader: l, peer: p } => {
+            format!("tcgen05.mma.cta_group::2 [{}], [{}], [{}], ([{}], [{}], [{}])", l.d, l.a, l.b, p.d, p.a, p.b)
+        }
     }
 }

@@ -85,8 +85,18 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
     let mut spaces = Vec::new();
     let (mut tensor, mut mbar, mut group, mut multicast) = (false, false, false, false);
     let mut op_flags = Vec::new();
-    let known: &[&str] =
-        &["tensor", "global", "shared::cta", "shared::cluster", COMPLETE_TX, "bulk_group", "multicast::cluster"];
+    let mut cta_group = None;
+    let known: &[&str] = &[
+        "tensor",
+        "global",
+        "shared::cta",
+        "shared::cluster",
+        COMPLETE_TX,
+        "bulk_group",
+        "multicast::cluster",
+        "cta_group::1",
+        "cta_group::2",
+    ];
     for seg in segs.get(skip..).unwrap_or(&[]) {
         match seg.text {
             "tensor" => tensor = true,
@@ -96,6 +106,8 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
             COMPLETE_TX => mbar = true,
             "bulk_group" => group = true,
             "multicast::cluster" => multicast = true,
+            "cta_group::1" => cta_group = Some(1),
+            "cta_group::2" => cta_group = Some(2),
             t if is_reduce && ATOM_OPS.iter().any(|(n, _)| *n == t) => {
                 if let Some(&(name, _)) = ATOM_OPS.iter().find(|(n, _)| *n == t) {
                     op_flags.push((name, seg.span));
@@ -168,7 +180,7 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
             "write `...multicast::cluster [dst], [src], bytes, [bar], ([dst2], [bar2])`",
         ));
     }
-    Ok(Instr::Bulk { dir, dst, src, bytes, mbar: bar, multicast: pairs, reduce, tensor })
+    Ok(Instr::Bulk { dir, dst, src, bytes, mbar: bar, multicast: pairs, reduce, tensor, cta_group })
 }
 
 fn is_tensor_shape(s: &str) -> bool {

@@ -300,8 +300,13 @@ fn a_pair_mma_between_the_two_ctas_of_a_pair_is_accepted() {
 
 #[test]
 fn a_pair_in_a_cluster_of_odd_size_is_an_error_at_its_line() {
-    let src = pair_src("cta L in C\ncta P in C\ncta Q in C\n", "L", "P", "L", PAIR_MMA);
+    // `L` is rank 2 of three CTAs: no rank 3 to pair with.
+    let src = pair_src("cta Q in C\ncta P in C\ncta L in C\n", "L", "P", "L", PAIR_MMA);
     assert_eq!(errors_at(&src), vec![("F0337".to_string(), 13, 5)], "{:?}", load(&src).diagnostics);
+    assert!(load(&src).diagnostics.iter().any(|d| d.message.contains("no pair peer")));
+    // Ranks 0 and 1 of the same cluster still pair.
+    let paired = pair_src("cta L in C\ncta P in C\ncta Q in C\n", "L", "P", "L", PAIR_MMA);
+    assert_eq!(errors_at(&paired), vec![]);
 }
 
 #[test]

@@ -305,11 +305,8 @@ fn instr(c: &Ctx, i: &Instr, at: usize) -> Result<String, Problem> {
             let ptx = format!("cp.async.mbarrier.arrive{}{}.b64 [%0];", if *noinc { ".noinc" } else { "" }, space_str(*space));
             format!("asm volatile({} :: \"{k}\"({b}) : \"memory\");", lit(&ptx))
         }
-        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group: None } => {
+        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
             bulk(c, at, *dir, dst, src, *bytes, mbar.as_deref(), multicast, *reduce, *tensor)?
-        }
-        Instr::Bulk { cta_group: Some(_), .. } => {
-            return Err(p("`.cta_group` on a bulk copy is sm_100a (CTA pairs); the sm_90a harness cannot run it".into()))
         }
         Instr::BulkCommit => format!("asm volatile({} ::: \"memory\");", lit("cp.async.bulk.commit_group;")),
         Instr::BulkWait { n, read } => format!(
@@ -476,6 +473,9 @@ fn bulk(
     let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
     let need_bar = || mbar.ok_or_else(|| Problem::instr(t, at, "this bulk copy direction completes on an mbarrier"));
     match dir {
+        BulkDir::GlobalToSharedClusterPair => {
+            Err(Problem::instr(t, at, "`.cta_group::2` on a bulk copy is sm_100a (CTA pairs); the sm_90a harness cannot run it"))
+        }
         BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster => {
             if reduce.is_some() {
                 return Err(Problem::instr(t, at, "PTX has no bulk reduction into shared memory from global"));

@@ -222,7 +222,7 @@ fn replacements(instr: &Instr, f: &Features) -> Vec<Instr> {
         }
         Instr::Wgmma(WgmmaOp::WaitGroup { n }) => out.extend((0..*n).map(|k| Instr::Wgmma(WgmmaOp::WaitGroup { n: k }))),
         Instr::Wgmma(WgmmaOp::Fence | WgmmaOp::MmaAsync { .. } | WgmmaOp::CommitGroup) => {}
-        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group } => {
+        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
             for b in f.tx_bytes.iter().filter(|b| *b != bytes) {
                 out.push(Instr::Bulk {
                     dir: *dir,
@@ -233,7 +233,6 @@ fn replacements(instr: &Instr, f: &Features) -> Vec<Instr> {
                     multicast: multicast.clone(),
                     reduce: *reduce,
                     tensor: *tensor,
-                    cta_group: *cta_group,
                 });
             }
         }

@@ -417,7 +417,10 @@ impl Instr {
             Instr::Bulk { multicast, .. } if !multicast.is_empty() => {
                 &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
             }
-            Instr::Bulk { dir: BulkDir::GlobalToSharedCluster | BulkDir::SharedCtaToSharedCluster, .. } => {
+            Instr::Bulk {
+                dir: BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair | BulkDir::SharedCtaToSharedCluster,
+                ..
+            } => {
                 &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
             }
             Instr::Bulk { dir: BulkDir::GlobalToSharedCta, .. } => &[Silence::AsyncWriteAfterGenericRead],

@@ -176,6 +176,10 @@ pub enum BulkDir {
     GlobalToSharedCluster,
     SharedCtaToSharedCluster,
     SharedCtaToGlobal,
+    /// `.shared::cluster.global…cta_group::2`: a CTA pair's tensor load, global → shared
+    /// memory of a cluster CTA, whose mbarrier may sit in that CTA's pair peer (the leader)
+    /// (PTX `cta_group::2`; ref §6.2). Last, so older share links keep decoding.
+    GlobalToSharedClusterPair,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -317,9 +321,6 @@ pub enum Instr {
         multicast: Vec<(String, String)>,
         reduce: Option<AtomOp>,
         tensor: bool,
-        /// `.cta_group::N` of a tensor load; `::2` lets each mbarrier sit in the pair peer of
-        /// its destination CTA (a CTA pair's loads signal the leader). `None`: not written.
-        cta_group: Option<u8>,
     },
     BulkCommit,
     BulkWait { n: u32, read: bool },

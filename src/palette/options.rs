@@ -185,8 +185,8 @@ fn raw_slots(s: &Scenario, instr: &Instr) -> Vec<Slot> {
             let mut out = vec![bytes_slot(s, *bytes, |b| with_bytes(instr, b))];
             if let Some(current) = mbar {
                 out.push(barrier_slot(s, current, |name| match instr.clone() {
-                    Instr::Bulk { dir, dst, src, bytes, multicast, reduce, tensor, cta_group, .. } => {
-                        Instr::Bulk { dir, dst, src, bytes, mbar: Some(name), multicast, reduce, tensor, cta_group }
+                    Instr::Bulk { dir, dst, src, bytes, multicast, reduce, tensor, .. } => {
+                        Instr::Bulk { dir, dst, src, bytes, mbar: Some(name), multicast, reduce, tensor }
                     }
                     other => other,
                 }));
@@ -211,8 +211,8 @@ fn raw_slots(s: &Scenario, instr: &Instr) -> Vec<Slot> {
 
 fn with_bytes(instr: &Instr, b: u32) -> Instr {
     match instr.clone() {
-        Instr::Bulk { dir, dst, src, mbar, multicast, reduce, tensor, cta_group, .. } => {
-            Instr::Bulk { dir, dst, src, bytes: b, mbar, multicast, reduce, tensor, cta_group }
+        Instr::Bulk { dir, dst, src, mbar, multicast, reduce, tensor, .. } => {
+            Instr::Bulk { dir, dst, src, bytes: b, mbar, multicast, reduce, tensor }
         }
         other => other,
     }

@@ -29,8 +29,11 @@ pub fn check(ctx: &mut Ctx) {
                     }
                 }
             }
-            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group } => {
-                let pair = cta_group_form(ctx, t, i, *cta_group, *dir, *tensor && mbar.is_some() && reduce.is_none());
+            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
+                let pair = *dir == BulkDir::GlobalToSharedClusterPair;
+                if pair {
+                    pair_form(ctx, t, i, *tensor && mbar.is_some() && reduce.is_none());
+                }
                 bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some(), pair);
                 if *bytes == 0 || bytes % 16 != 0 {
                     bad_bytes(
@@ -90,20 +93,17 @@ fn expect_reach<'a>(
     Some(loc)
 }
 
-/// `.cta_group::N` goes only on a tensor load into `shared::cluster` completed on an
-/// mbarrier (PTX §9.7.9.27.1.2 in the 9.1 numbering; ref §6.2). Returns whether the copy is
-/// a CTA pair's (`::2`), whose barriers may sit in the destination's pair peer.
-fn cta_group_form(ctx: &mut Ctx, t: usize, i: usize, group: Option<u8>, dir: BulkDir, tensor_load: bool) -> bool {
-    let Some(group) = group else { return false };
-    if !tensor_load || dir != BulkDir::GlobalToSharedCluster {
+/// `.cta_group::2` goes only on a tensor load into `shared::cluster` completed on an
+/// mbarrier (PTX §9.7.9.27.1.2 in the 9.1 numbering; ref §6.2).
+fn pair_form(ctx: &mut Ctx, t: usize, i: usize, tensor_load: bool) {
+    if !tensor_load {
         ctx.push(
-            Diagnostic::error("F0339", format!("`.cta_group::{group}` on a bulk copy that is not a tensor load into `shared::cluster`"))
+            Diagnostic::error("F0339", "`.cta_group::2` on a bulk copy that is not a tensor load completed on an mbarrier")
                 .with_primary(ctx.at(t, i), "no `.cta_group` on this form")
                 .with_note("ref §6.2: `.cta_group` belongs to `cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes`")
                 .with_help("write `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2`, or drop `.cta_group`"),
         );
     }
-    group == 2
 }
 
 /// The mbarrier that completes a copy must sit in the CTA whose memory the copy writes, or,
@@ -149,7 +149,7 @@ fn bulk(
         BulkDir::GlobalToSharedCta => {
             (&[OwnCta], &[Global], "`.shared::cta.global` copies global memory into the own CTA")
         }
-        BulkDir::GlobalToSharedCluster => {
+        BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => {
             (&[OwnCta, PeerCta], &[Global], "`.shared::cluster.global` copies global memory into a CTA of the cluster")
         }
         BulkDir::SharedCtaToSharedCluster => (
@@ -163,7 +163,7 @@ fn bulk(
     };
     let d = expect_reach(ctx, t, i, 0, dst, dst_ok, why);
     expect_reach(ctx, t, i, 1, src, src_ok, why);
-    if is_reduce && matches!(dir, BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster) {
+    if is_reduce && matches!(dir, BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair) {
         ctx.push(
             Diagnostic::error("F0326", "`cp.reduce.async.bulk` reduces into shared::cluster or global memory")
                 .with_primary(ctx.at(t, i), "no global → shared reduction")
@@ -176,7 +176,8 @@ fn bulk(
     // Ref §6.2: only `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
     // multicasts; every other direction, the bulk-group form and reductions have no
     // `.multicast::cluster`.
-    if !multicast.is_empty() && (dir != BulkDir::GlobalToSharedCluster || mbar.is_none() || is_reduce) {
+    let multicasts = matches!(dir, BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair);
+    if !multicast.is_empty() && (!multicasts || mbar.is_none() || is_reduce) {
         let form = if is_reduce {
             "`cp.reduce.async.bulk`".to_string()
         } else if mbar.is_none() {
@@ -212,7 +213,7 @@ fn bulk(
 fn dir_text(dir: BulkDir) -> &'static str {
     match dir {
         BulkDir::GlobalToSharedCta => ".shared::cta.global",
-        BulkDir::GlobalToSharedCluster => ".shared::cluster.global",
+        BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => ".shared::cluster.global",
         BulkDir::SharedCtaToSharedCluster => ".shared::cluster.shared::cta",
         BulkDir::SharedCtaToGlobal => ".global.shared::cta",
     }

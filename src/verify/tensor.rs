@@ -45,11 +45,13 @@ fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<
                 .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
                 .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"),
         );
-    } else if group == 2 && ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c)).is_some_and(|c| ctx.cluster_size(c) % 2 == 1) {
-        let size = ctx.thread_cta(t).and_then(|c| ctx.cluster_of(c)).map_or(0, |c| ctx.cluster_size(c));
+    } else if let Some(own) = ctx.thread_cta(t).filter(|c| group == 2 && ctx.s.pair_peer(*c).is_none()) {
+        // The last CTA of a cluster of odd size has no rank to pair with.
+        let size = ctx.cluster_of(own).map_or(0, |c| ctx.cluster_size(c));
+        let rank = ctx.s.cta_rank(own).unwrap_or(0);
         ctx.push(
-            Diagnostic::error("F0337", format!("`.cta_group::2` in a cluster of {size} CTAs"))
-                .with_primary(ctx.at(t, i), "CTA pairs need an even number of CTAs in the cluster")
+            Diagnostic::error("F0337", format!("`.cta_group::2` in CTA `{}`, rank {rank} of a cluster of {size} CTAs: it has no pair peer", ctx.cta_name(own)))
+                .with_primary(ctx.at(t, i), "no rank to pair with in this cluster")
                 .with_note("a CTA pair is two CTAs of one cluster, ranks 2k and 2k+1 (ref §8; PTX `cta_group::2`)"),
         );
     }
@@ -122,7 +124,8 @@ fn pair_mma(ctx: &mut Ctx, t: usize, i: usize, leader: &MmaHalf, peer: &MmaHalf)
     operand(ctx, t, i, 0, &leader.d, Mem::Tmem, "tcgen05.mma");
     operand(ctx, t, i, 1, &leader.a, Mem::SharedOrTmem, "tcgen05.mma");
     operand(ctx, t, i, 2, &leader.b, Mem::Shared, "tcgen05.mma");
-    let partner = ctx.s.pair_peer(own);
+    // No partner: reported with the CTA's `cta_group` (F0337).
+    let Some(partner) = ctx.s.pair_peer(own) else { return };
     let wants = [(&peer.d, Mem::Tmem), (&peer.a, Mem::SharedOrTmem), (&peer.b, Mem::Shared)];
     for (k, (name, want)) in wants.into_iter().enumerate() {
         let k = k + 3;
@@ -134,7 +137,7 @@ fn pair_mma(ctx: &mut Ctx, t: usize, i: usize, leader: &MmaHalf, peer: &MmaHalf)
                 continue;
             }
         };
-        if Some(owner) == partner {
+        if owner == partner {
             operand_in(ctx, t, i, k, name, want, "tcgen05.mma", true);
             continue;
         }
@@ -144,10 +147,7 @@ fn pair_mma(ctx: &mut Ctx, t: usize, i: usize, leader: &MmaHalf, peer: &MmaHalf)
         } else {
             (format!("`{name}` is in CTA `{}`, which is not the pair peer of `{}`", ctx.cta_name(owner), ctx.cta_name(own)), "not the pair's other CTA")
         };
-        let help = match partner {
-            Some(p) => format!("the peer halves belong to CTA `{}` (rank {} of the cluster)", ctx.cta_name(p), ctx.s.cta_rank(p).unwrap_or(0)),
-            None => "this CTA has no pair peer in its cluster".to_string(),
-        };
+        let help = format!("the peer halves belong to CTA `{}` (rank {} of the cluster)", ctx.cta_name(partner), ctx.s.cta_rank(partner).unwrap_or(0));
         ctx.push(
             Diagnostic::error("F0337", message)
                 .with_primary(ctx.operand(t, i, k), label)

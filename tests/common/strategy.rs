@@ -228,7 +228,7 @@ fn copies() -> impl Strategy<Value = Instr> {
     )
         .prop_map(|(dir, dst, src, bytes, mbar, multicast, reduce, tensor)| {
             let multicast = if mbar.is_some() { multicast } else { Vec::new() };
-            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group: None }
+            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor }
         });
     prop_oneof![
         (pick(LOCS), pick(LOCS), any::<u32>()).prop_map(|(dst, src, bytes)| Instr::CpAsync { dst, src, bytes }),

@@ -147,6 +147,7 @@ fn bulk_dir() -> impl Strategy<Value = BulkDir> {
         Just(BulkDir::GlobalToSharedCluster),
         Just(BulkDir::SharedCtaToSharedCluster),
         Just(BulkDir::SharedCtaToGlobal),
+        Just(BulkDir::GlobalToSharedClusterPair),
     ]
 }
 
@@ -265,11 +266,10 @@ fn async_instrs() -> Vec<BoxedStrategy<Instr>> {
             .prop_map(|(bar, noinc, space)| Instr::CpAsyncMbarArrive { bar, noinc, space }),
         (
             (bulk_dir(), name(), name(), any::<u32>()),
-            (option::of(name()), vec((name(), name()), 0..3), option::of(atom_op()), any::<bool>()),
-            option::of(any::<u8>())
+            (option::of(name()), vec((name(), name()), 0..3), option::of(atom_op()), any::<bool>())
         )
-            .prop_map(|((dir, dst, src, bytes), (mbar, multicast, reduce, tensor), cta_group)| {
-                Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group }
+            .prop_map(|((dir, dst, src, bytes), (mbar, multicast, reduce, tensor))| {
+                Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor }
             }),
         Just(Instr::BulkCommit),
         (any::<u32>(), any::<bool>()).prop_map(|(n, read)| Instr::BulkWait { n, read }),

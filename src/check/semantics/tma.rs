@@ -5,7 +5,7 @@
 use super::base::exec::{self, internal, Exec, Readiness};
 use super::base::{access, async_agent, completion, exit};
 use crate::check::machine::{AsyncOp, AsyncWhat, Layout, Machine, Place, ProxyKey, Stage};
-use crate::model::{AtomOp, Instr, Scope, Space};
+use crate::model::{AtomOp, BulkDir, Instr, Scope, Space};
 
 fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
     match layout.locs.get(loc)?.space {
@@ -34,7 +34,7 @@ fn signal_place(ex: &Exec, dst: usize, mbar: usize, pair: bool) -> Place {
 /// A thread issues `cp.async.bulk`: one agent per destination (multicast delivers to each
 /// destination CTA with its own complete-tx).
 pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
-    let Instr::Bulk { dst, src, bytes, mbar, multicast, reduce, cta_group, .. } = instr else {
+    let Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, .. } = instr else {
         return Err(internal("bulk issue"));
     };
     let src = ex.layout.loc(src)?;
@@ -47,7 +47,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                 let dst = ex.layout.loc(&d)?;
                 let mbar = ex.layout.mbar(&b)?;
                 let k = ex.me()?.knowledge.clone();
-                let place = signal_place(ex, dst, mbar, *cta_group == Some(2));
+                let place = signal_place(ex, dst, mbar, *dir == BulkDir::GlobalToSharedClusterPair);
                 ids.push(async_agent::spawn(ex, AsyncWhat::Bulk { dst, src, bytes: *bytes, mbar, reduce: *reduce }, k, place)?);
             }
             ex.out.description = format!("issued {} bulk cop{} (agent{} {})", ids.len(), if ids.len() == 1 { "y" } else { "ies" }, if ids.len() == 1 { "" } else { "s" }, list(&ids));

@@ -167,11 +167,11 @@ pub fn instr_text(instr: &Instr) -> String {
             if *noinc { ".noinc" } else { "" },
             space.map_or("", space_str)
         ),
-        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor, cta_group } => {
+        Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
             let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
             let dirs = match dir {
                 BulkDir::GlobalToSharedCta => ".shared::cta.global",
-                BulkDir::GlobalToSharedCluster => ".shared::cluster.global",
+                BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => ".shared::cluster.global",
                 BulkDir::SharedCtaToSharedCluster => ".shared::cluster.shared::cta",
                 BulkDir::SharedCtaToGlobal => ".global.shared::cta",
             };
@@ -179,7 +179,7 @@ pub fn instr_text(instr: &Instr) -> String {
             let mc = if multicast.is_empty() { "" } else { ".multicast::cluster" };
             let tensor = if *tensor { ".tensor" } else { "" };
             let red = reduce.map_or("", atom_op_str);
-            let group = cta_group.map_or(String::new(), |n| format!(".cta_group::{n}"));
+            let group = if *dir == BulkDir::GlobalToSharedClusterPair { ".cta_group::2" } else { "" };
             let mut s = format!("{head}{tensor}{dirs}{completion}{mc}{group}{red} [{dst}], [{src}], {bytes}");
             if let Some(bar) = mbar {
                 s.push_str(&format!(", [{bar}]"));

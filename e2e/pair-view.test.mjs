@@ -2,30 +2,16 @@
 // leader marked, and the accumulator whose halves sit in both CTAs' tensor memory. The
 // palette offers the pair blocks.
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, openExplorer, repoRoot, requestNumber, skipReason, verdictAfter } from "./harness.mjs";
+import { launch, openExplorer, repoRoot, requestNumber, skipReason, themedShots, verdictAfter } from "./harness.mjs";
 
 const skip = await skipReason();
 // Light/dark, desktop/phone views for a person to look at.
 const SHOTS = process.env.PAIR_SHOTS ?? "/tmp/pair-shots";
 const PAIR = readFileSync(join(repoRoot, "tests/scenarios/pairs/mainloop_stage_strict_fixed.fence"), "utf8");
-
-async function shots(page, name, target) {
-    mkdirSync(SHOTS, { recursive: true });
-    for (const theme of ["light", "dark"]) {
-        await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
-        for (const [size, viewport] of [["desktop", { width: 1440, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
-            await page.setViewportSize(viewport);
-            await target.scrollIntoViewIfNeeded();
-            await target.screenshot({ path: `${SHOTS}/${name}-${theme}-${size}.png` });
-        }
-    }
-    await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
-    await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 describe("CTA pair view", { skip: skip ?? false }, () => {
     let browser;
@@ -50,7 +36,7 @@ describe("CTA pair view", { skip: skip ?? false }, () => {
         const accumulator = pair.getByLabel("shared accumulator");
         assert.match(await accumulator.innerText(), /acc0 in L\s*⟷\s*acc1 in P/);
         await pair.locator('[data-cta="P"]').getByRole("group", { name: "location acc1" }).waitFor();
-        await shots(page, "pair", pair);
+        await themedShots(page, SHOTS, "pair", pair, { whole: true });
         assert.deepEqual(problems, []);
     });
 });

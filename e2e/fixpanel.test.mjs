@@ -2,10 +2,9 @@
 // one click applies one (the verdict turns correct) and Undo brings the race back; a
 // correct scenario is told which steps matter.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 
-import { launch, loadTemplate, openExplorer, requestNumber, screenshot, skipReason, verdictAfter } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, requestNumber, screenshot, skipReason, themedShots, verdictAfter } from "./harness.mjs";
 
 const skip = await skipReason();
 // Light/dark, desktop/phone views for a person to look at.
@@ -13,19 +12,7 @@ const SHOTS = process.env.FIXPANEL_SHOTS ?? "/tmp/fixpanel-shots";
 
 const panel = (page) => page.locator("[data-fix-panel]");
 
-async function shots(page, name) {
-    mkdirSync(SHOTS, { recursive: true });
-    for (const theme of ["light", "dark"]) {
-        await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
-        for (const [size, viewport] of [["desktop", { width: 1440, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
-            await page.setViewportSize(viewport);
-            await panel(page).scrollIntoViewIfNeeded();
-            await page.screenshot({ path: `${SHOTS}/${name}-${theme}-${size}.png` });
-        }
-    }
-    await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
-    await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shots = (page, name) => themedShots(page, SHOTS, name, panel(page));
 
 describe("fix panel", { skip: skip ?? false }, () => {
     let browser;

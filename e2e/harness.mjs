@@ -78,6 +78,26 @@ export async function launch() {
     };
 }
 
+/**
+ * Screenshots of `target` (a locator) in light and dark, at desktop and phone width, as
+ * `<dir>/<name>-<theme>-<size>.png`, for a person to look at; restores theme and size.
+ * With `whole`, the shot is the target element itself rather than the viewport around it.
+ */
+export async function themedShots(page, dir, name, target, { whole = false } = {}) {
+    mkdirSync(dir, { recursive: true });
+    for (const theme of ["light", "dark"]) {
+        await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+        for (const [size, viewport] of [["desktop", { width: 1440, height: 900 }], ["phone", { width: 390, height: 844 }]]) {
+            await page.setViewportSize(viewport);
+            await target.scrollIntoViewIfNeeded();
+            const path = `${dir}/${name}-${theme}-${size}.png`;
+            await (whole ? target.screenshot({ path }) : page.screenshot({ path }));
+        }
+    }
+    await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
+    await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
 export async function screenshot(page, name) {
     await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });

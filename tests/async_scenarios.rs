@@ -1,5 +1,5 @@
 //! Data-driven tests for the asynchronous agents: every `.fence` file under
-//! `tests/scenarios/async/` must come out as it declares (directives: `support/scenario_files.rs`),
+//! `tests/scenarios/async/` and `tests/scenarios/pairs/` must come out as it declares (directives: `support/scenario_files.rs`),
 //! and the stepping API shows an async agent's life.
 
 #[path = "support/scenario_files.rs"]
@@ -12,6 +12,13 @@ use fencelab::check::Mode;
 #[test]
 fn async_scenarios_meet_their_expectations() {
     let failures = scenario_files::check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/async"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// CTA pairs (`cta_group::2`): the pair's MMA, its TMEM, its TMA loads and seed 003.
+#[test]
+fn pair_scenarios_meet_their_expectations() {
+    let failures = scenario_files::check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/pairs"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

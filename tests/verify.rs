@@ -269,3 +269,88 @@ fn multicast_only_on_the_shared_cluster_global_form() {
         assert!(text.contains("help:") && text.contains("shared::cluster.global"), "{text}");
     }
 }
+
+/// `(code, line, column)` of each error's primary label.
+fn errors_at(src: &str) -> Vec<(String, usize, usize)> {
+    load(src)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter_map(|d| d.primary_start().map(|at| (d.code.clone(), fencelab::diag::line_col(src, at))))
+        .map(|(code, (line, col))| (code, line, col))
+        .collect()
+}
+
+const PAIR_MMA: &str = "tcgen05.mma.cta_group::2 [acc0], [a0], [b0], ([acc1], [a1], [b1])";
+
+/// A cluster `C` of `ctas`, `tmem`/`shared` halves named after `leader` and `peer`, and
+/// one thread in `issuer` running `body`.
+fn pair_src(ctas: &str, leader: &str, peer: &str, issuer: &str, body: &str) -> String {
+    format!(
+        "cluster C\ncluster D\n{ctas}tmem acc0 @{leader} = 0\nshared a0 @{leader} = 0\nshared b0 @{leader} = 0\n\
+         tmem acc1 @{peer} = 0\nshared a1 @{peer} = 0\nshared b1 @{peer} = 0\nthread t @{issuer}:\n    {body}\n"
+    )
+}
+
+#[test]
+fn a_pair_mma_between_the_two_ctas_of_a_pair_is_accepted() {
+    let src = pair_src("cta L in C\ncta P in C\n", "L", "P", "L", PAIR_MMA);
+    assert_eq!(errors_at(&src), vec![]);
+}
+
+#[test]
+fn a_pair_in_a_cluster_of_odd_size_is_an_error_at_its_line() {
+    // `L` is rank 2 of three CTAs: no rank 3 to pair with.
+    let src = pair_src("cta Q in C\ncta P in C\ncta L in C\n", "L", "P", "L", PAIR_MMA);
+    assert_eq!(errors_at(&src), vec![("F0337".to_string(), 13, 5)], "{:?}", load(&src).diagnostics);
+    assert!(load(&src).diagnostics.iter().any(|d| d.message.contains("no pair peer")));
+    // Ranks 0 and 1 of the same cluster still pair.
+    let paired = pair_src("cta L in C\ncta P in C\ncta Q in C\n", "L", "P", "L", PAIR_MMA);
+    assert_eq!(errors_at(&paired), vec![]);
+}
+
+#[test]
+fn a_pair_across_clusters_is_an_error_at_the_peer_operand() {
+    let src = pair_src("cta L in C\ncta P in C\ncta X in D\ncta Y in D\n", "L", "X", "L", PAIR_MMA);
+    let errors = errors_at(&src);
+    // The three peer halves live in `X`, of cluster `D`: operands 4 to 6 on line 14.
+    assert_eq!(errors.iter().filter(|(c, l, _)| c == "F0337" && *l == 14).count(), 3, "{errors:?}");
+    assert!(load(&src).diagnostics.iter().any(|d| d.message.contains("pair across clusters")));
+    assert_eq!(errors.first().map(|e| e.2), Some(PAIR_MMA.find("([acc1]").unwrap_or(0) + 6));
+}
+
+#[test]
+fn a_pair_mma_from_the_odd_rank_or_with_a_cta_outside_the_pair_is_an_error() {
+    let odd = pair_src("cta L in C\ncta P in C\n", "P", "L", "P", PAIR_MMA);
+    assert!(load(&odd).diagnostics.iter().any(|d| d.code == "F0337" && d.message.contains("odd rank")));
+    // Ranks 0 and 2 are not a pair (0 pairs with 1).
+    let other = pair_src("cta L in C\ncta M in C\ncta P in C\ncta Q in C\n", "L", "P", "L", PAIR_MMA);
+    assert!(load(&other).diagnostics.iter().any(|d| d.code == "F0337" && d.message.contains("not the pair peer")));
+}
+
+#[test]
+fn mixed_cta_groups_are_an_error_at_the_second_form() {
+    let body = format!("{PAIR_MMA}\n    tcgen05.commit.cta_group::1.mbarrier::arrive::one [m]");
+    let src = pair_src("cta L in C\ncta P in C\nmbarrier m @L count 1\n", "L", "P", "L", &body);
+    assert_eq!(errors_at(&src), vec![("F0329".to_string(), 14, 5)]);
+}
+
+#[test]
+fn pair_collectives_need_both_ctas_of_the_pair() {
+    let alone = "cluster C\ncta L in C\ncta P in C\nshared t @L = 0\nthread a @L:\n    tcgen05.alloc.cta_group::2.sync.aligned [t], 32\n";
+    assert_eq!(errors_at(alone), vec![("F0338".to_string(), 6, 5)]);
+    let both = format!("{alone}shared u @P = 0\nthread b @P:\n    tcgen05.alloc.cta_group::2.sync.aligned [u], 32\n");
+    assert!(!has(&both, "F0338", Severity::Error));
+}
+
+#[test]
+fn a_pair_copy_may_signal_the_pair_peer_and_only_a_tensor_load_takes_cta_group() {
+    let head = "cluster C\ncta L in C\ncta P in C\ncta Q in C\ncta R in C\nglobal g = 0 size 16\nshared p @P = 0 size 16\nmbarrier full @L count 1\nmbarrier far @Q count 1\n";
+    let copy = |mods: &str, bar: &str| {
+        format!("{head}thread t @P:\n    cp.async.bulk{mods}.shared::cluster.global.mbarrier::complete_tx::bytes [p], [g], 16, [{bar}]\n")
+    };
+    assert_eq!(errors_at(&copy(".tensor.2d.cta_group::2", "full")), vec![]);
+    assert!(has(&copy(".tensor.2d", "full"), "F0326", Severity::Error), "without the pair form the barrier must be the destination's");
+    assert!(has(&copy(".tensor.2d.cta_group::2", "far"), "F0326", Severity::Error), "Q is not P's pair peer");
+    assert!(has(&copy(".cta_group::2", "full"), "F0339", Severity::Error), "only the tensor form takes .cta_group");
+}

@@ -1,7 +1,7 @@
 //! Where things go in the machine view: GPU ⊃ cluster ⊃ CTA, with each location, mbarrier
 //! and thread in the box that owns it. Pure, so it is tested natively; components draw it.
 
-use fencelab::model::{Scenario, Space};
+use fencelab::model::{Instr, Scenario, Space, TcOp};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MachineLayout {
@@ -22,6 +22,20 @@ pub struct ClusterBox {
     /// A CTA declared without a cluster gets a cluster of one; drawn lightly.
     pub implicit: bool,
     pub ctas: Vec<CtaBox>,
+    /// The cluster's CTA pairs (ranks 2k, 2k+1) when the scenario uses `cta_group::2`;
+    /// empty otherwise. They hold the same CTAs as `ctas`.
+    pub pairs: Vec<PairBox>,
+}
+
+/// A `cta_group::2` CTA pair: the leader (even rank), its peer, and the accumulators the
+/// pair's MMAs spread over both CTAs' tensor memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairBox {
+    pub leader: CtaBox,
+    /// `None` for the last CTA of a cluster of odd size (the verifier rejects the pair).
+    pub peer: Option<CtaBox>,
+    /// `(leader's half, peer's half)` of each accumulator a pair's MMA writes.
+    pub accumulators: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,7 +89,38 @@ fn cluster_box(scenario: &Scenario, cluster: usize, name: &str) -> ClusterBox {
         .map(|(i, cta)| cta_box(scenario, i, &cta.name))
         .collect();
     let implicit = ctas.len() == 1 && ctas.first().is_some_and(|c| c.name == name);
-    ClusterBox { name: name.to_string(), implicit, ctas }
+    let pairs = if uses_pairs(scenario) { pair_boxes(scenario, &ctas) } else { Vec::new() };
+    ClusterBox { name: name.to_string(), implicit, ctas, pairs }
+}
+
+fn uses_pairs(scenario: &Scenario) -> bool {
+    scenario.threads.iter().flat_map(|t| &t.program).any(|i| matches!(i, Instr::Tc(op) if op.cta_group() == Some(2)))
+}
+
+/// The cluster's CTAs two by two, in rank order, with the accumulator halves of the pair
+/// MMAs that the leader's threads issue.
+fn pair_boxes(scenario: &Scenario, ctas: &[CtaBox]) -> Vec<PairBox> {
+    ctas.chunks(2)
+        .filter_map(|two| {
+            let leader = two.first()?.clone();
+            let accumulators = scenario
+                .threads
+                .iter()
+                .filter(|t| leader.threads.contains(&t.name))
+                .flat_map(|t| &t.program)
+                .filter_map(|i| match i {
+                    Instr::Tc(TcOp::MmaPair { leader, peer }) => Some((leader.d.clone(), peer.d.clone())),
+                    _ => None,
+                })
+                .fold(Vec::new(), |mut acc, halves| {
+                    if !acc.contains(&halves) {
+                        acc.push(halves);
+                    }
+                    acc
+                });
+            Some(PairBox { leader, peer: two.get(1).cloned(), accumulators })
+        })
+        .collect()
 }
 
 fn cta_box(scenario: &Scenario, cta: usize, name: &str) -> CtaBox {
@@ -140,6 +185,22 @@ mod tests {
         assert_eq!(names, vec!["A", "B"]);
         assert_eq!(cluster.ctas[1].shared, vec!["s"]);
         assert_eq!(cluster.ctas[0].threads, vec!["t"]);
+    }
+
+    #[test]
+    fn a_pair_scenario_groups_its_ctas_into_pairs_with_their_accumulator() {
+        let l = layout(
+            "cluster C\ncta L in C\ncta P in C\nshared a0 @L = 0\nshared a1 @P = 0\ntmem acc0 @L = 0\ntmem acc1 @P = 0\n\
+             thread mma @L:\n    tcgen05.mma.cta_group::2 [acc0], [a0], [a0], ([acc1], [a1], [a1])\n",
+        );
+        let cluster = &l.gpus[0].clusters[0];
+        assert_eq!(cluster.pairs.len(), 1);
+        let pair = &cluster.pairs[0];
+        assert_eq!(pair.leader.name, "L");
+        assert_eq!(pair.peer.as_ref().map(|p| p.name.as_str()), Some("P"));
+        assert_eq!(pair.accumulators, vec![("acc0".to_string(), "acc1".to_string())]);
+        let single = layout("cluster C\ncta A in C\ncta B in C\nthread t @A:\n    mov r0, 1\n");
+        assert!(single.gpus[0].clusters[0].pairs.is_empty(), "no cta_group::2, no pairs");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use fencelab::palette::Item;
 
-use crate::layout::{ClusterBox, CtaBox, MachineLayout};
+use crate::layout::{ClusterBox, CtaBox, MachineLayout, PairBox};
 use crate::machine_edit::{self as medit, EditCtx, Editing};
 use crate::machine_parts::{MbarrierWidget, MemoryCell, SyncEdges};
 use crate::state::use_app_state;
@@ -113,13 +113,51 @@ fn cluster_view(cluster: ClusterBox, parts: Parts, editing: Option<Editing>) -> 
             {editing.clone().map(|e| medit::cluster_controls(e, &cluster))}
             {move || barrier().map(|t| view! { <p class="barrier-line">{t}</p> })}
             <div class="box-children">
-                {cluster.ctas.into_iter().map(|c| cta_view(c, parts, editing.clone())).collect_view()}
+                {if cluster.pairs.is_empty() {
+                    cluster.ctas.into_iter().map(|c| cta_view(c, None, parts, editing.clone())).collect_view().into_any()
+                } else {
+                    cluster.pairs.into_iter().map(|p| pair_view(p, parts, editing.clone())).collect_view().into_any()
+                }}
             </div>
         </div>
     }
 }
 
-fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoView {
+/// A `cta_group::2` pair: its two CTAs side by side, the leader marked, and a band naming
+/// the accumulators whose halves sit in both CTAs' tensor memory.
+fn pair_view(pair: PairBox, parts: Parts, editing: Option<Editing>) -> impl IntoView {
+    let label = match &pair.peer {
+        Some(peer) => format!("CTA pair {} + {}", pair.leader.name, peer.name),
+        None => format!("CTA {} (no pair peer)", pair.leader.name),
+    };
+    let leader_name = pair.leader.name.clone();
+    let peer_name = pair.peer.as_ref().map_or_else(String::new, |p| p.name.clone());
+    let accumulators = pair.accumulators.clone();
+    view! {
+        <div class="box box-pair" role="group" aria-label=label.clone() data-pair=leader_name.clone()>
+            <div class="box-label" title=label.clone()>{label.clone()}</div>
+            {(!accumulators.is_empty()).then(|| view! {
+                <div class="pair-accumulator" aria-label="shared accumulator">
+                    <span class="row-label">"shared accumulator"</span>
+                    {accumulators.into_iter().map(|(lead, peer)| view! {
+                        <span class="pair-acc">
+                            <code>{lead.clone()}</code>" in "{leader_name.clone()}
+                            <span class="pair-acc-join" aria-hidden="true">" ⟷ "</span>
+                            <code>{peer.clone()}</code>" in "{peer_name.clone()}
+                        </span>
+                    }).collect_view()}
+                </div>
+            })}
+            <div class="box-children pair-ctas">
+                {cta_view(pair.leader, Some("leader"), parts, editing.clone())}
+                {pair.peer.map(|p| cta_view(p, Some("peer"), parts, editing.clone()))}
+            </div>
+        </div>
+    }
+}
+
+/// One CTA; `pair_role` ("leader" or "peer") when it belongs to a `cta_group::2` pair.
+fn cta_view(cta: CtaBox, pair_role: Option<&'static str>, parts: Parts, editing: Option<Editing>) -> impl IntoView {
     let threads = cta.threads.clone();
     let cta_name = cta.name.clone();
     let chip_edit = editing.clone();
@@ -189,9 +227,13 @@ fn cta_view(cta: CtaBox, parts: Parts, editing: Option<Editing>) -> impl IntoVie
     };
     view! {
         <div class="box box-cta" role="group" aria-label=format!("CTA {}", cta.name) data-cta=cta.name.clone()
+            data-pair-role=pair_role class:pair-leader=pair_role == Some("leader")
             on:dragover=move |ev| if let Some(over) = &over { over(ev) }
             on:drop=move |ev| if let Some(drop) = &drop { drop(ev) }>
-            <div class="box-label" title=format!("CTA {}", cta.name)>{format!("CTA {}", cta.name)}</div>
+            <div class="box-label" title=format!("CTA {}", cta.name)>
+                {format!("CTA {}", cta.name)}
+                {pair_role.map(|role| view! { <span class="badge pair-role">{role}</span> })}
+            </div>
             {editing.clone().map(|e| medit::cta_controls(e, &cta.name))}
             <div class="cta-agents">
                 <div class="chips" aria-label="threads">{thread_chips}</div>

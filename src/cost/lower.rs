@@ -186,7 +186,9 @@ pub fn lower(instr: &Instr) -> Lowering {
             TcOp::WaitSt => measured(vec![FenceViewAsyncT]),
             // The thread-sync fences are compiler ordering points: nothing of their own.
             TcOp::WaitLd | TcOp::FenceBeforeThreadSync | TcOp::FenceAfterThreadSync => measured(Vec::new()),
-            TcOp::Mma { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::Ld { .. } | TcOp::St { .. } => measured(Vec::new()),
+            TcOp::Mma { .. } | TcOp::MmaPair { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::Ld { .. } | TcOp::St { .. } => {
+                measured(Vec::new())
+            }
         },
         Instr::Wait { instr, .. } | Instr::Ranged { instr, .. } => lower(instr),
         // A guard adds a predicated issue, not an instruction of its own.

@@ -485,6 +485,9 @@ fn bulk(
     let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
     let need_bar = || mbar.ok_or_else(|| Problem::instr(t, at, "this bulk copy direction completes on an mbarrier"));
     match dir {
+        BulkDir::GlobalToSharedClusterPair => {
+            Err(Problem::instr(t, at, "`.cta_group::2` on a bulk copy is sm_100a (CTA pairs); the sm_90a harness cannot run it"))
+        }
         BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster => {
             if reduce.is_some() {
                 return Err(Problem::instr(t, at, "PTX has no bulk reduction into shared memory from global"));

@@ -61,7 +61,7 @@ fn data_operation(instr: &Instr) -> Option<Instr> {
         Instr::Wgmma(WgmmaOp::MmaAsync { .. }) => Some(op),
         Instr::Wgmma(WgmmaOp::Fence | WgmmaOp::CommitGroup | WgmmaOp::WaitGroup { .. }) => None,
         Instr::Tc(tc) => match tc {
-            TcOp::Alloc { .. } | TcOp::Dealloc { .. } | TcOp::Mma { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::Ld { .. } | TcOp::St { .. } => {
+            TcOp::Alloc { .. } | TcOp::Dealloc { .. } | TcOp::Mma { .. } | TcOp::MmaPair { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::Ld { .. } | TcOp::St { .. } => {
                 Some(op)
             }
             TcOp::Relinquish { .. } | TcOp::Commit { .. } | TcOp::WaitLd | TcOp::WaitSt | TcOp::FenceBeforeThreadSync | TcOp::FenceAfterThreadSync => None,

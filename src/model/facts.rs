@@ -424,7 +424,10 @@ impl Instr {
             Instr::Bulk { multicast, .. } if !multicast.is_empty() => {
                 &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
             }
-            Instr::Bulk { dir: BulkDir::GlobalToSharedCluster | BulkDir::SharedCtaToSharedCluster, .. } => {
+            Instr::Bulk {
+                dir: BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair | BulkDir::SharedCtaToSharedCluster,
+                ..
+            } => {
                 &[Silence::RemoteCompleteTxScope, Silence::AsyncWriteAfterGenericRead]
             }
             Instr::Bulk { dir: BulkDir::GlobalToSharedCta, .. } => &[Silence::AsyncWriteAfterGenericRead],
@@ -445,7 +448,8 @@ impl Instr {
                 | TcOp::WaitLd
                 | TcOp::WaitSt
                 | TcOp::FenceBeforeThreadSync
-                | TcOp::FenceAfterThreadSync => &[],
+                | TcOp::FenceAfterThreadSync
+                | TcOp::MmaPair { .. } => &[],
             },
             Instr::Fence(fence) => match fence {
                 Fence::Thread { .. } | Fence::MbarrierInit => &[],
@@ -515,6 +519,10 @@ fn tc_facts(op: &TcOp) -> Facts<'_> {
         }
         TcOp::WaitLd | TcOp::WaitSt => facts.sync(Via::AsyncCompletion, None),
         TcOp::FenceBeforeThreadSync | TcOp::FenceAfterThreadSync => facts.sync(Via::AsyncOrder, None),
+        // Both CTAs' halves: each accumulator half reads its A half and both B halves.
+        TcOp::MmaPair { leader, peer } => [leader, peer].into_iter().fold(facts, |f, h| {
+            f.tmem(&h.d, Use::Update).loc(&h.a, Use::Read, By::Async, Proxy::Async).loc(&h.b, Use::Read, By::Async, Proxy::Async)
+        }),
     }
 }
 

@@ -176,6 +176,10 @@ pub enum BulkDir {
     GlobalToSharedCluster,
     SharedCtaToSharedCluster,
     SharedCtaToGlobal,
+    /// `.shared::cluster.global…cta_group::2`: a CTA pair's tensor load, global → shared
+    /// memory of a cluster CTA, whose mbarrier may sit in that CTA's pair peer (the leader)
+    /// (PTX `cta_group::2`; ref §6.2). Last, so older share links keep decoding.
+    GlobalToSharedClusterPair,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,6 +189,15 @@ pub enum WgmmaOp {
     MmaAsync { acc: String, a: String, b: String },
     CommitGroup,
     WaitGroup { n: u32 },
+}
+
+/// One CTA's half of a CTA pair's `tcgen05.mma`: its accumulator half in its TMEM and its
+/// A and B halves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MmaHalf {
+    pub d: String,
+    pub a: String,
+    pub b: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,6 +219,9 @@ pub enum TcOp {
     WaitSt,
     FenceBeforeThreadSync,
     FenceAfterThreadSync,
+    /// `tcgen05.mma.cta_group::2` with both halves named, issued by the pair's leader (even
+    /// rank): each accumulator half takes its own CTA's A half times both CTAs' B halves.
+    MmaPair { leader: MmaHalf, peer: MmaHalf },
 }
 
 impl TcOp {
@@ -219,6 +235,7 @@ impl TcOp {
             | TcOp::Cp { cta_group, .. }
             | TcOp::Shift { cta_group, .. }
             | TcOp::Commit { cta_group, .. } => Some(*cta_group),
+            TcOp::MmaPair { .. } => Some(2),
             _ => None,
         }
     }

@@ -9,14 +9,16 @@ mod facts;
 mod instr;
 mod machine;
 mod ranges;
+mod pair;
 
 pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
 pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, Use, Via};
 pub use instr::{
-    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand,
+    AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, MmaHalf, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
 };
 pub use ranges::{ByteRange, RangeRole};
+pub use pair::pair_peer;
 pub use machine::{Alias, Cluster, Cta, Location, Mbarrier, Proxy, Space, Thread, MAX_LANES};
 
 use serde::{Deserialize, Serialize};

@@ -145,6 +145,7 @@ pub(super) fn weakenings(instr: &Instr) -> Vec<Edit> {
             | TcOp::Dealloc { .. }
             | TcOp::Relinquish { .. }
             | TcOp::Mma { .. }
+            | TcOp::MmaPair { .. }
             | TcOp::Cp { .. }
             | TcOp::Shift { .. }
             | TcOp::Ld { .. }

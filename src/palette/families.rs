@@ -3,7 +3,7 @@
 
 use crate::model::{
     AddrSpace, AtomOp, BarKind, BulkDir, CmpOp, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, Proxy, ProxyKind,
-    Scenario, Scope, Sem, Space, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
+    MmaHalf, Scenario, Scope, Sem, Space, SyncRestrict, TcOp, WaitTarget, WgmmaOp,
 };
 
 /// Instruction families, in palette order.
@@ -87,6 +87,12 @@ struct Names {
     /// Shared memory and mbarrier of another CTA, for `st.async` (which must go to a peer).
     peer_shared: String,
     peer_mbar: String,
+    /// The other CTA of the thread's `cta_group::2` pair: its shared memory, TMEM and
+    /// mbarrier; and an mbarrier of the pair's leader (even rank), which pair copies signal.
+    pair_shared: String,
+    pair_tmem: String,
+    pair_mbar: String,
+    leader_mbar: String,
     reg: String,
 }
 
@@ -114,7 +120,14 @@ impl Names {
         let reg = (0..).map(|n| format!("r{n}")).find(|r| !used.contains(&format!("\"{r}\""))).unwrap_or_default();
         let peer_shared = find(&|sp| matches!(sp, Space::Shared(c) if Some(c) != cta), &shared);
         let peer_mbar = s.mbarriers.iter().find(|m| Some(m.cta) != cta).map_or_else(|| mbar.clone(), |m| m.name.clone());
+        let pair = cta.and_then(|c| s.pair_peer(c));
+        let pair_mbar = s.mbarriers.iter().find(|m| Some(m.cta) == pair).map_or_else(|| peer_mbar.clone(), |m| m.name.clone());
+        let leads = cta.is_some_and(|c| s.is_pair_leader(c));
         Names {
+            pair_shared: find(&|sp| matches!(sp, Space::Shared(c) if Some(c) == pair), &peer_shared),
+            pair_tmem: find(&|sp| matches!(sp, Space::Tmem(c) if Some(c) == pair), "t"),
+            leader_mbar: if leads { mbar.clone() } else { pair_mbar.clone() },
+            pair_mbar,
             peer_shared,
             peer_mbar,
             global: find(&|sp| sp == Space::Global, "g"),
@@ -308,6 +321,19 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                     tensor: false,
                 },
             ),
+            entry(
+                "cp.async.bulk.tensor pair",
+                Instr::Bulk {
+                    dir: BulkDir::GlobalToSharedClusterPair,
+                    dst: n.shared.clone(),
+                    src: n.global.clone(),
+                    bytes: 16,
+                    mbar: Some(n.leader_mbar.clone()),
+                    multicast: Vec::new(),
+                    reduce: None,
+                    tensor: true,
+                },
+            ),
             entry("commit_group", Instr::BulkCommit),
             entry("wait_group", Instr::BulkWait { n: 0, read: false }),
         ],
@@ -356,6 +382,17 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                 Instr::Tc(TcOp::Mma { d: n.tmem.clone(), a: n.shared.clone(), b: n.shared.clone(), cta_group: 1 }),
             ),
             entry("tcgen05.commit", Instr::Tc(TcOp::Commit { bar: n.mbar.clone(), multicast: Vec::new(), cta_group: 1 })),
+            entry(
+                "tcgen05.mma pair",
+                Instr::Tc(TcOp::MmaPair {
+                    leader: MmaHalf { d: n.tmem.clone(), a: n.shared.clone(), b: n.shared.clone() },
+                    peer: MmaHalf { d: n.pair_tmem.clone(), a: n.pair_shared.clone(), b: n.pair_shared.clone() },
+                }),
+            ),
+            entry(
+                "tcgen05.commit pair",
+                Instr::Tc(TcOp::Commit { bar: n.mbar.clone(), multicast: vec![n.pair_mbar.clone()], cta_group: 2 }),
+            ),
             entry("tcgen05.ld", Instr::Tc(TcOp::Ld { dst: n.reg.clone(), src: n.tmem.clone() })),
             entry("tcgen05.wait::ld", Instr::Tc(TcOp::WaitLd)),
             entry("fence::before_thread_sync", Instr::Tc(TcOp::FenceBeforeThreadSync)),

@@ -165,3 +165,29 @@ fn byte_range_and_guard_blocks_insert_as_text_and_keep_their_wrapper_through_cho
         assert_eq!(acquire.as_deref(), Some(wanted), "{label}");
     }
 }
+
+/// In a CTA pair's scenario, the pair blocks name the leader's and the peer's own
+/// declarations and verify as dropped, from either CTA for the copy.
+#[test]
+fn pair_blocks_verify_in_a_pair_scenario() {
+    let src = "cluster C\ncta L in C\ncta P in C\nglobal g = 0 size 16\nshared a0 @L = 0 size 16\nshared a1 @P = 0 size 16\n\
+               tmem acc0 @L = 0\ntmem acc1 @P = 0\nmbarrier full @L count 1\nmbarrier done1 @P count 1\n\n\
+               thread mma @L:\n    tcgen05.fence::after_thread_sync\n\nthread tma1 @P:\n    tcgen05.fence::after_thread_sync\n";
+    let parsed = parse(src);
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    for (thread, label, text) in [
+        (0, "tcgen05.mma pair", "tcgen05.mma.cta_group::2 [acc0], [a0], [a0], ([acc1], [a1], [a1])"),
+        (0, "tcgen05.commit pair", "tcgen05.commit.cta_group::2.mbarrier::arrive::one.multicast::cluster [full], [done1]"),
+        (1, "cp.async.bulk.tensor pair", "cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2 [a1], [g], 16, [full]"),
+    ] {
+        let entry = catalog(&parsed.scenario, thread)
+            .into_iter()
+            .flat_map(|(_, entries)| entries)
+            .find(|e| e.label == label)
+            .unwrap_or_else(|| panic!("no {label} block"));
+        assert_eq!(instr_text(&entry.instr), text);
+        let mut s = parsed.scenario.clone();
+        s.threads[thread].program.push(entry.instr.clone());
+        assert_eq!(errors(&s), Vec::<String>::new(), "{label}");
+    }
+}

@@ -29,8 +29,12 @@ pub fn check(ctx: &mut Ctx) {
                     }
                 }
             }
-            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, .. } => {
-                bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some());
+            Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, tensor } => {
+                let pair = *dir == BulkDir::GlobalToSharedClusterPair;
+                if pair {
+                    pair_form(ctx, t, i, *tensor && mbar.is_some() && reduce.is_none());
+                }
+                bulk(ctx, t, i, *dir, dst, src, mbar.as_deref(), multicast, reduce.is_some(), pair);
                 if *bytes == 0 || bytes % 16 != 0 {
                     bad_bytes(
                         ctx,
@@ -89,11 +93,35 @@ fn expect_reach<'a>(
     Some(loc)
 }
 
-/// The mbarrier that completes a copy must sit in the CTA whose memory the copy writes.
-fn same_cta_barrier(ctx: &mut Ctx, t: usize, i: usize, k: usize, dst: Option<&Location>, bar: &str) {
+/// `.cta_group::2` goes only on a tensor load into `shared::cluster` completed on an
+/// mbarrier (PTX §9.7.9.27.1.2 in the 9.1 numbering; ref §6.2).
+fn pair_form(ctx: &mut Ctx, t: usize, i: usize, tensor_load: bool) {
+    if !tensor_load {
+        ctx.push(
+            Diagnostic::error("F0339", "`.cta_group::2` on a bulk copy that is not a tensor load completed on an mbarrier")
+                .with_primary(ctx.at(t, i), "no `.cta_group` on this form")
+                .with_note("ref §6.2: `.cta_group` belongs to `cp.async.bulk.tensor.shared::cluster.global.mbarrier::complete_tx::bytes`")
+                .with_help("write `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2`, or drop `.cta_group`"),
+        );
+    }
+}
+
+/// The mbarrier that completes a copy must sit in the CTA whose memory the copy writes, or,
+/// for a CTA pair's copy (`pair`), in that CTA's pair peer (ref §6.2).
+fn same_cta_barrier(ctx: &mut Ctx, t: usize, i: usize, k: usize, dst: Option<&Location>, bar: &str, pair: bool) {
     let Some(b) = ctx.resolve_mbarrier(t, i, k, bar) else { return };
     if let Some(Space::Shared(owner)) = dst.map(|d| d.space) {
-        if owner != b.cta {
+        if pair && owner != b.cta && ctx.s.pair_peer(owner) != Some(b.cta) {
+            let dst_name = dst.map_or("?", |d| d.name.as_str());
+            let peer = ctx.s.pair_peer(owner).map_or("none".to_string(), |p| format!("`{}`", ctx.cta_name(p)));
+            ctx.push(
+                Diagnostic::error("F0326", format!("mbarrier `{bar}` is neither in the CTA the copy writes nor in its pair peer"))
+                    .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
+                    .with_note(format!("ref §6.2: with `.cta_group::2` the barrier may sit in the pair peer of `{dst_name}`'s CTA `{}` (pair peer: {peer})", ctx.cta_name(owner))),
+            );
+            return;
+        }
+        if !pair && owner != b.cta {
             ctx.push(
                 Diagnostic::error("F0326", format!("mbarrier `{bar}` is not in the CTA the copy writes"))
                     .with_primary(ctx.operand(t, i, k), format!("`{bar}` lives in `{}`", ctx.cta_name(b.cta)))
@@ -114,13 +142,14 @@ fn bulk(
     mbar: Option<&str>,
     multicast: &[(String, String)],
     is_reduce: bool,
+    pair: bool,
 ) {
     use Reach::*;
     let (dst_ok, src_ok, why): (&[Reach], &[Reach], &str) = match dir {
         BulkDir::GlobalToSharedCta => {
             (&[OwnCta], &[Global], "`.shared::cta.global` copies global memory into the own CTA")
         }
-        BulkDir::GlobalToSharedCluster => {
+        BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => {
             (&[OwnCta, PeerCta], &[Global], "`.shared::cluster.global` copies global memory into a CTA of the cluster")
         }
         BulkDir::SharedCtaToSharedCluster => (
@@ -134,7 +163,7 @@ fn bulk(
     };
     let d = expect_reach(ctx, t, i, 0, dst, dst_ok, why);
     expect_reach(ctx, t, i, 1, src, src_ok, why);
-    if is_reduce && matches!(dir, BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster) {
+    if is_reduce && matches!(dir, BulkDir::GlobalToSharedCta | BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair) {
         ctx.push(
             Diagnostic::error("F0326", "`cp.reduce.async.bulk` reduces into shared::cluster or global memory")
                 .with_primary(ctx.at(t, i), "no global → shared reduction")
@@ -142,12 +171,13 @@ fn bulk(
         );
     }
     if let Some(bar) = mbar {
-        same_cta_barrier(ctx, t, i, 3, d, bar);
+        same_cta_barrier(ctx, t, i, 3, d, bar, pair);
     }
     // Ref §6.2: only `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`
     // multicasts; every other direction, the bulk-group form and reductions have no
     // `.multicast::cluster`.
-    if !multicast.is_empty() && (dir != BulkDir::GlobalToSharedCluster || mbar.is_none() || is_reduce) {
+    let multicasts = matches!(dir, BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair);
+    if !multicast.is_empty() && (!multicasts || mbar.is_none() || is_reduce) {
         let form = if is_reduce {
             "`cp.reduce.async.bulk`".to_string()
         } else if mbar.is_none() {
@@ -168,7 +198,7 @@ fn bulk(
         let k = 4 + 2 * n;
         let pd =
             expect_reach(ctx, t, i, k, peer_dst, &[OwnCta, PeerCta], "multicast destinations are CTAs of the cluster");
-        same_cta_barrier(ctx, t, i, k + 1, pd, peer_bar);
+        same_cta_barrier(ctx, t, i, k + 1, pd, peer_bar, pair);
         let space = pd.map(|l| l.space);
         if space.is_some() && ctas.contains(&space) {
             ctx.push(
@@ -183,7 +213,7 @@ fn bulk(
 fn dir_text(dir: BulkDir) -> &'static str {
     match dir {
         BulkDir::GlobalToSharedCta => ".shared::cta.global",
-        BulkDir::GlobalToSharedCluster => ".shared::cluster.global",
+        BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => ".shared::cluster.global",
         BulkDir::SharedCtaToSharedCluster => ".shared::cluster.shared::cta",
         BulkDir::SharedCtaToGlobal => ".global.shared::cta",
     }

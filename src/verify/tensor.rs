@@ -2,7 +2,7 @@
 
 use super::context::{Ctx, Reach};
 use crate::diag::Diagnostic;
-use crate::model::{Instr, Space, TcOp, WgmmaOp};
+use crate::model::{Instr, MmaHalf, Space, TcOp, WgmmaOp};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mem {
@@ -28,6 +28,7 @@ pub fn check(ctx: &mut Ctx) {
             _ => {}
         }
     }
+    pair_collectives(ctx);
 }
 
 fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<(u8, usize, usize)>) {
@@ -43,6 +44,15 @@ fn check_group(ctx: &mut Ctx, t: usize, i: usize, group: u8, first: &mut Option<
             Diagnostic::error("F0329", "`.cta_group::2` needs a pair of CTAs in one cluster")
                 .with_primary(ctx.at(t, i), "this thread's cluster has one CTA")
                 .with_note("ref §8.5: `cta_group::2` operations need the peer CTA"),
+        );
+    } else if let Some(own) = ctx.thread_cta(t).filter(|c| group == 2 && ctx.s.pair_peer(*c).is_none()) {
+        // The last CTA of a cluster of odd size has no rank to pair with.
+        let size = ctx.cluster_of(own).map_or(0, |c| ctx.cluster_size(c));
+        let rank = ctx.s.cta_rank(own).unwrap_or(0);
+        ctx.push(
+            Diagnostic::error("F0337", format!("`.cta_group::2` in CTA `{}`, rank {rank} of a cluster of {size} CTAs: it has no pair peer", ctx.cta_name(own)))
+                .with_primary(ctx.at(t, i), "no rank to pair with in this cluster")
+                .with_note("a CTA pair is two CTAs of one cluster, ranks 2k and 2k+1 (ref §8; PTX `cta_group::2`)"),
         );
     }
     match *first {
@@ -66,6 +76,7 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             columns(ctx, t, i, 1, *cols);
         }
         TcOp::Dealloc { cols, .. } => columns(ctx, t, i, 0, *cols),
+        TcOp::MmaPair { leader, peer } => pair_mma(ctx, t, i, leader, peer),
         TcOp::Mma { d, a, b, cta_group } => {
             // A CTA pair's MMA reads the operand halves of both CTAs (ref §8.5).
             let peer_ok = *cta_group == 2;
@@ -93,6 +104,85 @@ fn tc_operands(ctx: &mut Ctx, t: usize, i: usize, op: &TcOp) {
             }
         }
         _ => {}
+    }
+}
+
+/// A CTA pair's mma: issued by the leader (even rank), the leader's halves in its own CTA,
+/// the peer's halves in the other CTA of the pair (ref §8; PTX `cta_group::2`).
+fn pair_mma(ctx: &mut Ctx, t: usize, i: usize, leader: &MmaHalf, peer: &MmaHalf) {
+    let Some(own) = ctx.thread_cta(t) else { return };
+    if !ctx.s.is_pair_leader(own) {
+        let leader_name = ctx.s.pair_peer(own).map_or("?", |c| ctx.cta_name(c)).to_string();
+        ctx.push(
+            Diagnostic::error("F0337", format!("a pair's `tcgen05.mma` issued from CTA `{}`, the odd rank of its pair", ctx.cta_name(own)))
+                .with_primary(ctx.at(t, i), "not the pair's leader")
+                .with_note("the even-rank CTA of a pair issues its `cta_group::2` mma")
+                .with_help(format!("issue it from a thread of `{leader_name}` with that CTA's halves first")),
+        );
+        return;
+    }
+    operand(ctx, t, i, 0, &leader.d, Mem::Tmem, "tcgen05.mma");
+    operand(ctx, t, i, 1, &leader.a, Mem::SharedOrTmem, "tcgen05.mma");
+    operand(ctx, t, i, 2, &leader.b, Mem::Shared, "tcgen05.mma");
+    // No partner: reported with the CTA's `cta_group` (F0337).
+    let Some(partner) = ctx.s.pair_peer(own) else { return };
+    let wants = [(&peer.d, Mem::Tmem), (&peer.a, Mem::SharedOrTmem), (&peer.b, Mem::Shared)];
+    for (k, (name, want)) in wants.into_iter().enumerate() {
+        let k = k + 3;
+        let Some(loc) = ctx.resolve_location(t, i, k, name) else { continue };
+        let owner = match loc.space {
+            Space::Shared(c) | Space::Tmem(c) => c,
+            Space::Global => {
+                operand_in(ctx, t, i, k, name, want, "tcgen05.mma", true);
+                continue;
+            }
+        };
+        if owner == partner {
+            operand_in(ctx, t, i, k, name, want, "tcgen05.mma", true);
+            continue;
+        }
+        let across = ctx.cluster_of(owner) != ctx.cluster_of(own);
+        let (message, label) = if across {
+            (format!("pair across clusters: `{name}` is in CTA `{}`, outside the cluster of `{}`", ctx.cta_name(owner), ctx.cta_name(own)), "another cluster")
+        } else {
+            (format!("`{name}` is in CTA `{}`, which is not the pair peer of `{}`", ctx.cta_name(owner), ctx.cta_name(own)), "not the pair's other CTA")
+        };
+        let help = format!("the peer halves belong to CTA `{}` (rank {} of the cluster)", ctx.cta_name(partner), ctx.s.cta_rank(partner).unwrap_or(0));
+        ctx.push(
+            Diagnostic::error("F0337", message)
+                .with_primary(ctx.operand(t, i, k), label)
+                .with_note("a CTA pair is two CTAs of one cluster, ranks 2k and 2k+1")
+                .with_help(help),
+        );
+    }
+}
+
+/// `tcgen05.alloc`/`dealloc`/`relinquish_alloc_permit` with `.cta_group::2` are collective
+/// over the pair: a warp of each CTA runs them (PTX §9.7.16.7.1).
+fn pair_collectives(ctx: &mut Ctx) {
+    let pair_op = |op: &TcOp| match op {
+        TcOp::Alloc { cta_group: 2, .. } => Some("tcgen05.alloc"),
+        TcOp::Dealloc { cta_group: 2, .. } => Some("tcgen05.dealloc"),
+        TcOp::Relinquish { cta_group: 2 } => Some("tcgen05.relinquish_alloc_permit"),
+        _ => None,
+    };
+    let runs = |ctx: &Ctx, cta: usize, name: &str| {
+        ctx.instrs().any(|(t, _, instr)| {
+            ctx.thread_cta(t) == Some(cta) && matches!(instr, Instr::Tc(op) if pair_op(op) == Some(name))
+        })
+    };
+    for (t, i, instr) in ctx.instrs().collect::<Vec<_>>() {
+        let Instr::Tc(op) = instr else { continue };
+        let (Some(name), Some(own)) = (pair_op(op), ctx.thread_cta(t)) else { continue };
+        let Some(peer) = ctx.s.pair_peer(own) else { continue };
+        if !runs(ctx, peer, name) {
+            ctx.push(
+                Diagnostic::error("F0338", format!("`{name}.cta_group::2` in `{}` but not in its pair peer `{}`", ctx.cta_name(own), ctx.cta_name(peer)))
+                    .with_primary(ctx.at(t, i), "collective over the CTA pair")
+                    .with_note("with `.cta_group::2` one warp of each CTA of the pair runs it (PTX §9.7.16.7.1)")
+                    .with_help(format!("run the same `{name}.cta_group::2` in a thread of `{}`", ctx.cta_name(peer))),
+            );
+        }
     }
 }
 

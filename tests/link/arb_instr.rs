@@ -147,6 +147,7 @@ fn bulk_dir() -> impl Strategy<Value = BulkDir> {
         Just(BulkDir::GlobalToSharedCluster),
         Just(BulkDir::SharedCtaToSharedCluster),
         Just(BulkDir::SharedCtaToGlobal),
+        Just(BulkDir::GlobalToSharedClusterPair),
     ]
 }
 
@@ -182,6 +183,10 @@ fn tc_ops() -> Vec<BoxedStrategy<TcOp>> {
             cta_group
         }),
         (name(), group.clone()).prop_map(|(tmem, cta_group)| TcOp::Shift { tmem, cta_group }),
+        ((name(), name(), name()), (name(), name(), name())).prop_map(|((d, a, b), (pd, pa, pb))| TcOp::MmaPair {
+            leader: MmaHalf { d, a, b },
+            peer: MmaHalf { d: pd, a: pa, b: pb }
+        }),
         (name(), name()).prop_map(|(dst, src)| TcOp::Ld { dst, src }),
         (name(), operand()).prop_map(|(dst, src)| TcOp::St { dst, src }),
         (name(), vec(name(), 0..3), group).prop_map(|(bar, multicast, cta_group)| TcOp::Commit {

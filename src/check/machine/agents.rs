@@ -58,10 +58,20 @@ impl AsyncOp {
     }
 }
 
+/// The peer CTA's accumulator, A and B halves of a CTA pair's mma (location indices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PeerHalf {
+    pub d: usize,
+    pub a: usize,
+    pub b: usize,
+}
+
 /// An asynchronous tcgen05 op (reference §8).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TcWhat {
-    Mma { d: usize, a: usize, b: usize },
+    /// `peer`: the other CTA's halves of a CTA pair's mma (`tcgen05.mma.cta_group::2` with
+    /// both halves named); `None` for one CTA's mma.
+    Mma { d: usize, a: usize, b: usize, peer: Option<PeerHalf> },
     Cp { dst: usize, src: usize },
     Shift { tmem: usize },
     Ld { dst: String, src: usize },

@@ -10,7 +10,7 @@ mod size;
 mod state;
 mod vv;
 
-pub use agents::{AsyncOp, AsyncWhat, Stage, TcWhat, TMEM_COLUMNS};
+pub use agents::{AsyncOp, AsyncWhat, PeerHalf, Stage, TcWhat, TMEM_COLUMNS};
 pub use fingerprint::fingerprint;
 pub use shared::Shared;
 pub use size::own_bytes;

@@ -5,7 +5,7 @@
 use super::base::exec::{self, internal, Exec, Readiness};
 use super::base::{access, async_agent, completion, exit};
 use crate::check::machine::{AsyncOp, AsyncWhat, Layout, Machine, Place, ProxyKey, Stage};
-use crate::model::{AtomOp, Instr, Scope, Space};
+use crate::model::{AtomOp, BulkDir, Instr, Scope, Space};
 
 fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
     match layout.locs.get(loc)?.space {
@@ -14,11 +14,14 @@ fn cta_of(layout: &Layout, loc: usize) -> Option<usize> {
     }
 }
 
-/// Where the agent delivering into `dst` performs its signal: the issuer's CTA (strict), or
-/// the destination CTA (pragmatic; reference §12 #1, CUTLASS waits with `.acquire.cta`).
-fn signal_place(ex: &Exec, dst: usize) -> Place {
+/// Where the agent delivering into `dst` and signalling `mbar` performs its signal: the
+/// issuer's CTA (strict), or the CTA that waits (pragmatic; reference §12 #1, CUTLASS waits
+/// with `.acquire.cta`): the destination CTA, or for a CTA pair's copy (`pair`,
+/// `.cta_group::2`) the barrier's, which may be the destination's pair peer.
+fn signal_place(ex: &Exec, dst: usize, mbar: usize, pair: bool) -> Place {
     let me = ex.place();
-    match cta_of(ex.layout, dst) {
+    let waiter = if pair { ex.layout.mbar_locs.get(mbar).copied() } else { Some(dst) };
+    match waiter.and_then(|l| cta_of(ex.layout, l)) {
         Some(cta) if cta != me.cta && exec::pragmatic(ex) => Place {
             cta,
             cluster: ex.layout.cta_cluster.get(cta).copied().unwrap_or(me.cluster),
@@ -31,7 +34,7 @@ fn signal_place(ex: &Exec, dst: usize) -> Place {
 /// A thread issues `cp.async.bulk`: one agent per destination (multicast delivers to each
 /// destination CTA with its own complete-tx).
 pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
-    let Instr::Bulk { dst, src, bytes, mbar, multicast, reduce, .. } = instr else {
+    let Instr::Bulk { dir, dst, src, bytes, mbar, multicast, reduce, .. } = instr else {
         return Err(internal("bulk issue"));
     };
     let src = ex.layout.loc(src)?;
@@ -44,7 +47,7 @@ pub fn issue(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
                 let dst = ex.layout.loc(&d)?;
                 let mbar = ex.layout.mbar(&b)?;
                 let k = ex.me()?.knowledge.clone();
-                let place = signal_place(ex, dst);
+                let place = signal_place(ex, dst, mbar, *dir == BulkDir::GlobalToSharedClusterPair);
                 ids.push(async_agent::spawn(ex, AsyncWhat::Bulk { dst, src, bytes: *bytes, mbar, reduce: *reduce }, k, place)?);
             }
             if ex.explain {

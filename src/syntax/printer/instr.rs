@@ -171,7 +171,7 @@ pub fn instr_text(instr: &Instr) -> String {
             let head = if reduce.is_some() { "cp.reduce.async.bulk" } else { "cp.async.bulk" };
             let dirs = match dir {
                 BulkDir::GlobalToSharedCta => ".shared::cta.global",
-                BulkDir::GlobalToSharedCluster => ".shared::cluster.global",
+                BulkDir::GlobalToSharedCluster | BulkDir::GlobalToSharedClusterPair => ".shared::cluster.global",
                 BulkDir::SharedCtaToSharedCluster => ".shared::cluster.shared::cta",
                 BulkDir::SharedCtaToGlobal => ".global.shared::cta",
             };
@@ -179,7 +179,8 @@ pub fn instr_text(instr: &Instr) -> String {
             let mc = if multicast.is_empty() { "" } else { ".multicast::cluster" };
             let tensor = if *tensor { ".tensor" } else { "" };
             let red = reduce.map_or("", atom_op_str);
-            let mut s = format!("{head}{tensor}{dirs}{completion}{mc}{red} [{dst}], [{src}], {bytes}");
+            let group = if *dir == BulkDir::GlobalToSharedClusterPair { ".cta_group::2" } else { "" };
+            let mut s = format!("{head}{tensor}{dirs}{completion}{mc}{group}{red} [{dst}], [{src}], {bytes}");
             if let Some(bar) = mbar {
                 s.push_str(&format!(", [{bar}]"));
             }
@@ -357,5 +358,8 @@ fn tc_text(t: &TcOp) -> String {
         TcOp::WaitSt => "tcgen05.wait::st.sync.aligned".into(),
         TcOp::FenceBeforeThreadSync => "tcgen05.fence::before_thread_sync".into(),
         TcOp::FenceAfterThreadSync => "tcgen05.fence::after_thread_sync".into(),
+        TcOp::MmaPair { leader: l, peer: p } => {
+            format!("tcgen05.mma.cta_group::2 [{}], [{}], [{}], ([{}], [{}], [{}])", l.d, l.a, l.b, p.d, p.a, p.b)
+        }
     }
 }

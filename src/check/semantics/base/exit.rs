@@ -39,7 +39,22 @@ fn mbar_loc(ex: &Exec, bar: &str) -> Option<(usize, bool)> {
 /// reaches shared memory of another CTA whose threads have all exited. `what` names the
 /// access, e.g. "reads `y`".
 pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) -> bool {
-    let Some(Space::Shared(owner)) = ex.layout.locs.get(loc).map(|l| l.space) else { return false };
+    match ex.layout.locs.get(loc).map(|l| l.space) {
+        Some(Space::Shared(owner)) => into_exited(ex, owner, "shared memory", loc, is_write, what),
+        Some(Space::Tmem(_) | Space::Global) | None => false,
+    }
+}
+
+/// [`into_exited_cta`] for a CTA pair's mma, which also reaches the peer's tensor memory.
+pub fn pair_access_into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) -> bool {
+    match ex.layout.locs.get(loc).map(|l| l.space) {
+        Some(Space::Shared(owner)) => into_exited(ex, owner, "shared memory", loc, is_write, what),
+        Some(Space::Tmem(owner)) => into_exited(ex, owner, "tensor memory", loc, is_write, what),
+        Some(Space::Global) | None => false,
+    }
+}
+
+fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: bool, what: &str) -> bool {
     // The accessing CTA: a thread's own, or the issuer's for an asynchronous agent. A CTA's
     // own unfinished copies at its exit are a separate question the spec leaves open
     // (reference §12): only peers are this rule.
@@ -73,9 +88,9 @@ pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) ->
         format!("after all of `{cta}`'s threads ({}) exited", exited.join(", "))
     };
     ex.undefined(
-        format!("`{who}` (CTA `{from}`) {what} in shared memory of CTA `{cta}` {when}"),
+        format!("`{who}` (CTA `{from}`) {what} in {memory} of CTA `{cta}` {when}"),
         format!(
-            "CTA `{cta}` exited when its last thread finished, and its shared memory went with it; \
+            "CTA `{cta}` exited when its last thread finished, and its {memory} went with it; \
              a peer's access there afterwards is undefined behaviour (§2.2.2). Keep `{cta}` alive until \
              its peers are done with its memory: end both CTAs with `barrier.cluster.arrive` and \
              `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over)"

@@ -37,12 +37,13 @@ pub fn alloc(ex: &mut Exec, text: &str, dst: &str, cols: u32) -> Result<bool, St
     Ok(true)
 }
 
-/// `busy`: some tcgen05 op of the CTA is still in flight. Returns false on undefined behaviour.
-pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
+/// `busy`: what still uses the CTA's TMEM (a tcgen05 op in flight). Returns false on
+/// undefined behaviour.
+pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: Option<&str>) -> bool {
     let cta = ex.place().cta;
     let allocated = ex.m.tmem.get(cta).map_or(0, |t| t.allocated);
-    if busy || cols > allocated {
-        let why = if busy { "TMEM while tcgen05 operations of this CTA are still in flight" } else { "more columns than are allocated" };
+    if busy.is_some() || cols > allocated {
+        let why = busy.unwrap_or("more columns than are allocated");
         ex.undefined(format!("`{text}` frees {why}"), "complete (commit and wait for) every tcgen05 op before `dealloc`, and free exactly what was allocated (§9.7.16.7.1)".into());
         return false;
     }
@@ -64,7 +65,7 @@ pub fn dealloc(ex: &mut Exec, text: &str, cols: u32, busy: bool) -> bool {
 /// §8.5, §10 #33–34). Scenarios whose CTA never allocates declare their TMEM as already
 /// allocated (a departure listed in ARCHITECTURE.md). The model does not map locations to
 /// columns: any allocated column counts. Returns true when it reported undefined behaviour.
-pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], written: Option<usize>, view: &Knowledge) -> bool {
+pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], written: &[usize], view: &Knowledge) -> bool {
     for &loc in tmem_locs {
         let Some(crate::model::Space::Tmem(cta)) = ex.layout.locs.get(loc).map(|l| l.space) else { continue };
         let allocates = ex.layout.threads.iter().any(|t| {
@@ -88,7 +89,7 @@ pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], writte
         };
         let name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()).to_string();
         let who = ex.name_of(ex.agent);
-        let access = RawAccess { agent_name: who.clone(), instr: ex.instr_ref(), loc, is_write: written == Some(loc), step: Some(ex.step) };
+        let access = RawAccess { agent_name: who.clone(), instr: ex.instr_ref(), loc, is_write: written.contains(&loc), step: Some(ex.step) };
         ex.undefined(
             format!("`{who}` issues `{text}` on TMEM `{name}` {when}"),
             format!("tensor memory exists only between `tcgen05.alloc` and `tcgen05.dealloc`; using it outside that window is undefined behaviour (§8.5): {fix}"),

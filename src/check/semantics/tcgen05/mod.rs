@@ -13,7 +13,7 @@ mod alloc;
 
 use crate::check::semantics::base::exec::{self, internal, Exec, Readiness};
 use crate::check::semantics::base::{access, async_agent, completion, exit};
-use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Filter, Knowledge, Layout, Machine, ProxyKey, Stage, TcWhat};
+use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Filter, Knowledge, Layout, Machine, PeerHalf, ProxyKey, Stage, TcWhat};
 use crate::model::{Instr, Scope, Space, TcOp};
 
 /// §8.2: the pairs of one thread's asynchronous tcgen05 ops that are ordered without a wait
@@ -117,17 +117,38 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             }
         }
         TcOp::Dealloc { cols, .. } => {
-            let busy = (0..ex.m.agents.len() as u32).any(|id| {
-                tc_of(ex.m, id).is_some_and(|(_, _, s)| s != Stage::Completed)
-                    && ex.m.agents.get(id as usize).is_some_and(|a| a.place.cta == place.cta)
-            });
+            let in_flight = |own: bool| {
+                (0..ex.m.agents.len() as u32).any(|id| {
+                    tc_of(ex.m, id).is_some_and(|(_, w, s)| {
+                        s != Stage::Completed
+                            && if own {
+                                ex.m.agents.get(id as usize).is_some_and(|a| a.place.cta == place.cta)
+                            } else {
+                                matches!(w, TcWhat::Mma { peer: Some(p), .. } if tmem_cta(ex.layout, p.d) == Some(place.cta))
+                            }
+                    })
+                })
+            };
+            // The CTA's own ops, or a pair's mma (issued by the leader) writing its TMEM half.
+            let busy = if in_flight(true) {
+                Some("TMEM while tcgen05 operations of this CTA are still in flight")
+            } else if in_flight(false) {
+                Some("TMEM that the CTA pair's `tcgen05.mma`, still in flight, writes")
+            } else {
+                None
+            };
             if !alloc::dealloc(ex, &text, *cols, busy) {
                 return Ok(());
             }
         }
         TcOp::Relinquish { .. } => alloc::relinquish(ex),
         TcOp::Mma { d, a, b, .. } => {
-            let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)? };
+            let what = TcWhat::Mma { d: loc(ex, d)?, a: loc(ex, a)?, b: loc(ex, b)?, peer: None };
+            return spawn_in_tmem(ex, &text, what);
+        }
+        TcOp::MmaPair { leader, peer } => {
+            let peer = PeerHalf { d: loc(ex, &peer.d)?, a: loc(ex, &peer.a)?, b: loc(ex, &peer.b)? };
+            let what = TcWhat::Mma { d: loc(ex, &leader.d)?, a: loc(ex, &leader.a)?, b: loc(ex, &leader.b)?, peer: Some(peer) };
             return spawn_in_tmem(ex, &text, what);
         }
         TcOp::Cp { dst, src, .. } => {
@@ -208,21 +229,29 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
 fn spawn_in_tmem(ex: &mut Exec, text: &str, what: TcWhat) -> Result<(), String> {
     let mut tmem: Vec<usize> = reads_of(ex.layout, &what).into_iter().map(|(l, _)| l).collect();
     tmem.extend(writes_of(&what));
-    tmem.retain(|l| matches!(ex.layout.locs.get(*l).map(|x| x.space), Some(Space::Tmem(_))));
+    tmem.retain(|l| tmem_cta(ex.layout, *l).is_some());
     let view = tmem_view(ex, &what)?;
-    if alloc::unallocated_access(ex, text, &tmem, writes_of(&what), &view) {
+    if alloc::unallocated_access(ex, text, &tmem, &writes_of(&what), &view) {
         return Ok(());
     }
     spawn(ex, what, view)?;
     ex.next()
 }
 
-fn writes_of(t: &TcWhat) -> Option<usize> {
+fn writes_of(t: &TcWhat) -> Vec<usize> {
     match t {
-        TcWhat::Mma { d, .. } => Some(*d),
-        TcWhat::Cp { dst, .. } | TcWhat::St { dst, .. } => Some(*dst),
-        TcWhat::Shift { tmem } => Some(*tmem),
-        TcWhat::Ld { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => None,
+        TcWhat::Mma { d, peer, .. } => std::iter::once(*d).chain(peer.map(|p| p.d)).collect(),
+        TcWhat::Cp { dst, .. } | TcWhat::St { dst, .. } => vec![*dst],
+        TcWhat::Shift { tmem } => vec![*tmem],
+        TcWhat::Ld { .. } | TcWhat::Commit { .. } | TcWhat::Alloc => Vec::new(),
+    }
+}
+
+/// The CTA whose tensor memory `loc` is, if it is tensor memory.
+fn tmem_cta(layout: &Layout, loc: usize) -> Option<usize> {
+    match layout.locs.get(loc)?.space {
+        Space::Tmem(cta) => Some(cta),
+        Space::Shared(_) | Space::Global => None,
     }
 }
 
@@ -281,7 +310,8 @@ fn key(layout: &Layout, loc: usize) -> ProxyKey {
 fn reads_of(layout: &Layout, t: &TcWhat) -> Vec<(usize, ProxyKey)> {
     let r = |l: usize| (l, key(layout, l));
     match t {
-        TcWhat::Mma { d, a, b } => vec![r(*a), r(*b), r(*d)],
+        TcWhat::Mma { d, a, b, peer: None } => vec![r(*a), r(*b), r(*d)],
+        TcWhat::Mma { d, a, b, peer: Some(p) } => vec![r(*a), r(*b), r(*d), r(p.a), r(p.b), r(p.d)],
         TcWhat::Cp { src, .. } => vec![r(*src)],
         TcWhat::Shift { tmem } => vec![r(*tmem)],
         TcWhat::Ld { src, .. } => vec![r(*src)],
@@ -360,22 +390,40 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         return async_agent::set_stage(ex, Stage::Completed);
     }
     let reads = reads_of(ex.layout, t);
-    // A `cta_group::2` mma may read operands in the peer CTA (§2.2.2: it must not have exited).
+    // A `cta_group::2` mma reads operands, and a pair's mma writes the accumulator half, in
+    // the peer CTA (§2.2.2, §8.5: the peer must not have exited).
     for &(loc, _) in &reads {
-        let what = format!("reads `{}`", ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()));
-        if exit::into_exited_cta(ex, loc, false, &what) {
+        let name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
+        let exited = match t {
+            TcWhat::Mma { d, peer: Some(p), .. } if loc == *d || loc == p.d => {
+                exit::pair_access_into_exited_cta(ex, loc, true, &format!("updates `{name}`"))
+            }
+            TcWhat::Mma { peer: Some(_), .. } => exit::pair_access_into_exited_cta(ex, loc, false, &format!("reads `{name}`")),
+            _ => exit::into_exited_cta(ex, loc, false, &format!("reads `{name}`")),
+        };
+        if exited {
             return Ok(());
         }
     }
     let v = async_agent::perform_reads(ex, &reads, choice)?;
     let at = |i: usize| v.get(i).copied().unwrap_or(0);
     match t {
-        TcWhat::Mma { d, .. } => {
+        TcWhat::Mma { d, peer: None, .. } => {
             let out = at(2).wrapping_add(at(0).wrapping_mul(at(1)));
             tmem_write(ex, *d, out)?;
             if ex.explain {
                 ex.out.description = format!("mma: accumulator = {out}");
             }
+        }
+        // Each CTA holds half the rows of A and D and half the columns of B: both rows of D
+        // take their own A half times all of B (both B halves).
+        TcWhat::Mma { d, peer: Some(p), .. } => {
+            let b_all = at(1).wrapping_add(at(4));
+            let out = at(2).wrapping_add(at(0).wrapping_mul(b_all));
+            let out_peer = at(5).wrapping_add(at(3).wrapping_mul(b_all));
+            tmem_write(ex, *d, out)?;
+            tmem_write(ex, p.d, out_peer)?;
+            ex.out.description = format!("pair mma: accumulator halves = {out} (leader), {out_peer} (peer)");
         }
         TcWhat::Cp { dst, .. } => {
             tmem_write(ex, *dst, at(0))?;

@@ -85,8 +85,18 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
     let mut spaces = Vec::new();
     let (mut tensor, mut mbar, mut group, mut multicast) = (false, false, false, false);
     let mut op_flags = Vec::new();
-    let known: &[&str] =
-        &["tensor", "global", "shared::cta", "shared::cluster", COMPLETE_TX, "bulk_group", "multicast::cluster"];
+    let mut pair = false;
+    let known: &[&str] = &[
+        "tensor",
+        "global",
+        "shared::cta",
+        "shared::cluster",
+        COMPLETE_TX,
+        "bulk_group",
+        "multicast::cluster",
+        "cta_group::1",
+        "cta_group::2",
+    ];
     for seg in segs.get(skip..).unwrap_or(&[]) {
         match seg.text {
             "tensor" => tensor = true,
@@ -96,6 +106,9 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
             COMPLETE_TX => mbar = true,
             "bulk_group" => group = true,
             "multicast::cluster" => multicast = true,
+            // `::1` is the default and means nothing more here.
+            "cta_group::1" => {}
+            "cta_group::2" => pair = true,
             t if is_reduce && ATOM_OPS.iter().any(|(n, _)| *n == t) => {
                 if let Some(&(name, _)) = ATOM_OPS.iter().find(|(n, _)| *n == t) {
                     op_flags.push((name, seg.span));
@@ -110,6 +123,7 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
     }
     let dir = match spaces.as_slice() {
         [AddrSpace::SharedCta, AddrSpace::Global] => BulkDir::GlobalToSharedCta,
+        [AddrSpace::SharedCluster, AddrSpace::Global] if pair => BulkDir::GlobalToSharedClusterPair,
         [AddrSpace::SharedCluster, AddrSpace::Global] => BulkDir::GlobalToSharedCluster,
         [AddrSpace::SharedCluster, AddrSpace::SharedCta] => BulkDir::SharedCtaToSharedCluster,
         [AddrSpace::Global, AddrSpace::SharedCta] => BulkDir::SharedCtaToGlobal,
@@ -121,6 +135,13 @@ fn bulk(c: &mut Cursor, segs: &[Seg], skip: usize, is_reduce: bool, diags: &mut 
             ))
         }
     };
+    if pair && dir != BulkDir::GlobalToSharedClusterPair {
+        return Err(bad_form(
+            word_span(segs),
+            "`.cta_group::2` goes only on a load from global into `shared::cluster`",
+            "write `cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.cta_group::2`",
+        ));
+    }
     if mbar == group {
         return Err(bad_form(
             word_span(segs),

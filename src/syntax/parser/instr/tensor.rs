@@ -4,7 +4,7 @@ use super::super::cursor::{Cursor, PResult};
 use super::super::mods::{classify, ignore_sync_aligned, Allowed, Seg};
 use super::{bad_form, unknown_operation};
 use crate::diag::Diagnostic;
-use crate::model::{AddrSpace, Instr, TcOp, WgmmaOp};
+use crate::model::{AddrSpace, Instr, MmaHalf, TcOp, WgmmaOp};
 use crate::syntax::lexer::Tok;
 
 pub const WGMMA_OPS: &[&str] = &["fence", "mma_async", "commit_group", "wait_group"];
@@ -116,7 +116,27 @@ pub fn tcgen05(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PRe
             let a = c.address("the A operand")?;
             c.comma()?;
             let b = c.address("the B operand")?;
-            TcOp::Mma { d, a, b, cta_group }
+            // `, ([d], [a], [b])`: the peer CTA's halves of a CTA pair's mma.
+            if c.eat(&Tok::Comma) {
+                let open = c.expect(&Tok::LParen, "`(` starting the peer CTA's `([d], [a], [b])` halves")?;
+                let peer_d = c.address("the peer's TMEM accumulator half")?;
+                c.comma()?;
+                let peer_a = c.address("the peer's A half")?;
+                c.comma()?;
+                let peer_b = c.address("the peer's B half")?;
+                let peer = MmaHalf { d: peer_d, a: peer_a, b: peer_b };
+                c.expect(&Tok::RParen, "`)`")?;
+                if cta_group != 2 {
+                    return Err(bad_form(
+                        Some(open),
+                        "peer halves `([d], [a], [b])` belong to a CTA pair's mma",
+                        "write `tcgen05.mma.cta_group::2`, or drop the peer halves",
+                    ));
+                }
+                TcOp::MmaPair { leader: MmaHalf { d, a, b }, peer }
+            } else {
+                TcOp::Mma { d, a, b, cta_group }
+            }
         }
         "cp" => {
             let dst = c.address("the TMEM destination")?;

@@ -160,10 +160,7 @@ pub struct InstrTexts {
 
 impl InstrTexts {
     fn of(written: &Instr, run: &Instr) -> InstrTexts {
-        let mut op = run;
-        while let Instr::Guarded { instr: inner, .. } = op {
-            op = inner;
-        }
+        let mut op = run.unwrapped();
         if let Instr::Wait { instr: inner, .. } = op {
             op = inner;
         }

@@ -4,6 +4,7 @@
 mod course;
 mod exercise;
 mod files;
+mod json;
 mod list;
 mod page;
 mod preview;

@@ -1,10 +1,14 @@
-//! Bundles the GPU observations (`lessons/observations/`, and the templates' sidecars),
-//! minified, so the outcome table can show what the hardware did. The lessons themselves
-//! are not bundled: trunk copies them into `dist/` and the app fetches them.
+//! Bundles the GPU observations (`lessons/observations/`, and the templates' sidecars) so
+//! the outcome table can show what the hardware did. They are read and checked here, with
+//! the core's own parser, and bundled as postcard: the app then needs no JSON parser (see
+//! docs/loading.md). The lessons themselves are not bundled: trunk copies them into
+//! `dist/` and the app fetches them.
 
 use std::env;
 use std::fs;
 use std::path::Path;
+
+use fencelab::cuda::Observation;
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
@@ -13,8 +17,9 @@ fn main() {
     bundle_observations(&lessons, Path::new(&out_dir));
 }
 
-/// `OBSERVATIONS: &[&str]`, each a minified observation file. A file that is not JSON is
-/// skipped with a warning; the core validates the rest when the app parses them.
+/// `observations.postcard`: every observation file that parses, as a postcard
+/// `Vec<Observation>`. A file that does not parse is skipped with a warning and named in
+/// `observations_skipped.rs`, which the app's `bundled_observations_decode` test reads.
 fn bundle_observations(lessons: &Path, out_dir: &Path) {
     let root = lessons.join("..");
     let dirs = [lessons.join("observations"), root.join("tests/scenarios/templates"), root.join("components/templates")];
@@ -30,18 +35,28 @@ fn bundle_observations(lessons: &Path, out_dir: &Path) {
         }
     }
     files.sort();
-    let mut entries = String::from("&[\n");
+    let mut observations = Vec::new();
+    let mut skipped = String::new();
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
         let text = fs::read_to_string(&path).unwrap_or_default();
-        match serde_json::from_str::<serde_json::Value>(&text) {
-            Ok(value) => entries.push_str(&format!("    {:?},\n", value.to_string())),
-            Err(err) => println!("cargo:warning=skipping {}: {err}", path.display()),
+        match Observation::from_json(&text) {
+            Ok(observation) => observations.push(observation),
+            Err(err) => {
+                println!("cargo:warning=skipping {}: {err}", path.display());
+                skipped.push_str(&format!("{:?}, ", format!("{}: {err}", path.display())));
+            }
         }
     }
-    entries.push(']');
-    let generated = format!("/// Minified observation files (`fencelab observed`), bundled at build time.\npub const OBSERVATIONS: &[&str] = {entries};\n");
-    if let Err(err) = fs::write(out_dir.join("observation_bundle.rs"), generated) {
+    let listed = format!("/// Observation files the build script could not read.\n#[allow(dead_code)]\npub const SKIPPED: &[&str] = &[{skipped}];\n");
+    if let Err(err) = fs::write(out_dir.join("observations_skipped.rs"), listed) {
+        println!("cargo:warning=cannot write the skipped observations: {err}");
+    }
+    let bytes = postcard::to_allocvec(&observations).unwrap_or_else(|err| {
+        println!("cargo:warning=cannot encode the observations: {err}");
+        Vec::new()
+    });
+    if let Err(err) = fs::write(out_dir.join("observations.postcard"), bytes) {
         println!("cargo:warning=cannot write the observation bundle: {err}");
     }
 }

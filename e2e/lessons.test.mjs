@@ -33,6 +33,21 @@ describe("lessons", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("the lesson text renderer loads only for lessons, and its failure is named", async () => {
+        const { page } = await browser.newPage();
+        const fetched = [];
+        page.on("request", (request) => fetched.push(request.url()));
+        await page.goto(`${browser.url}/`);
+        await page.locator("[data-verdict]").first().waitFor();
+        assert.ok(!fetched.some((url) => url.includes("fencelab-markdown")), "the explorer does not fetch the renderer");
+        await page.route("**/fencelab-markdown*", (route) => route.abort());
+        await page.goto(`${browser.url}/#/lessons`);
+        const alert = page.locator('[data-page="lesson"][role="alert"]');
+        await alert.waitFor();
+        assert.match(await alert.innerText(), /The lessons did not load[\s\S]*lesson text renderer did not load/);
+        await page.close();
+    });
+
     test("a link to another lesson's file opens that lesson", async () => {
         const { page, problems } = await browser.newPage();
         await page.goto(`${browser.url}/#/lessons/relay-warp-case-study`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints the size of every wasm and js file trunk put in dist/, raw and gzipped, against
 # the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
-# only on demand (the lessons, on the first lessons page).
+# only on demand, on the first lessons page: the lessons and the Markdown renderer
+# (fencelab-markdown*, built by scripts/build-markdown.sh).
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ total_gz=0
 printf '%-44s %10s %10s\n' file bytes gzipped
 for f in "$dist"/*.wasm "$dist"/*.js; do
     [ -e "$f" ] || continue
+    case "$(basename "$f")" in fencelab-markdown*) continue ;; esac
     raw=$(wc -c < "$f")
     packed=$(gz "$f")
     total_raw=$((total_raw + raw))
@@ -25,6 +27,10 @@ for f in "$dist"/*.wasm "$dist"/*.js; do
 done
 printf '%-44s %10d %10d  (%d KiB gzipped; budget %d KiB: %s)\n' total "$total_raw" "$total_gz" \
     $(((total_gz + 1023) / 1024)) "$budget_kib" "$([ "$total_gz" -le $((budget_kib * 1024)) ] && echo met || echo OVER)"
+for f in "$dist"/fencelab-markdown*; do
+    [ -e "$f" ] || continue
+    printf '%-44s %10d %10d\n' "on demand: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
+done
 if [ -d "$dist/lessons" ]; then
     lessons_raw=0
     lessons_gz=0

@@ -5,8 +5,13 @@
 
 use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
 use fencelab::fix::{fix, improve, Improvement, Limits, Search};
+use fencelab::link::{decode_postcard, LinkError, MAX_NESTING};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
+
+/// How deep a message may nest: a shareable scenario's depth plus the few levels of the
+/// reply around it (a fix search's candidates, a report's witness).
+const MESSAGE_NESTING: u32 = 2 * MAX_NESTING;
 
 /// The worker posts progress at most this often (ms), and not at all for shorter runs.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
@@ -64,7 +69,7 @@ pub enum FixOutcome {
 
 /// The worker's answer to a fix request: throttled progress, then one `FixDone`.
 pub fn answer_fix(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
-    let req = match postcard::from_bytes::<FixRequest>(request) {
+    let req = match decode_postcard::<FixRequest>(request, MESSAGE_NESTING) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable fix request: {err}") }));
@@ -100,7 +105,7 @@ pub struct WorkerTiming {
 /// `now` is the worker's clock (ms); the checker itself reads none.
 pub fn answer(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
-    let req = match postcard::from_bytes::<CheckRequest>(request) {
+    let req = match decode_postcard::<CheckRequest>(request, MESSAGE_NESTING) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable check request: {err}") }));
@@ -162,9 +167,9 @@ pub fn encode(reply: &CheckReply) -> Vec<u8> {
     })
 }
 
-/// Reads a reply the worker posted.
-pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, postcard::Error> {
-    postcard::from_bytes(bytes)
+/// Reads a reply the worker posted (through the share links' decoder: see `decode_postcard`).
+pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, LinkError> {
+    decode_postcard(bytes, MESSAGE_NESTING)
 }
 
 /// Writes a fix request for the worker.

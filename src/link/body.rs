@@ -46,12 +46,19 @@ pub(super) fn decode_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, LinkErr
             }
             _ => LinkError::Corrupt("the compressed data is malformed".into()),
         })?;
-    let budget = Budget::new(MAX_NESTING);
-    let mut deserializer = postcard::Deserializer::from_bytes(&raw);
+    decode_postcard(&raw, MAX_NESTING)
+}
+
+/// Postcard bytes into `T`, nesting at most `max_nesting` levels, with nothing left over.
+/// The app's page↔worker messages decode through this too, so the wasm holds one copy of
+/// every model type's deserializer (a second deserializer type doubles that code).
+pub fn decode_postcard<T: DeserializeOwned>(raw: &[u8], max_nesting: u32) -> Result<T, LinkError> {
+    let budget = Budget::new(max_nesting);
+    let mut deserializer = postcard::Deserializer::from_bytes(raw);
     let payload = T::deserialize(Limited { inner: &mut deserializer, budget: &budget })
         .map_err(|e| {
             if budget.exceeded() {
-                LinkError::Invalid(format!("it nests deeper than {MAX_NESTING} levels"))
+                LinkError::Invalid(format!("it nests deeper than {max_nesting} levels"))
             } else {
                 LinkError::Corrupt(postcard_detail(&e).into())
             }

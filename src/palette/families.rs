@@ -116,8 +116,17 @@ impl Names {
             .or(s.mbarriers.first())
             .map_or_else(|| "bar".to_string(), |m| m.name.clone());
         // A register name the thread does not use yet, so a new load never clobbers one.
-        let used = s.threads.get(thread).map(|t| format!("{:?}", t.program)).unwrap_or_default();
-        let reg = (0..).map(|n| format!("r{n}")).find(|r| !used.contains(&format!("\"{r}\""))).unwrap_or_default();
+        let used: Vec<&str> = s
+            .threads
+            .get(thread)
+            .into_iter()
+            .flat_map(|t| &t.program)
+            .flat_map(|instr| {
+                let facts = instr.facts();
+                facts.reads.into_iter().chain(facts.writes).chain(facts.accumulator)
+            })
+            .collect();
+        let reg = (0..).map(|n| format!("r{n}")).find(|r| !used.contains(&r.as_str())).unwrap_or_default();
         let peer_shared = find(&|sp| matches!(sp, Space::Shared(c) if Some(c) != cta), &shared);
         let peer_mbar = s.mbarriers.iter().find(|m| Some(m.cta) != cta).map_or_else(|| mbar.clone(), |m| m.name.clone());
         let pair = cta.and_then(|c| s.pair_peer(c));

@@ -191,3 +191,17 @@ fn pair_blocks_verify_in_a_pair_scenario() {
         assert_eq!(errors(&s), Vec::<String>::new(), "{label}");
     }
 }
+
+/// A new load's register is one the thread neither reads nor writes yet.
+#[test]
+fn a_new_load_takes_a_register_the_thread_does_not_use() {
+    let load_text = |s: &Scenario, thread: usize| {
+        let entries = catalog(s, thread).into_iter().flat_map(|(_, e)| e);
+        entries.filter(|e| e.label == "ld.acquire").map(|e| instr_text(&e.instr)).next().expect("an ld.acquire block")
+    };
+    let s = rich();
+    assert!(load_text(&s, 0).contains(" r0,"), "thread p uses no register: {}", load_text(&s, 0));
+    assert!(load_text(&s, 1).contains(" r1,"), "thread q writes r0: {}", load_text(&s, 1));
+    let reading = parse("cta A\nshared x @A = 0\n\nthread p @A:\n    st [x], r0\n    add r1, r0, 1\n").scenario;
+    assert!(load_text(&reading, 0).contains(" r2,"), "r0 read, r1 written: {}", load_text(&reading, 0));
+}

@@ -4,7 +4,9 @@
 mod course;
 mod exercise;
 mod files;
+mod json;
 mod list;
+mod markdown;
 mod page;
 mod preview;
 mod progress;
@@ -13,9 +15,12 @@ mod scenario_card;
 
 pub use list::LessonList;
 
-/// Fetches the course (once); the lessons screens read it only after this has finished.
+/// Fetches the course and the Markdown renderer side by side (once); the lessons screens
+/// read them only after this has finished.
 pub async fn load_course() -> Result<(), String> {
-    course::Course::load().await.map(|_| ())
+    let renderer = markdown::start_loading();
+    course::Course::load().await?;
+    markdown::finish_loading(renderer).await
 }
 
 /// Whether `load_course` has already finished.

@@ -2,6 +2,7 @@
 //! witness, the outcome table, and the strict/pragmatic switch.
 
 use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, Verdict};
+use fencelab::cost::MODEL_LABEL;
 use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
@@ -52,6 +53,10 @@ pub fn VerdictPanel() -> impl IntoView {
                             on:click=move |_| state.mode.set(mode)>{label}</button>
                     }).collect_view()}
                 </div>
+                <button type="button" class="cost-toggle" data-cost-toggle=""
+                    aria-pressed=move || state.notes.show_costs.get().to_string()
+                    title=format!("Show each synchronization instruction's cost in the lanes and the editor. {MODEL_LABEL}")
+                    on:click=move |_| state.notes.set_costs_shown(!state.notes.show_costs.get_untracked())>"SASS cost"</button>
             </div>
             {move || running_view(client)}
             <p class="visually-hidden" aria-live="polite" data-verdict-announce="">{move || announcement(client)}</p>

@@ -161,10 +161,10 @@ describe("fix panel", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         assert.equal(await loadTemplate(page, "mp-release-acquire"), "correct");
         const toggle = page.locator("[data-cost-toggle]");
-        assert.equal(await toggle.getAttribute("aria-pressed"), "false", "off at first");
+        assert.equal(await toggle.isChecked(), false, "off at first");
         assert.equal(await page.locator("[data-cost-chip]").count(), 0);
-        await toggle.click();
-        assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+        await page.getByLabel("SASS cost").check();
+        assert.equal(await toggle.isChecked(), true);
         // One priced instruction, the release store (MEMBAR.ALL.CTA): in the lane and the editor.
         const laneChips = lanes(page).locator("[data-cost-chip]");
         await laneChips.first().waitFor();
@@ -180,13 +180,13 @@ describe("fix panel", { skip: skip ?? false }, () => {
         // Remembered across a reload; off again, also remembered.
         await page.reload();
         await verdictAfter(page, 0);
-        assert.equal(await page.locator("[data-cost-toggle]").getAttribute("aria-pressed"), "true", "remembered on");
+        assert.equal(await page.locator("[data-cost-toggle]").isChecked(), true, "remembered on");
         await page.locator(".editor-paint [data-cost-chip]").first().waitFor();
-        await page.locator("[data-cost-toggle]").click();
+        await page.locator("[data-cost-toggle]").uncheck();
         assert.equal(await page.locator("[data-cost-chip]").count(), 0);
         await page.reload();
         await verdictAfter(page, 0);
-        assert.equal(await page.locator("[data-cost-toggle]").getAttribute("aria-pressed"), "false", "remembered off");
+        assert.equal(await page.locator("[data-cost-toggle]").isChecked(), false, "remembered off");
         assert.deepEqual(problems, []);
     });
 

@@ -103,7 +103,7 @@ pub fn Editor(
                         title="Redo (Ctrl+Shift+Z)">"Redo"</button>
                 </div>
             </div>
-            <div class="editor">
+            <div class="editor" class:with-notes=move || notes.with(|n| !n.is_empty())>
                 <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref
                     class:with-steps=move || notes.with(|n| n.iter().any(|n| n.mark.is_some()))>
                     {move || {

@@ -261,7 +261,10 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
             .into_any()
         }
         FixState::Done(FixOutcome::Improved(found), _) => view! {
-            <p class="fix-summary">{format!("Correct in {} mode, cost {}. The steps are marked in the lanes and the editor.", found.mode.name(), found.cost)}</p>
+            <p class="fix-summary">
+                {format!("Correct in {} mode, cost {}.", found.mode.name(), found.cost)}
+                {(!found.necessary.is_empty() || !found.redundant.is_empty()).then_some(" Each step is marked in the lanes and the editor.")}
+            </p>
             <h3 class="fix-title">"Necessary"</h3>
             {found.necessary.is_empty().then(|| view! { <p class="muted">"No step whose weakening the checker notices."</p> })}
             <ul class="fix-steps">

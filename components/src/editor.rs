@@ -8,6 +8,7 @@ use fencelab::diag::Severity;
 
 use crate::analysis::DiagView;
 use crate::highlight::highlight_line;
+use crate::instr_notes::{chip_text, StepKind};
 use crate::source_link::{LineMarks, SourceLines};
 use crate::state::{use_app_state, AppState};
 
@@ -36,6 +37,7 @@ pub fn Editor(
     let marks = move || state.analysis.with(|a| a.line_marks());
     // An exercise's editor has no stepping beside it: nothing to mark or jump to.
     let linked = Memo::new(move |_| if compact { LineMarks::default() } else { execution_marks(state) });
+    let notes = Memo::new(move |_| if compact { Vec::new() } else { line_notes(state) });
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -101,11 +103,13 @@ pub fn Editor(
                         title="Redo (Ctrl+Shift+Z)">"Redo"</button>
                 </div>
             </div>
-            <div class="editor">
-                <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref>
+            <div class="editor" class:with-notes=move || notes.with(|n| !n.is_empty())>
+                <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref
+                    class:with-steps=move || notes.with(|n| n.iter().any(|n| n.mark.is_some()))>
                     {move || {
                         let marks = marks();
                         let linked = linked.get();
+                        let notes = notes.get();
                         (1..=lines())
                             .map(|n| {
                                 let class = match marks.iter().find(|(l, _)| *l == n).map(|m| m.1) {
@@ -114,9 +118,15 @@ pub fn Editor(
                                     _ => "",
                                 };
                                 let access = linked.accesses.iter().any(|(l, _)| *l == n);
+                                // The painted notes sit under the text area; their line
+                                // number is where the pointer finds why.
+                                let note = notes.iter().find(|note| note.line == n);
+                                let step = note.and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
                                 view! {
-                                    <li class=class class:has-access=access class:is-current=linked.current == Some(n)>
+                                    <li class=class class:has-access=access class:is-current=linked.current == Some(n)
+                                        title=note.map(LineNote::title) data-step=step.map(StepKind::css)>
                                         {n}
+                                        {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
                                     </li>
                                 }
                             })
@@ -129,7 +139,8 @@ pub fn Editor(
                             let marks = marks();
                             let linked = linked.get();
                             let hovered = state.hover_line.get();
-                            source.with(|s| paint(s, &marks, &linked, hovered))
+                            let notes = notes.get();
+                            source.with(|s| paint(s, &marks, &linked, hovered, &notes))
                         }}
                     </pre>
                     <textarea
@@ -236,6 +247,60 @@ fn execution_marks(state: AppState) -> LineMarks {
     })
 }
 
+/// One line's step mark (kind, why) and cost chip (text, SASS).
+#[derive(Clone, Debug, PartialEq)]
+struct LineNote {
+    line: usize,
+    mark: Option<(StepKind, String)>,
+    cost: Option<(String, String)>,
+}
+
+impl LineNote {
+    fn title(&self) -> String {
+        let parts: Vec<&str> = [self.mark.as_ref().map(|m| m.1.as_str()), self.cost.as_ref().map(|c| c.1.as_str())].into_iter().flatten().collect();
+        parts.join("\n")
+    }
+
+    /// The words at the end of the painted line, after the code.
+    fn inlay(&self) -> impl IntoView {
+        view! {
+            <span class="line-note">
+                {self.mark.as_ref().map(|(kind, _)| {
+                    let (glyph, word) = kind.label();
+                    view! { <span class=format!("step-mark step-{}", kind.css()) data-step=kind.css()>{format!("{glyph} {word}")}</span> }
+                })}
+                {self.cost.as_ref().map(|(text, _)| view! { <span class="cost-chip" data-cost-chip="">{text.clone()}</span> })}
+            </span>
+        }
+    }
+}
+
+/// The step marks and cost chips of the text in the editor, by line; none while it has errors.
+fn line_notes(state: AppState) -> Vec<LineNote> {
+    let steps = state.notes.steps();
+    let costs = state.notes.costs();
+    if steps.is_none() && costs.is_none() {
+        return Vec::new();
+    }
+    state.analysis.with(|a| {
+        if a.has_errors() {
+            return Vec::new();
+        }
+        let lines = SourceLines::new(&a.loaded, &a.source);
+        let mut notes = Vec::new();
+        for (t, thread) in a.loaded.scenario.threads.iter().enumerate() {
+            for i in 0..thread.program.len() {
+                let mark = steps.as_ref().and_then(|s| s.at(&thread.name, i).map(|m| (m.kind, s.title(m))));
+                let cost = costs.as_ref().and_then(|c| c.instr(t, i)).map(chip_text);
+                if let (Some(line), true) = (lines.line_of(&thread.name, i), mark.is_some() || cost.is_some()) {
+                    notes.push(LineNote { line, mark, cost });
+                }
+            }
+        }
+        notes
+    })
+}
+
 /// Goes to the step that runs the instruction on `line` (1-based), if the line holds one.
 fn go_to_line(state: AppState, line: usize) {
     if state.is_stale() {
@@ -277,7 +342,7 @@ fn utf16_offset(src: &str, byte: u32) -> u32 {
 
 /// The highlighted copy of the text, one span per line; lines with errors get a wavy line,
 /// the current step's line and a finding's access lines a band.
-fn paint(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered: Option<usize>) -> impl IntoView {
+fn paint(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered: Option<usize>, notes: &[LineNote]) -> impl IntoView {
     source
         .split('\n')
         .enumerate()
@@ -291,10 +356,11 @@ fn paint(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered:
                 .into_iter()
                 .map(|(class, text)| view! { <span class=class.css()>{text.to_string()}</span> })
                 .collect_view();
+            let note = notes.iter().find(|note| note.line == n).map(LineNote::inlay);
             view! {
                 <span class=class data-line=n class:current-step=current class:finding-access=access.is_some()
                     class:hover-linked=hovered == Some(n)
-                    data-current-step=current.then_some("") data-finding-access=access>{pieces}</span>
+                    data-current-step=current.then_some("") data-finding-access=access>{pieces}{note}</span>
                 // Outside the line's box, so a marked line's band spans the width without
                 // the newline making it two lines tall.
                 "\n"

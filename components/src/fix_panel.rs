@@ -1,7 +1,9 @@
 //! "Fix it" under the verdict: for a scenario that is not correct, the ranked verified
 //! fixes (`fencelab::fix::fix`); for a correct one, which synchronization steps matter and
 //! the cheaper correct variants (`fencelab::fix::improve`). The search runs in a worker of
-//! its own, so the checker keeps answering edits; cancel terminates that worker.
+//! its own, so the checker keeps answering edits; cancel terminates that worker. The
+//! search's mode and edit limit are the panel's own; "Which steps matter?" also marks the
+//! steps in the lanes and the editor (`instr_notes`).
 
 use fencelab::check::{Mode, Verdict};
 use fencelab::cost::MODEL_LABEL;
@@ -11,33 +13,55 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent};
 
 use crate::check_client::{start_worker, Attached, CheckState};
-use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixKind, FixOutcome, FixRequest};
+use crate::instr_notes::{words, StepMarks};
+use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixOutcome, FixRequest, MAX_EDITS};
 use crate::state::{use_app_state, AppState};
+
+/// What the verdict of the checker's mode calls for (the worker decides again in the
+/// search's mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FixKind {
+    Repair,
+    Improve,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 enum FixState {
     Idle,
     Running { done: usize, total: usize },
-    Done(FixOutcome),
+    /// The answer and the worker's search time (ms).
+    Done(FixOutcome, f64),
     Cancelled,
     Failed(String),
 }
 
-/// The panel's search: one at a time, for one text and mode.
+/// What one search was asked: an edit or another setting makes its answer stale.
+#[derive(Clone, Debug, PartialEq)]
+struct Asked {
+    source: String,
+    mode: Mode,
+    max_edits: usize,
+}
+
+/// The panel's search: one at a time, for one text, mode and edit limit.
 #[derive(Clone, Copy)]
 struct FixSearch {
     state: RwSignal<FixState>,
-    /// The text and mode the shown state belongs to; an edit makes it stale.
-    searched: RwSignal<Option<(String, Mode)>>,
+    searched: RwSignal<Option<Asked>>,
+    /// The search's mode: the checker's, until the learner picks another.
+    mode: RwSignal<Mode>,
+    max_edits: RwSignal<usize>,
     live: StoredValue<Option<Attached>, LocalStorage>,
     next_id: StoredValue<u64>,
 }
 
 impl FixSearch {
-    fn new() -> FixSearch {
+    fn new(mode: Mode) -> FixSearch {
         FixSearch {
             state: RwSignal::new(FixState::Idle),
             searched: RwSignal::new(None),
+            mode: RwSignal::new(mode),
+            max_edits: RwSignal::new(fencelab::fix::Limits::default().max_edits),
             live: StoredValue::new_local(None),
             next_id: StoredValue::new(0),
         }
@@ -52,12 +76,14 @@ impl FixSearch {
         self.state.set(FixState::Cancelled);
     }
 
-    fn start(self, kind: FixKind, source: String, mode: Mode) {
+    fn start(self, state: AppState, asked: Asked) {
         self.stop();
+        state.notes.set_steps(None);
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
-        self.searched.set(Some((source.clone(), mode)));
-        let Ok(bytes) = encode_fix_request(&FixRequest { id, source, mode, kind }) else {
+        self.searched.set(Some(asked.clone()));
+        let Asked { source, mode, max_edits } = asked;
+        let Ok(bytes) = encode_fix_request(&FixRequest { id, source: source.clone(), mode, max_edits }) else {
             self.state.set(FixState::Failed("fencelab internal bug: fix request not serializable".into()));
             return;
         };
@@ -84,11 +110,14 @@ impl FixSearch {
                     Ok(CheckReply::FixProgress { id: got, done, total }) if got == id => {
                         self.state.set(FixState::Running { done, total });
                     }
-                    Ok(CheckReply::FixDone { id: got, outcome }) if got == id => {
+                    Ok(CheckReply::FixDone { id: got, outcome, search_ms }) if got == id => {
                         // The worker's job is done; its handlers go with the next start or the panel.
                         worker.terminate();
+                        if let Ok(FixOutcome::Improved(found)) = &outcome {
+                            state.notes.set_steps(Some(StepMarks::new(source.clone(), found)));
+                        }
                         self.state.set(match outcome {
-                            Ok(outcome) => FixState::Done(outcome),
+                            Ok(outcome) => FixState::Done(outcome, search_ms),
                             Err(why) => FixState::Failed(why),
                         });
                     }
@@ -122,22 +151,30 @@ fn offered(state: AppState) -> Option<FixKind> {
 #[component]
 pub fn FixPanel() -> impl IntoView {
     let state = use_app_state();
-    let search = FixSearch::new();
-    on_cleanup(move || search.stop());
-    // An edit or a mode switch makes the shown search stale: drop it (and stop its worker).
+    let search = FixSearch::new(state.mode.get_untracked());
+    on_cleanup(move || {
+        search.stop();
+        state.notes.set_steps(None);
+    });
+    // The search follows the checker's mode switch; the learner may pick another after.
+    Effect::new(move |_| search.mode.set(state.mode.get()));
+    let asked = move || Asked { source: state.source.get(), mode: search.mode.get(), max_edits: search.max_edits.get() };
+    // An edit or another setting makes the shown search stale: drop it (and stop its
+    // worker), and the step marks with it.
     Effect::new(move || {
-        let now = (state.source.get(), state.mode.get());
+        let now = asked();
         if search.searched.with_untracked(|s| s.as_ref().is_some_and(|s| *s != now)) {
             search.stop();
             search.searched.set(None);
             search.state.set(FixState::Idle);
+            state.notes.set_steps(None);
         }
     });
     let data_state = move || {
         search.state.with(|s| match s {
             FixState::Idle => "idle",
             FixState::Running { .. } => "running",
-            FixState::Done(_) => "done",
+            FixState::Done(..) => "done",
             FixState::Cancelled => "cancelled",
             FixState::Failed(_) => "failed",
         })
@@ -148,13 +185,42 @@ pub fn FixPanel() -> impl IntoView {
             FixKind::Repair => ("Fix it", "Search for the cheapest edits that make this scenario correct"),
             FixKind::Improve => ("Which steps matter?", "Find the steps this scenario needs, the ones it can drop, and cheaper correct variants"),
         };
-        let start = move |_| search.start(kind, state.source.get_untracked(), state.mode.get_untracked());
+        let start = move |_| search.start(state, untrack(asked));
         let running = move || matches!(search.state.get(), FixState::Running { .. });
+        let search_ms = move || match search.state.get() {
+            FixState::Done(_, ms) => Some(format!("{ms:.1}")),
+            _ => None,
+        };
         Some(view! {
-            <section class="fix-panel" data-fix-panel="" data-fix-state=data_state aria-label=label>
+            <section class="fix-panel" data-fix-panel="" data-fix-state=data_state data-fix-ms=search_ms aria-label=label>
                 <div class="fix-head">
                     <button type="button" class="fix-start" data-fix-start="" title=help
                         disabled=running on:click=start>{label}</button>
+                    <label class="fix-control" title="The mode the search checks its variants in">
+                        "Mode "
+                        <select data-fix-mode="" on:change:target=move |ev| {
+                            search.mode.set(if ev.target().value() == "pragmatic" { Mode::Pragmatic } else { Mode::Strict });
+                        }>
+                            {[Mode::Strict, Mode::Pragmatic].map(|mode| view! {
+                                <option value=mode.name() selected=move || search.mode.get() == mode>{mode.name()}</option>
+                            }).collect_view()}
+                        </select>
+                    </label>
+                    {(kind == FixKind::Repair).then(|| view! {
+                        <label class="fix-control" title="Most edits in one fix: more finds more, slower">
+                            "Max edits "
+                            <input type="number" data-fix-max-edits="" min="1" max=MAX_EDITS.to_string() step="1"
+                                prop:value=move || search.max_edits.get().to_string()
+                                on:change:target=move |ev| {
+                                    let picked = ev.target().value().parse::<usize>().ok().map(|n| n.clamp(1, MAX_EDITS));
+                                    // A bad entry goes back to the limit in force.
+                                    match picked {
+                                        Some(n) => search.max_edits.set(n),
+                                        None => ev.target().set_value(&search.max_edits.get_untracked().to_string()),
+                                    }
+                                } />
+                        </label>
+                    })}
                     <span class="muted fix-model" title=MODEL_LABEL>"cost: sm_90a SASS"</span>
                 </div>
                 {move || fix_body(search, state)}
@@ -178,11 +244,12 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
         }
         FixState::Cancelled => view! { <p class="panel-empty">"Search cancelled."</p> }.into_any(),
         FixState::Failed(why) => view! { <p class="step-error" role="alert">{why}</p> }.into_any(),
-        FixState::Done(FixOutcome::Repaired(found)) => {
+        FixState::Done(FixOutcome::Repaired(found), _) => {
+            let mode = found.mode.name();
             let summary = match found.fixes.len() {
-                0 => "No fix found within the search bounds.".to_string(),
-                1 => format!("1 verified fix ({} checks).", found.checks),
-                n => format!("{n} verified fixes, cheapest first ({} checks).", found.checks),
+                0 => format!("{} in {mode} mode; no fix found within the search bounds ({} checks).", found.verdict.name(), found.checks),
+                1 => format!("1 verified fix in {mode} mode ({} checks).", found.checks),
+                n => format!("{n} verified fixes in {mode} mode, cheapest first ({} checks).", found.checks),
             };
             view! {
                 <p class="fix-summary">{summary}</p>
@@ -193,13 +260,17 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
             }
             .into_any()
         }
-        FixState::Done(FixOutcome::Improved(found)) => view! {
+        FixState::Done(FixOutcome::Improved(found), _) => view! {
+            <p class="fix-summary">
+                {format!("Correct in {} mode, cost {}.", found.mode.name(), found.cost)}
+                {(!found.necessary.is_empty() || !found.redundant.is_empty()).then_some(" Each step is marked in the lanes and the editor.")}
+            </p>
             <h3 class="fix-title">"Necessary"</h3>
             {found.necessary.is_empty().then(|| view! { <p class="muted">"No step whose weakening the checker notices."</p> })}
             <ul class="fix-steps">
                 {found.necessary.into_iter().map(|n| {
                     let broken = n.breaks.first().map(|b| view! {
-                        <span class="muted">{format!(" {}: ", mutation_words(&b.kind))}</span>
+                        <span class="muted">{format!(" {}: ", words(&b.kind))}</span>
                         <code>{b.after.clone()}</code>
                         <span class="fix-breaks">{format!(" → {}", b.verdict.name())}</span>
                     });
@@ -219,7 +290,7 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
                     <li data-redundant=r.line.to_string()>
                         <span class="fix-line">{format!("line {}", r.line)}</span>
                         <code>{r.text.clone()}</code>
-                        <span class="muted">{format!(" {}: ", mutation_words(&r.kind))}</span>
+                        <span class="muted">{format!(" {}: ", words(&r.kind))}</span>
                         <code>{r.after.clone()}</code>
                         <span class="fix-still">" still correct"</span>
                     </li>
@@ -234,11 +305,6 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
         }
         .into_any(),
     }
-}
-
-/// A mutation's name (`move-down`) as words.
-fn mutation_words(kind: &str) -> String {
-    kind.replace('-', " ")
 }
 
 /// One verified variant: its price change, its edits as a line diff, and Apply.

@@ -122,6 +122,7 @@ fn Lane(
                             .map(|(i, text)| {
                                 let current = pc == Some(i);
                                 let marked = shown.map(|m| m.line_marks(&thread, i)).unwrap_or_default();
+                                let notes = crate::instr_notes::badges(state.notes, id as usize, &thread, i);
                                 let is_marked = !marked.is_empty();
                                 let (thread_in, instr) = (thread.clone(), i);
                                 view! {
@@ -130,6 +131,7 @@ fn Lane(
                                         on:mouseenter=move |_| hover_line(state, &thread_in, instr)
                                         on:mouseleave=move |_| state.hover_line.set(None)>
                                         <code>{text.clone()}</code>
+                                        {notes}
                                         {marked.into_iter().map(|m| view! { <span class="access-mark">{crate::code_text::code_text(&m)}</span> }).collect_view()}
                                     </li>
                                 }

@@ -11,6 +11,7 @@ mod finding_marks;
 mod header;
 mod highlight;
 mod history;
+mod instr_notes;
 mod lanes;
 mod lesson_page;
 mod layout;

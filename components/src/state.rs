@@ -8,6 +8,7 @@ use crate::analysis::Analysis;
 use crate::check_client::CheckClient;
 use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
+use crate::instr_notes::InstrNotes;
 use crate::perf::measured;
 use crate::tape::Tape;
 
@@ -64,6 +65,8 @@ pub struct AppState {
     pub hover_line: RwSignal<Option<usize>>,
     /// Where "Back to the lesson" leads after a lesson opened a scenario here: (hash, title).
     pub return_to: RwSignal<Option<(String, String)>>,
+    /// Step marks and cost chips beside the instructions.
+    pub notes: InstrNotes,
 }
 
 impl AppState {
@@ -131,7 +134,7 @@ impl AppState {
 }
 
 pub fn provide_app_state() {
-    let state = AppState::build(STARTER_SCENARIO.to_string(), Mode::default(), |mode, analysis, typing| {
+    let state = AppState::build(STARTER_SCENARIO.to_string(), Mode::default(), true, |mode, analysis, typing| {
         CheckClient::start(mode, analysis, typing)
     });
     provide_context(state);
@@ -141,12 +144,14 @@ impl AppState {
     /// A state of its own for a lesson's scenario or exercise: the same editor and lanes
     /// work on it, and the checker runs in the card itself, so there is no worker.
     pub fn local(source: String, mode: Mode) -> AppState {
-        AppState::build(source, mode, |_, _, _| CheckClient::idle())
+        AppState::build(source, mode, false, |_, _, _| CheckClient::idle())
     }
 
+    /// `remember`: the explorer's state, whose display choices are kept in storage.
     fn build(
         source: String,
         mode: Mode,
+        remember: bool,
         start_check: impl FnOnce(RwSignal<Mode>, Memo<Analysis>, Box<dyn Fn() -> bool + Send + Sync>) -> CheckClient,
     ) -> AppState {
         let source = RwSignal::new(source);
@@ -206,6 +211,7 @@ impl AppState {
             marks,
             hover_line: RwSignal::new(None),
             return_to: RwSignal::new(None),
+            notes: InstrNotes::new(source, analysis, remember),
         }
     }
 

@@ -2,6 +2,7 @@
 //! witness, the outcome table, and the strict/pragmatic switch.
 
 use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, Verdict};
+use fencelab::cost::MODEL_LABEL;
 use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
@@ -52,6 +53,12 @@ pub fn VerdictPanel() -> impl IntoView {
                             on:click=move |_| state.mode.set(mode)>{label}</button>
                     }).collect_view()}
                 </div>
+                // A checkbox, not a pressed button: beside the mode buttons it must not read as a third mode.
+                <label class="cost-toggle" title=format!("Show each synchronization instruction's cost in the lanes and the editor. {MODEL_LABEL}")>
+                    <input type="checkbox" data-cost-toggle="" prop:checked=move || state.notes.show_costs.get()
+                        on:change:target=move |ev| state.notes.set_costs_shown(ev.target().checked()) />
+                    "SASS cost"
+                </label>
             </div>
             {move || running_view(client)}
             <p class="visually-hidden" aria-live="polite" data-verdict-announce="">{move || announcement(client)}</p>

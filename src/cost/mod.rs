@@ -58,6 +58,14 @@ pub struct Cost {
     pub sass: Vec<SassCount>,
 }
 
+impl Cost {
+    /// The price of instruction `instr` of thread `thread` (indices in the scenario), or
+    /// `None` when it lowers to no synchronization SASS.
+    pub fn instr(&self, thread: usize, instr: usize) -> Option<&InstrCost> {
+        self.threads.get(thread)?.instrs.iter().find(|c| c.instr == instr)
+    }
+}
+
 /// Prices every instruction of every thread.
 pub fn cost(scenario: &Scenario) -> Cost {
     let mut per_op: Vec<(Sass, u32)> = Vec::new();

@@ -60,3 +60,13 @@ fn totals_add_up_per_thread_and_per_op() {
     // A relaxed store adds no synchronization.
     assert_eq!(c.threads[0].instrs.len(), 3);
 }
+
+#[test]
+fn an_instruction_is_looked_up_by_its_thread_and_index() {
+    let priced = priced("    st.shared [data], 1\n    fence.acq_rel.cta\n    st.release.gpu.global [g], 1");
+    assert_eq!(priced.instr(0, 0), None, "a plain store emits no synchronization");
+    let fence = priced.instr(0, 1).expect("the fence is priced");
+    assert_eq!((fence.sass.as_slice(), fence.cost), (["MEMBAR.ALL.CTA".to_string()].as_slice(), Sass::MembarAllCta.weight()));
+    assert_eq!(priced.instr(0, 2).map(|c| c.instr), Some(2));
+    assert_eq!(priced.instr(1, 0), None, "no second thread");
+}

@@ -64,6 +64,7 @@ fn Block(ctx: BlockCtx, scenario: Arc<Scenario>, thread: usize, at: usize) -> im
         return ().into_any();
     };
     let text = instr_text(instr);
+    let name = scenario.threads.get(thread).map_or_else(String::new, |t| t.name.clone());
     let note = default_note(instr).map(|n| format!("= {n} (default)"));
     let over = RwSignal::new(false);
     let last_thread = scenario.threads.len().saturating_sub(1);
@@ -94,6 +95,7 @@ fn Block(ctx: BlockCtx, scenario: Arc<Scenario>, thread: usize, at: usize) -> im
             <div class="block-head">
                 <span class="block-grip" aria-hidden="true">"⋮⋮"</span>
                 <code class="block-text">{text.clone()}</code>
+                {move || crate::instr_notes::badges(ctx.state.notes, thread, &name, at)}
                 <span class="block-actions">
                     {action("Move up", "↑", at == 0, Edit::Move { thread, at, to_thread: thread, to: at.saturating_sub(1) })}
                     {action("Move down", "↓", at + 1 >= program_len, Edit::Move { thread, at, to_thread: thread, to: at + 2 })}

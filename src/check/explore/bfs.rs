@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::por;
-use crate::check::machine::{fingerprint, own_bytes, Layout, Machine, Status};
+use crate::check::machine::{own_bytes, StateKeys, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
 use crate::check::step::{apply, perform};
@@ -114,7 +114,8 @@ pub fn explore(
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
     let mut seen: HashMap<u128, u32, BuildHasherDefault<FingerprintHasher>> = HashMap::default();
-    seen.insert(fingerprint(&m0), 0);
+    let mut keys = StateKeys::default();
+    seen.insert(keys.key(&m0), 0);
     let mut finding_keys = HashSet::new();
     let mut deadlock_keys = HashSet::new();
     let initial = m0.clone();
@@ -191,7 +192,7 @@ pub fn explore(
                         }
                     }
                 }
-                let k = fingerprint(&next);
+                let k = keys.key(&next);
                 let target = match seen.get(&k) {
                     Some(&v) => {
                         if let Some(n) = nodes.get_mut(v as usize) {

@@ -1,4 +1,5 @@
-//! 128-bit state fingerprints: the explorer keeps these instead of whole states.
+//! 128-bit fingerprints: the explorer keeps these instead of whole states (see
+//! [`super::relabel`] for the state key built from them).
 //!
 //! One pass feeds every word to two Fx-style multiply-rotate lanes with different seeds
 //! and multipliers; collisions are negligible at the state caps we use. Shared parts of a
@@ -6,8 +7,6 @@
 //! it changed.
 
 use std::hash::{Hash, Hasher};
-
-use super::state::Machine;
 
 pub struct Fingerprinter {
     a: u64,
@@ -66,7 +65,3 @@ pub fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> u128 {
     f.finish128()
 }
 
-/// The key under which the explorer remembers a state (equal states, equal keys).
-pub fn fingerprint(m: &Machine) -> u128 {
-    fingerprint_of(m)
-}

@@ -2,6 +2,7 @@
 
 mod agents;
 mod fingerprint;
+mod relabel;
 mod knowledge;
 mod layout;
 mod ranges;
@@ -11,7 +12,8 @@ mod state;
 mod vv;
 
 pub use agents::{AsyncOp, AsyncWhat, PeerHalf, Stage, TcWhat, TMEM_COLUMNS};
-pub use fingerprint::fingerprint;
+
+pub use relabel::StateKeys;
 pub use shared::Shared;
 pub use size::own_bytes;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};

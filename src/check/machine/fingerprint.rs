@@ -65,3 +65,27 @@ pub fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> u128 {
     f.finish128()
 }
 
+
+/// Hashes a fingerprint (or a tuple of them) by folding its words: they are already
+/// uniformly mixed, so a table keyed by fingerprints needs no hashing of its own.
+#[derive(Default)]
+pub struct FingerprintHasher(u64);
+
+impl Hasher for FingerprintHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = self.0.rotate_left(17) ^ (n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// `HashMap` hashing for fingerprint keys.
+pub type FingerprintHashing = std::hash::BuildHasherDefault<FingerprintHasher>;

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
 use super::agents::{AsyncOp, AsyncWhat, TcWhat, ThreadAsync, TmemState};
-use super::fingerprint::{fingerprint_of, Fingerprinter};
+use super::fingerprint::{fingerprint_of, FingerprintHashing, Fingerprinter};
 use super::knowledge::{Entry, Knowledge, Message};
 use super::state::{Agent, AgentKind, BareArrival, BarState, Cell, ClusterBarState, Machine, MbarState, ReadRec, WriteRec};
 use super::vv::{EventId, VersionVec};
@@ -36,7 +36,7 @@ use super::shared::Shared;
 #[derive(Default)]
 pub struct StateKeys {
     /// (part's own fingerprint, renaming's fingerprint) -> the renamed part's fingerprint.
-    renamed: HashMap<(u128, u128), u128>,
+    renamed: HashMap<(u128, u128), u128, FingerprintHashing>,
 }
 
 /// Entries kept before the memo starts over (bounds its memory; a miss only costs time).

@@ -1,8 +1,9 @@
 //! The warp-specialized TMA + wgmma pipeline (tests/scenarios/async/pipeline_ws.fence):
 //! time to check it in one mode, and in both (what `check` does when the scenario touches
 //! a point the spec leaves open), its missing-proxy-fence mutant, and a larger pipeline
-//! (benches/data/pipeline_ws_3x3.fence: 3 stages, 3 iterations, two consumer warps) up to
-//! the default state cap. States explored are printed once per variant.
+//! (benches/data/pipeline_ws_3x3.fence: 3 stages, 3 iterations, two consumer warps),
+//! completely, with its one-bug mutants up to 20,000 states (where each has its first
+//! finding). States explored are printed once per variant.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fencelab::check::{check, Mode, Options};
@@ -33,11 +34,20 @@ fn pipeline(c: &mut Criterion) {
 }
 
 fn larger_pipeline(c: &mut Criterion) {
-    let scenario = load("pipeline_ws_3x3.fence");
-    let options = Options::default();
-    let report = check(&scenario, &options);
-    println!("pipeline_ws_3x3.fence: {:?}, {} states, complete {}", report.verdict, report.stats.states, report.stats.complete);
-    c.bench_function("check pipeline_ws_3x3.fence to the default cap", |b| b.iter(|| check(&scenario, &options)));
+    let variants = [
+        ("pipeline_ws_3x3.fence", Options::default()),
+        ("pipeline_ws_3x3_missing_proxy_fence.fence", Options { max_states: 20_000, ..Options::default() }),
+        ("pipeline_ws_3x3_missing_expect_tx.fence", Options { max_states: 20_000, ..Options::default() }),
+        ("pipeline_ws_3x3_arrive_before_wgmma_wait.fence", Options { max_states: 20_000, ..Options::default() }),
+        ("pipeline_ws_3x3_parity_not_flipped.fence", Options { max_states: 20_000, ..Options::default() }),
+        ("pipeline_ws_3x3_empty_count_one_consumer.fence", Options { max_states: 20_000, ..Options::default() }),
+    ];
+    for (name, options) in variants {
+        let scenario = load(name);
+        let report = check(&scenario, &options);
+        println!("{name}: {:?}, {} states, complete {}", report.verdict, report.stats.states, report.stats.complete);
+        c.bench_function(&format!("check {name}"), |b| b.iter(|| check(&scenario, &options)));
+    }
 }
 
 criterion_group! {

@@ -2,10 +2,9 @@
 //! shortest one, so every witness is a shortest schedule.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use super::por;
-use crate::check::machine::{fingerprint, own_bytes, Layout, Machine, Status};
+use crate::check::machine::{own_bytes, FingerprintHashing, StateKeys, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
 use crate::check::step::{apply, perform};
@@ -60,26 +59,6 @@ pub struct Caps {
 const STATE_RECORD_BYTES: usize =
     std::mem::size_of::<Node>() + std::mem::size_of::<Vec<u32>>() + 2 * std::mem::size_of::<(u128, u32)>();
 
-/// Hashes a fingerprint by taking its low bits: it is already uniformly mixed.
-#[derive(Default)]
-struct FingerprintHasher(u64);
-
-impl Hasher for FingerprintHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 = n as u64;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
     let mut steps: Vec<Step> = last.into_iter().collect();
     while let Some((parent, step)) = nodes.get(id as usize).and_then(|n| n.parent) {
@@ -113,8 +92,9 @@ pub fn explore(
     let mut bytes = own_bytes(&m0) + STATE_RECORD_BYTES;
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
-    let mut seen: HashMap<u128, u32, BuildHasherDefault<FingerprintHasher>> = HashMap::default();
-    seen.insert(fingerprint(&m0), 0);
+    let mut seen: HashMap<u128, u32, FingerprintHashing> = HashMap::default();
+    let mut keys = StateKeys::default();
+    seen.insert(keys.key(&m0), 0);
     let mut finding_keys = HashSet::new();
     let mut deadlock_keys = HashSet::new();
     let initial = m0.clone();
@@ -191,7 +171,7 @@ pub fn explore(
                         }
                     }
                 }
-                let k = fingerprint(&next);
+                let k = keys.key(&next);
                 let target = match seen.get(&k) {
                     Some(&v) => {
                         if let Some(n) = nodes.get_mut(v as usize) {

@@ -1,4 +1,5 @@
-//! 128-bit state fingerprints: the explorer keeps these instead of whole states.
+//! 128-bit fingerprints: the explorer keeps these instead of whole states (see
+//! [`super::relabel`] for the state key built from them).
 //!
 //! One pass feeds every word to two Fx-style multiply-rotate lanes with different seeds
 //! and multipliers; collisions are negligible at the state caps we use. Shared parts of a
@@ -6,8 +7,6 @@
 //! it changed.
 
 use std::hash::{Hash, Hasher};
-
-use super::state::Machine;
 
 pub struct Fingerprinter {
     a: u64,
@@ -66,7 +65,27 @@ pub fn fingerprint_of<T: Hash + ?Sized>(value: &T) -> u128 {
     f.finish128()
 }
 
-/// The key under which the explorer remembers a state (equal states, equal keys).
-pub fn fingerprint(m: &Machine) -> u128 {
-    fingerprint_of(m)
+
+/// Hashes a fingerprint (or a tuple of them) by folding its words: they are already
+/// uniformly mixed, so a table keyed by fingerprints needs no hashing of its own.
+#[derive(Default)]
+pub struct FingerprintHasher(u64);
+
+impl Hasher for FingerprintHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = self.0.rotate_left(17) ^ (n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
+
+/// `HashMap` hashing for fingerprint keys.
+pub type FingerprintHashing = std::hash::BuildHasherDefault<FingerprintHasher>;

@@ -5,13 +5,15 @@ mod fingerprint;
 mod knowledge;
 mod layout;
 mod ranges;
+mod relabel;
 mod shared;
 mod size;
 mod state;
 mod vv;
 
 pub use agents::{AsyncOp, AsyncWhat, PeerHalf, Stage, TcWhat, TMEM_COLUMNS};
-pub use fingerprint::fingerprint;
+pub use fingerprint::FingerprintHashing;
+pub use relabel::StateKeys;
 pub use shared::Shared;
 pub use size::own_bytes;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};

@@ -68,10 +68,16 @@ impl<T: PartialEq> PartialEq for Shared<T> {
 
 impl<T: Eq> Eq for Shared<T> {}
 
+impl<T: Hash> Shared<T> {
+    /// The value's fingerprint, computed once per part.
+    pub fn fingerprint(&self) -> u128 {
+        *self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value))
+    }
+}
+
 impl<T: Hash> Hash for Shared<T> {
     /// Feeds the value's cached fingerprint: equal values give equal fingerprints.
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let f = *self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value));
-        state.write_u128(f);
+        state.write_u128(self.fingerprint());
     }
 }

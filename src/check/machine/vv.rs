@@ -40,6 +40,16 @@ impl VersionVec {
         self.clock.capacity() * std::mem::size_of::<u32>()
     }
 
+    /// One past the highest agent this clock has an event of.
+    pub fn width(&self) -> usize {
+        self.clock.len()
+    }
+
+    /// `(agent, epoch)` for every agent this clock has an event of.
+    pub fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.clock.iter().enumerate().filter(|(_, e)| **e != 0).map(|(agent, e)| (agent as u32, *e))
+    }
+
     pub fn get(&self, agent: u32) -> u32 {
         self.clock.get(agent as usize).copied().unwrap_or(0)
     }

@@ -369,7 +369,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         }
         let who = ex.name_of(ex.agent);
         for bar in bars {
-            let msg = async_agent::message(ex, Scope::Cluster, format!("{who} arrive-on"), k.clone())?;
+            let msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("{who} arrive-on")), k.clone())?;
             if !completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {
                 return Ok(());
             }

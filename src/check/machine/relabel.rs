@@ -1,0 +1,424 @@
+//! The explorer's state key, blind to the order asynchronous agents were spawned in.
+//!
+//! An async agent's id is its spawn position, so two schedules that issue the same copies
+//! and wgmmas in a different interleaving reach states that differ only in those ids:
+//! the same machine up to a renaming. Nothing the semantics decides depends on an id's
+//! value (ids are compared for equality, and lists kept sorted by id are re-sorted
+//! here), so such states have the same futures, up to the same renaming. Keying states by
+//! their canonical renaming merges them. The explorer still keeps and replays the concrete
+//! state it reached first, so witnesses and their texts name agents as that schedule
+//! spawned them.
+//!
+//! Canonical order: threads keep their ids; async agents are ordered by issuing
+//! instruction, then by how many agents that instruction spawned before (an instruction's
+//! spawns are in program order, so this count is the same in every schedule).
+//!
+//! An async completion's message names its agent (`complete_tx of tma#5 (producer)`), so
+//! that text is built only when a step explains itself (`Exec::explain`): while exploring
+//! it is empty and holds no id.
+//!
+//! Every id-bearing field is renamed below with its struct destructured in full, so a new
+//! field must be decided here: a field left out would let two different states share a key.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+
+use super::agents::{AsyncOp, AsyncWhat, TcWhat, ThreadAsync, TmemState};
+use super::fingerprint::{fingerprint_of, FingerprintHashing, Fingerprinter};
+use super::knowledge::{Entry, Knowledge, Message};
+use super::state::{Agent, AgentKind, BareArrival, BarState, Cell, ClusterBarState, Machine, MbarState, ReadRec, WriteRec};
+use super::vv::{EventId, VersionVec};
+use super::shared::Shared;
+
+/// Computes state keys, remembering each shared part's renamed fingerprint: a step changes
+/// few parts, and its successor usually has the same renaming, so most parts are renamed
+/// once and then looked up.
+#[derive(Default)]
+pub struct StateKeys {
+    /// (part's own fingerprint, renaming's fingerprint) -> the renamed part's fingerprint.
+    renamed: HashMap<(u128, u128), u128, FingerprintHashing>,
+}
+
+/// Entries kept before the memo starts over (bounds its memory; a miss only costs time).
+const MEMO_ENTRIES: usize = 1 << 18;
+
+impl StateKeys {
+    /// The key the explorer remembers `m` under: equal for states equal up to a renaming
+    /// of their async agents.
+    pub fn key(&mut self, m: &Machine) -> u128 {
+        let Machine { agents, cells, mbars, bars, cluster_bars, sc_fences, undefined, tmem, trace: _ } = m;
+        let map = canonical_ids(m);
+        if self.renamed.len() > MEMO_ENTRIES {
+            self.renamed.clear();
+        }
+        let mut f = Fingerprinter::new();
+        f.write_usize(agents.len());
+        match &map {
+            None => agents.iter().for_each(|a| f.write_u128(a.fingerprint())),
+            Some(map) => {
+                for old in &map.old_id {
+                    let part = agents.get(*old as usize).map_or(0, |a| self.part(a, map));
+                    f.write_u128(part);
+                }
+            }
+        }
+        for part_list in [cells.iter().map(|c| self.renamed_part(c, map.as_ref())).collect::<Vec<_>>(), mbars.iter().map(|b| self.renamed_part(b, map.as_ref())).collect()] {
+            f.write_usize(part_list.len());
+            part_list.into_iter().for_each(|p| f.write_u128(p));
+        }
+        // The rest is small and unshared: rename a copy.
+        let mut rest = (bars.clone(), cluster_bars.clone(), sc_fences.clone(), tmem.clone());
+        if let Some(map) = &map {
+            rest.0.values_mut().for_each(|b| b.relabel(map));
+            rest.1.relabel(map);
+            // Kept in the order the fences ran, not by id: renamed in place.
+            rest.2.relabel(map);
+            rest.3.relabel(map);
+        }
+        rest.hash(&mut f);
+        undefined.hash(&mut f);
+        f.finish128()
+    }
+
+    fn renamed_part<T: Relabel + Clone + Hash>(&mut self, part: &Shared<T>, map: Option<&Renaming>) -> u128 {
+        match map {
+            None => part.fingerprint(),
+            Some(map) => self.part(part, map),
+        }
+    }
+
+    fn part<T: Relabel + Clone + Hash>(&mut self, part: &Shared<T>, map: &Renaming) -> u128 {
+        *self.renamed.entry((part.fingerprint(), map.fingerprint)).or_insert_with(|| {
+            let mut value = T::clone(part);
+            value.relabel(map);
+            fingerprint_of(&value)
+        })
+    }
+}
+
+/// New id per old id, or `None` when the agents are already in canonical order.
+fn canonical_ids(m: &Machine) -> Option<Renaming> {
+    let mut order: Vec<(usize, Option<(super::state::InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
+    let mut spawned: BTreeMap<super::state::InstrRef, usize> = BTreeMap::new();
+    for (id, a) in m.agents.iter().enumerate() {
+        let key = match &a.kind {
+            AgentKind::Thread(_) => None,
+            AgentKind::Async { issuer, .. } => {
+                let nth = spawned.entry(*issuer).or_insert(0);
+                *nth += 1;
+                Some((*issuer, *nth))
+            }
+        };
+        order.push((id, key));
+    }
+    // Threads come first and stay put (`None` sorts first, and the sort is stable).
+    let sorted = order.windows(2).all(|w| matches!(w, [(_, a), (_, b)] if a <= b));
+    if sorted {
+        return None;
+    }
+    order.sort_by_key(|(_, key)| *key);
+    let mut new_id = vec![0u32; order.len()];
+    for (new, (old, _)) in order.iter().enumerate() {
+        if let Some(slot) = new_id.get_mut(*old) {
+            *slot = new as u32;
+        }
+    }
+    let first_moved = new_id.iter().enumerate().position(|(old, new)| old as u32 != *new).unwrap_or(new_id.len());
+    let old_id: Vec<u32> = order.iter().map(|(old, _)| *old as u32).collect();
+    Some(Renaming { fingerprint: fingerprint_of(&new_id), new_id, old_id, first_moved })
+}
+
+struct Renaming {
+    new_id: Vec<u32>,
+    /// The agent at each canonical position.
+    old_id: Vec<u32>,
+    fingerprint: u128,
+    /// Ids below this keep their number: a clock no longer than it needs no renaming.
+    first_moved: usize,
+}
+
+impl Renaming {
+    fn id(&self, old: u32) -> u32 {
+        self.new_id.get(old as usize).copied().unwrap_or(old)
+    }
+}
+
+trait Relabel {
+    fn relabel(&mut self, map: &Renaming);
+}
+
+impl<T: Relabel + Clone> Relabel for Shared<T> {
+    fn relabel(&mut self, map: &Renaming) {
+        T::relabel(&mut **self, map);
+    }
+}
+
+impl<T: Relabel> Relabel for Vec<T> {
+    fn relabel(&mut self, map: &Renaming) {
+        self.iter_mut().for_each(|x| x.relabel(map));
+    }
+}
+
+impl<T: Relabel> Relabel for Option<T> {
+    fn relabel(&mut self, map: &Renaming) {
+        if let Some(x) = self {
+            x.relabel(map);
+        }
+    }
+}
+
+impl Relabel for u32 {
+    fn relabel(&mut self, map: &Renaming) {
+        *self = map.id(*self);
+    }
+}
+
+impl Relabel for EventId {
+    fn relabel(&mut self, map: &Renaming) {
+        // The initial writes' pseudo-agent (u32::MAX) is no agent and maps to itself.
+        self.agent = map.id(self.agent);
+    }
+}
+
+impl Relabel for VersionVec {
+    fn relabel(&mut self, map: &Renaming) {
+        if self.width() <= map.first_moved {
+            return;
+        }
+        let old = std::mem::take(self);
+        for (agent, epoch) in old.entries() {
+            self.set(map.id(agent), epoch);
+        }
+    }
+}
+
+impl Relabel for Knowledge {
+    fn relabel(&mut self, map: &Renaming) {
+        let Knowledge { entries } = self;
+        for Entry { filter: _, bridge: _, vv, floor: _ } in entries {
+            vv.relabel(map);
+        }
+    }
+}
+
+impl Relabel for Message {
+    fn relabel(&mut self, map: &Renaming) {
+        let Message { origin, from_agent, scope: _, via: _, knowledge, step: _ } = self;
+        origin.relabel(map);
+        from_agent.relabel(map);
+        knowledge.relabel(map);
+    }
+}
+
+impl Relabel for BareArrival {
+    fn relabel(&mut self, map: &Renaming) {
+        let BareArrival { event, step: _, why: _ } = self;
+        event.relabel(map);
+    }
+}
+
+impl Relabel for ThreadAsync {
+    fn relabel(&mut self, map: &Renaming) {
+        let ThreadAsync {
+            cp_open,
+            cp_groups,
+            bulk_open,
+            bulk_groups,
+            wgmma_open,
+            wgmma_groups,
+            wgmma_fence,
+            dirty_regs: _,
+            tc_view,
+            tc_done,
+        } = self;
+        cp_open.relabel(map);
+        cp_groups.relabel(map);
+        bulk_open.relabel(map);
+        bulk_groups.relabel(map);
+        wgmma_open.relabel(map);
+        wgmma_groups.relabel(map);
+        wgmma_fence.relabel(map);
+        tc_view.relabel(map);
+        tc_done.relabel(map);
+    }
+}
+
+impl Relabel for AsyncOp {
+    fn relabel(&mut self, map: &Renaming) {
+        let AsyncOp { what, stage: _ } = self;
+        match what {
+            AsyncWhat::CpArrive { mbar: _, after } => after.relabel(map),
+            AsyncWhat::Wgmma { acc: _, a: _, b: _, acc_in: _, after } => after.relabel(map),
+            AsyncWhat::Tc(tc) => match tc {
+                TcWhat::Commit { bars: _, after } => after.relabel(map),
+                TcWhat::Mma { .. } | TcWhat::Cp { .. } | TcWhat::Shift { .. } | TcWhat::Ld { .. } | TcWhat::St { .. } | TcWhat::Alloc => {}
+            },
+            AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } | AsyncWhat::CpAsync { .. } | AsyncWhat::StAsync { .. } => {}
+        }
+    }
+}
+
+impl Relabel for Agent {
+    fn relabel(&mut self, map: &Renaming) {
+        let Agent {
+            kind,
+            place: _,
+            pc: _,
+            regs: _,
+            knowledge,
+            status: _,
+            release_fences,
+            pending_acquire,
+            cluster_arrived: _,
+            asyncs,
+        } = self;
+        match kind {
+            AgentKind::Thread(_) => {}
+            AgentKind::Async { issuer: _, op } => op.relabel(map),
+        }
+        knowledge.relabel(map);
+        release_fences.relabel(map);
+        pending_acquire.relabel(map);
+        pending_acquire.sort_by_key(|p| (p.origin, p.scope));
+        asyncs.relabel(map);
+    }
+}
+
+impl Relabel for Cell {
+    fn relabel(&mut self, map: &Renaming) {
+        let Cell { writes, reads } = self;
+        for w in writes.iter_mut() {
+            let WriteRec { value: _, event, loc: _, key: _, strong: _, msgs, instr: _, step: _ } = &mut **w;
+            event.relabel(map);
+            msgs.relabel(map);
+        }
+        for ReadRec { event, loc: _, key: _, strong: _, instr: _, step: _ } in reads.iter_mut() {
+            event.relabel(map);
+        }
+        reads.sort_by_key(|r| (r.event, r.key));
+    }
+}
+
+/// Message lists kept one per origin and scope, sorted (`sync::merge`).
+fn relabel_merged(msgs: &mut Vec<Message>, map: &Renaming) {
+    msgs.relabel(map);
+    msgs.sort_by_key(|p| (p.origin, p.scope));
+}
+
+fn relabel_bare(arrivals: &mut Vec<BareArrival>, map: &Renaming) {
+    arrivals.relabel(map);
+    arrivals.sort_by_key(|b| b.event);
+}
+
+impl Relabel for MbarState {
+    fn relabel(&mut self, map: &Renaming) {
+        let MbarState {
+            valid: _,
+            invalidated: _,
+            init_event,
+            phase: _,
+            pending: _,
+            expected: _,
+            tx: _,
+            current,
+            completed,
+            unobserved: _,
+            bare,
+            bare_completed,
+        } = self;
+        init_event.relabel(map);
+        relabel_merged(current, map);
+        relabel_merged(completed, map);
+        relabel_bare(bare, map);
+        relabel_bare(bare_completed, map);
+    }
+}
+
+impl Relabel for BarState {
+    fn relabel(&mut self, map: &Renaming) {
+        let BarState { arrived, lanes: _, count: _, msgs } = self;
+        for (agent, _) in arrived.iter_mut() {
+            agent.relabel(map);
+        }
+        relabel_merged(msgs, map);
+    }
+}
+
+impl Relabel for ClusterBarState {
+    fn relabel(&mut self, map: &Renaming) {
+        let ClusterBarState { instance: _, arrived, current, completed, bare, bare_completed } = self;
+        arrived.relabel(map);
+        relabel_merged(current, map);
+        relabel_merged(completed, map);
+        relabel_bare(bare, map);
+        relabel_bare(bare_completed, map);
+    }
+}
+
+impl Relabel for TmemState {
+    fn relabel(&mut self, map: &Renaming) {
+        let TmemState { allocated: _, ever_allocated: _, relinquished: _, live_allocs } = self;
+        live_allocs.relabel(map);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StateKeys;
+    use crate::check::report::Mode;
+    use crate::check::step::{apply, start};
+    use crate::schedule::Step;
+
+    /// Two producers, each issuing one bulk copy: their copies get ids in issue order.
+    const TWO_COPIES: &str = "cta A
+global g0 = 1 size 16
+global g1 = 2 size 16
+shared a0 @A = 0 size 16
+shared a1 @A = 0 size 16
+mbarrier full0 @A count 1
+mbarrier full1 @A count 1
+thread p0 @A:
+    mbarrier.arrive.expect_tx.shared::cta [full0], 16
+    cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a0], [g0], 16, [full0]
+thread p1 @A:
+    mbarrier.arrive.expect_tx.shared::cta [full1], 16
+    cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [a1], [g1], 16, [full1]
+";
+
+    fn key_after(src: &str, agents: &[u32]) -> u128 {
+        let loaded = crate::load(src);
+        let (layout, mut m) = start(&loaded.scenario).expect("scenario starts");
+        for &agent in agents {
+            apply(&layout, Mode::Pragmatic, &mut m, Step { agent, choice: 0 }).expect("step runs");
+        }
+        StateKeys::default().key(&m)
+    }
+
+    #[test]
+    fn copies_issued_in_either_order_reach_one_key() {
+        // p0 issues first (its copy is agent 2), or p1 does (its copy is agent 2).
+        let p0_first = key_after(TWO_COPIES, &[0, 0, 1, 1]);
+        let p1_first = key_after(TWO_COPIES, &[1, 1, 0, 0]);
+        assert_eq!(p0_first, p1_first);
+        // One copy further along: after the copy of p0 wrote `a0` (agent 2 or 3).
+        assert_eq!(key_after(TWO_COPIES, &[0, 0, 1, 1, 2]), key_after(TWO_COPIES, &[1, 1, 0, 0, 3]));
+    }
+
+    #[test]
+    fn renamed_states_that_differ_keep_different_keys() {
+        // Which copy has written is a real difference, whatever the ids.
+        assert_ne!(key_after(TWO_COPIES, &[0, 0, 1, 1, 2]), key_after(TWO_COPIES, &[1, 1, 0, 0, 2]));
+        assert_ne!(key_after(TWO_COPIES, &[0, 0, 1, 1]), key_after(TWO_COPIES, &[0, 0, 1]));
+    }
+
+    #[test]
+    fn the_memo_gives_the_key_a_fresh_computation_gives() {
+        let loaded = crate::load(TWO_COPIES);
+        let (layout, mut m) = start(&loaded.scenario).expect("scenario starts");
+        let mut keys = StateKeys::default();
+        for agent in [1, 1, 0, 0, 3, 2] {
+            apply(&layout, Mode::Pragmatic, &mut m, Step { agent, choice: 0 }).expect("step runs");
+            assert_eq!(keys.key(&m), StateKeys::default().key(&m));
+        }
+    }
+}

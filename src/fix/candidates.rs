@@ -346,7 +346,7 @@ pub(super) fn added_cost(original: &Scenario, change: &Change) -> i64 {
         Change::Insert { instr, .. } => price(instr),
         Change::Replace { thread, at: i, with } => price(with) - at(*thread, *i).map_or(0, price),
         Change::Remove { thread, at: i } => -at(*thread, *i).map_or(0, price),
-        Change::MoveDown { .. } | Change::Move { .. } => 0,
+        Change::MoveDown { .. } | Change::Move { .. } | Change::DeclaredCount { .. } => 0,
     }
 }
 
@@ -415,6 +415,14 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
     out.extend(deallocs(scenario));
     out.extend(tc_fences_turned(scenario));
     out.extend(cluster_instances_closed(scenario));
+    // A barrier declared initialised gets its arrival count corrected where it is
+    // declared, as an init's count is where it is written (one more or one fewer).
+    for (bar, declared) in scenario.mbarriers.iter().enumerate() {
+        let Some(count) = declared.count else { continue };
+        for other in [count.saturating_sub(1), count.saturating_add(1)].into_iter().filter(|c| *c != count && *c > 0) {
+            out.push((vec![Change::DeclaredCount { bar, count: other }], 0));
+        }
+    }
     out
 }
 
@@ -787,6 +795,7 @@ pub(super) fn families(original: &Scenario, change: &Change) -> u8 {
         Change::Insert { instr, .. } => families_of(instr, None),
         Change::Replace { thread, at: i, with } => families_of(with, at(*thread, *i)),
         Change::MoveDown { .. } | Change::Move { .. } => family::MOVE,
+        Change::DeclaredCount { .. } => family::COUNT,
         Change::Remove { .. } => 0,
     }
 }

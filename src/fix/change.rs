@@ -20,6 +20,9 @@ pub enum Change {
     Move { thread: usize, from: usize, to: usize },
     /// Delete instruction `at` (only the cheaper-variant search weakens).
     Remove { thread: usize, at: usize },
+    /// Declare mbarrier `bar` (an index into the scenario's mbarriers) with arrival count
+    /// `count`: the one declaration edit, for barriers the scenario starts initialised.
+    DeclaredCount { bar: usize, count: u32 },
 }
 
 impl Change {
@@ -30,6 +33,8 @@ impl Change {
             | Change::MoveDown { thread, .. }
             | Change::Move { thread, .. }
             | Change::Remove { thread, .. } => *thread,
+            // A declaration belongs to no thread.
+            Change::DeclaredCount { .. } => usize::MAX,
         }
     }
 
@@ -41,6 +46,7 @@ impl Change {
             Change::Replace { thread, at, with } => (*thread, *at, 10, instr_text(with)),
             Change::MoveDown { thread, at } => (*thread, *at, 11, String::new()),
             Change::Remove { thread, at } => (*thread, *at, 12, String::new()),
+            Change::DeclaredCount { bar, count } => (usize::MAX, *bar, 14, count.to_string()),
             Change::Move { thread, from, to } => (*thread, *from, 13, to.to_string()),
         }
     }
@@ -51,6 +57,7 @@ impl Change {
             Change::Insert { before, .. } => *before,
             Change::Replace { at, .. } | Change::MoveDown { at, .. } | Change::Remove { at, .. } => *at,
             Change::Move { to, .. } => *to,
+            Change::DeclaredCount { .. } => 0,
         }
     }
 
@@ -63,6 +70,7 @@ impl Change {
             // competes for that place.
             Change::Move { thread, from, to } => vec![(*thread, *from), (*thread, *to)],
             Change::Insert { .. } => Vec::new(),
+            Change::DeclaredCount { bar, .. } => vec![(usize::MAX, *bar)],
         }
     }
 }
@@ -97,7 +105,7 @@ pub(super) fn compatible(set: &[Change], change: &Change) -> bool {
         Change::MoveDown { thread, at } => {
             !set.iter().any(|c| matches!(c, Change::Insert { thread: t, before, .. } if t == thread && *before == at + 1))
         }
-        Change::Move { .. } | Change::Replace { .. } | Change::Remove { .. } => true,
+        Change::Move { .. } | Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => true,
     }
 }
 
@@ -125,6 +133,13 @@ pub(super) fn with(set: &[Change], step: Vec<Change>) -> Vec<Change> {
 /// comes from (`None` for an inserted one).
 pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<Vec<Option<usize>>>) {
     let mut scenario = original.clone();
+    for c in changes {
+        if let Change::DeclaredCount { bar, count } = c {
+            if let Some(b) = scenario.mbarriers.get_mut(*bar) {
+                b.count = Some(*count);
+            }
+        }
+    }
     let mut origins = Vec::new();
     for (t, thread) in scenario.threads.iter_mut().enumerate() {
         let old = std::mem::take(&mut thread.program);
@@ -133,7 +148,12 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
         let replaced = |i: usize| {
             changes.iter().find_map(|c| match c {
                 Change::Replace { thread, at, with } if *thread == t && *at == i => Some(with.clone()),
-                Change::Replace { .. } | Change::Insert { .. } | Change::MoveDown { .. } | Change::Move { .. } | Change::Remove { .. } => None,
+                Change::Replace { .. }
+                | Change::Insert { .. }
+                | Change::MoveDown { .. }
+                | Change::Move { .. }
+                | Change::Remove { .. }
+                | Change::DeclaredCount { .. } => None,
             })
         };
         let moved_away = |i: usize| changes.iter().any(|c| matches!(c, Change::Move { thread, from, .. } if *thread == t && *from == i));
@@ -155,7 +175,12 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
                             origin.push(Some(*from));
                         }
                     }
-                    Change::Insert { .. } | Change::Move { .. } | Change::Replace { .. } | Change::MoveDown { .. } | Change::Remove { .. } => {}
+                    Change::Insert { .. }
+                    | Change::Move { .. }
+                    | Change::Replace { .. }
+                    | Change::MoveDown { .. }
+                    | Change::Remove { .. }
+                    | Change::DeclaredCount { .. } => {}
                 }
             }
             let Some(instr) = old.get(i) else { break };
@@ -278,6 +303,15 @@ pub(super) fn edit_source(
                     splices.push(Splice { start: at, end: at, text: text_there });
                     edits.push(LineEdit { line: line_of(line) + 1, before: String::new(), after: text });
                 }
+            }
+            Change::DeclaredCount { bar, count } => {
+                let span = map.mbarrier(*bar)?;
+                let (start, end) = (span.start as usize, span.end as usize);
+                let declared = original.mbarriers.get(*bar)?;
+                let cta = original.ctas.get(declared.cta)?;
+                let text = format!("mbarrier {} @{} count {count}", declared.name, cta.name);
+                edits.push(LineEdit { line: line_of(start), before: src.get(start..end)?.to_string(), after: text.clone() });
+                splices.push(Splice { start, end, text });
             }
             Change::Remove { thread, at } => {
                 let (start, end, line_start, _) = place(src, map, *thread, *at)?;

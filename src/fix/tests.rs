@@ -262,7 +262,7 @@ fn moves_inserts_and_swaps_at_one_place_give_the_model_and_the_text_the_same_pro
             step.iter().all(|c| match c {
                 Change::Insert { instr, .. } => *instr == wgmma_fence,
                 Change::Move { .. } | Change::MoveDown { .. } => true,
-                Change::Replace { .. } | Change::Remove { .. } => false,
+                Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => false,
             })
         })
         .collect();
@@ -275,4 +275,19 @@ fn moves_inserts_and_swaps_at_one_place_give_the_model_and_the_text_the_same_pro
             assert_eq!(crate::load(&text).scenario.threads, model.threads, "{changes:?}");
         }
     }
+}
+
+#[test]
+fn a_declared_arrival_count_is_corrected_in_its_declaration() {
+    let src = scenario_file("async/bug28_empty_count_too_low");
+    let limits = super::Limits { max_edits: 1, max_checks: 400, ..super::Limits::default() };
+    let search = super::fix(&src, Mode::Pragmatic, &limits, &mut |_, _| true).expect("loads");
+    let fix = search.fixes.iter().find(|f| f.text.contains("mbarrier empty @A count 2")).expect("the count fix");
+    assert_eq!(fix.edits.len(), 1, "{:?}", fix.edits);
+    assert_eq!((fix.edits[0].line, fix.edits[0].before.as_str()), (8, "mbarrier empty @A count 1"));
+    assert!(fix.modes.iter().any(|m| m.mode == Mode::Pragmatic && m.verdict == crate::check::Verdict::Correct), "{:?}", fix.modes);
+    let loaded = crate::load(&src);
+    let changes = [Change::DeclaredCount { bar: 1, count: 2 }];
+    let (model, _) = apply(&loaded.scenario, &changes);
+    assert_eq!(crate::load(&fix.text).scenario.mbarriers, model.mbarriers);
 }

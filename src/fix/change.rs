@@ -233,6 +233,19 @@ fn place(src: &str, map: &SourceMap, thread: usize, i: usize) -> Option<(usize, 
     Some((start, end, line_start, indent))
 }
 
+/// The splice that puts the line `text` before original instruction `before` of `thread`
+/// (after its last when `before` is its length), and the 1-based line it becomes.
+fn insertion(src: &str, map: &SourceMap, original: &Scenario, thread: usize, before: usize, text: &str) -> Option<(Splice, usize)> {
+    let line_of = |byte: usize| line_col(src, u32::try_from(byte).unwrap_or(u32::MAX)).0;
+    let len = original.threads.get(thread)?.program.len();
+    if before < len {
+        let (_, _, line_start, indent) = place(src, map, thread, before)?;
+        return Some((Splice { start: line_start, end: line_start, text: format!("{indent}{text}\n") }, line_of(line_start)));
+    }
+    let (at, last, text_there) = append(src, map, thread, len, text)?;
+    Some((Splice { start: at, end: at, text: text_there }, line_of(last) + 1))
+}
+
 /// Where a line appended to `thread` (of `len` instructions) goes: just after the line
 /// break that ends its last instruction, so that removing that line (a move, a removal)
 /// ends where the appended text starts; its text; and a byte on the last line.
@@ -267,17 +280,10 @@ pub(super) fn edit_source(
                 edits.push(LineEdit { line: line_of(start), before, after: instr_text(with) });
             }
             Change::Insert { thread, before, instr } => {
-                let len = original.threads.get(*thread)?.program.len();
                 let text = instr_text(instr);
-                if *before < len {
-                    let (_, _, line_start, indent) = place(src, map, *thread, *before)?;
-                    splices.push(Splice { start: line_start, end: line_start, text: format!("{indent}{text}\n") });
-                    edits.push(LineEdit { line: line_of(line_start), before: String::new(), after: text });
-                } else {
-                    let (at, line, text_there) = append(src, map, *thread, len, &text)?;
-                    splices.push(Splice { start: at, end: at, text: text_there });
-                    edits.push(LineEdit { line: line_of(line) + 1, before: String::new(), after: text });
-                }
+                let (splice, line) = insertion(src, map, original, *thread, *before, &text)?;
+                edits.push(LineEdit { line, before: String::new(), after: text });
+                splices.push(splice);
             }
             Change::MoveDown { thread, at } => {
                 let (s1, e1, ..) = place(src, map, *thread, *at)?;
@@ -293,16 +299,9 @@ pub(super) fn edit_source(
                 let line_end = src.get(end..)?.find('\n').map_or(src.len(), |n| end + n + 1);
                 splices.push(Splice { start: line_start, end: line_end, text: String::new() });
                 edits.push(LineEdit { line: line_of(start), before: text.clone(), after: String::new() });
-                let len = original.threads.get(*thread)?.program.len();
-                if *to < len {
-                    let (_, _, to_start, indent) = place(src, map, *thread, *to)?;
-                    splices.push(Splice { start: to_start, end: to_start, text: format!("{indent}{text}\n") });
-                    edits.push(LineEdit { line: line_of(to_start), before: String::new(), after: text });
-                } else {
-                    let (at, line, text_there) = append(src, map, *thread, len, &text)?;
-                    splices.push(Splice { start: at, end: at, text: text_there });
-                    edits.push(LineEdit { line: line_of(line) + 1, before: String::new(), after: text });
-                }
+                let (splice, line) = insertion(src, map, original, *thread, *to, &text)?;
+                edits.push(LineEdit { line, before: String::new(), after: text });
+                splices.push(splice);
             }
             Change::DeclaredCount { bar, count } => {
                 let span = map.mbarrier(*bar)?;

@@ -22,6 +22,13 @@ const BUGS: &[&str] = &[
     "async/bug16_bytes_too_low",
     "async/bug21_wait_group_read_then_publish",
     "async/bug30_smem_operands_no_after_fence",
+    // Compound and kind-changing edits: a cluster barrier in every thread, bar.sync with
+    // tcgen05 fences, the init-publishing barrier, an owner's mbarrier wait, a longer move.
+    "async/bug35_red_after_owner_exit",
+    "async/bug33_tmem_address_unsynchronized",
+    "checker/bug27_init_not_published",
+    "async/bug35_remote_arrive_after_owner_exit",
+    "async/bug34_ld_after_dealloc",
     "seeds/003-relay-warp-as-seed",
 ];
 

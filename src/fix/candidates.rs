@@ -251,12 +251,17 @@ fn replacements(instr: &Instr, f: &Features) -> Vec<Instr> {
             replacements(inner, f).into_iter().map(|new| Instr::Guarded { pred: pred.clone(), negated: *negated, instr: Box::new(new) }),
         ),
         // Barriers, copies and tensor ops have nothing to strengthen in place.
+        // `.noinc` decides whether the copy's arrive counts against the init count (§6.1):
+        // either form can be the one the count was written for.
+        Instr::CpAsyncMbarArrive { bar, noinc, space } => out.push(Instr::CpAsyncMbarArrive { bar: bar.clone(), noinc: !noinc, space: *space }),
+        // The two tcgen05 thread-sync fences written on the wrong sides of a barrier (§7).
+        Instr::Tc(TcOp::FenceBeforeThreadSync) => out.push(Instr::Tc(TcOp::FenceAfterThreadSync)),
+        Instr::Tc(TcOp::FenceAfterThreadSync) => out.push(Instr::Tc(TcOp::FenceBeforeThreadSync)),
         Instr::Bar { .. }
         | Instr::ClusterWait
         | Instr::CpAsync { .. }
         | Instr::CpAsyncCommit
         | Instr::CpAsyncWaitAll
-        | Instr::CpAsyncMbarArrive { .. }
         | Instr::BulkCommit
         | Instr::StAsync { .. }
         | Instr::Tc(_)
@@ -319,6 +324,20 @@ fn movable(a: &Instr, b: &Instr) -> bool {
     a != b && !control(a) && !control(b)
 }
 
+/// Farthest a move takes an instruction, in places.
+const MAX_MOVE: usize = 4;
+
+/// Where instruction `at` can move to, two to [`MAX_MOVE`] places up or down (one place is
+/// a [`Change::MoveDown`]), never across a label, branch or exit.
+fn longer_moves(program: &[Instr], at: usize) -> impl Iterator<Item = usize> + '_ {
+    let control = |i: &Instr| matches!(i, Instr::Label(_) | Instr::Branch { .. } | Instr::Exit);
+    let instr = program.get(at);
+    let free = move |lo: usize, hi: usize| instr.is_some_and(|i| !control(i)) && program.get(lo..hi).is_some_and(|span| !span.iter().any(control));
+    let down = (at + 3..=(at + 1 + MAX_MOVE).min(program.len())).filter(move |to| free(at + 1, *to));
+    let up = (at.saturating_sub(MAX_MOVE)..at.saturating_sub(1)).filter(move |to| free(*to, at));
+    down.chain(up)
+}
+
 /// The cost an edit adds on its own (an insert's or a replacement's lowering).
 pub(super) fn added_cost(original: &Scenario, change: &Change) -> i64 {
     let price = |i: &crate::model::Instr| i64::from(crate::cost::lower(i).cost());
@@ -327,7 +346,7 @@ pub(super) fn added_cost(original: &Scenario, change: &Change) -> i64 {
         Change::Insert { instr, .. } => price(instr),
         Change::Replace { thread, at: i, with } => price(with) - at(*thread, *i).map_or(0, price),
         Change::Remove { thread, at: i } => -at(*thread, *i).map_or(0, price),
-        Change::MoveDown { .. } => 0,
+        Change::MoveDown { .. } | Change::Move { .. } | Change::DeclaredCount { .. } => 0,
     }
 }
 
@@ -374,6 +393,13 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
             if thread.program.get(i + 1).is_some_and(|next| movable(instr, next)) {
                 out.push((vec![Change::MoveDown { thread: t, at: i }], i));
             }
+            out.extend(longer_moves(&thread.program, i).map(|to| (vec![Change::Move { thread: t, from: i, to }], to)));
+            if let Some(commit) = commit_instead(&thread.program[..i], instr) {
+                out.push((vec![Change::Replace { thread: t, at: i, with: commit }], i));
+            }
+            if let Some(spin) = spin_instead(scenario, t, i, instr) {
+                out.push((spin, i));
+            }
         }
         if thread.program.is_empty() {
             continue;
@@ -383,6 +409,278 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
                 out.push((vec![Change::Insert { thread: t, before, instr: instr.clone() }], before));
             }
         }
+    }
+    out.extend(barrier_sets(scenario, &f));
+    out.extend(mbarrier_waits(scenario, &f));
+    out.extend(deallocs(scenario));
+    out.extend(tc_fences_turned(scenario));
+    out.extend(cluster_instances_closed(scenario));
+    // A barrier declared initialised gets its arrival count corrected where it is
+    // declared, as an init's count is where it is written (one more or one fewer).
+    for (bar, declared) in scenario.mbarriers.iter().enumerate() {
+        let Some(count) = declared.count else { continue };
+        for other in [count.saturating_sub(1), count.saturating_add(1)].into_iter().filter(|c| *c != count && *c > 0) {
+            out.push((vec![Change::DeclaredCount { bar, count: other }], 0));
+        }
+    }
+    out
+}
+
+/// A `barrier.cluster.wait` after the last arrive of every thread that arrives more often
+/// than it waits, in one step: an arrive alone does not keep its CTA alive until the
+/// others are done with its shared memory (§5.2, §2.2.2).
+fn cluster_instances_closed(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
+    let mut step = Vec::new();
+    for (t, thread) in scenario.threads.iter().enumerate() {
+        let arrives = thread.program.iter().filter(|i| matches!(i, Instr::ClusterArrive { .. })).count();
+        let waits = thread.program.iter().filter(|i| matches!(i, Instr::ClusterWait)).count();
+        let last_arrive = thread.program.iter().rposition(|i| matches!(i, Instr::ClusterArrive { .. }));
+        if let (true, Some(at)) = (arrives > waits, last_arrive) {
+            step.push(Change::Insert { thread: t, before: at + 1, instr: Instr::ClusterWait });
+        }
+    }
+    let at = step.first().map_or(0, Change::position);
+    if step.is_empty() { Vec::new() } else { vec![(step, at)] }
+}
+
+/// Every tcgen05 thread-sync fence written on the wrong side of its thread sync, turned
+/// round in one step: `before_thread_sync` belongs before the signal, `after_thread_sync`
+/// after the observation (§7). Swapped in two threads, turning one alone changes nothing.
+fn tc_fences_turned(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
+    let sync = |i: Option<&Instr>| i.and_then(|i| i.facts().sync);
+    let mut step = Vec::new();
+    for (t, thread) in scenario.threads.iter().enumerate() {
+        for (i, instr) in thread.program.iter().enumerate() {
+            let turned = match instr {
+                Instr::Tc(TcOp::FenceAfterThreadSync) if sync(thread.program.get(i + 1)).is_some_and(|s| s.signals) => TcOp::FenceBeforeThreadSync,
+                Instr::Tc(TcOp::FenceBeforeThreadSync) if sync(i.checked_sub(1).and_then(|p| thread.program.get(p))).is_some_and(|s| s.observes) => {
+                    TcOp::FenceAfterThreadSync
+                }
+                _ => continue,
+            };
+            step.push(Change::Replace { thread: t, at: i, with: Instr::Tc(turned) });
+        }
+    }
+    let at = step.first().map_or(0, Change::position);
+    if step.len() > 1 { vec![(step, at)] } else { Vec::new() }
+}
+
+/// A thread `mbarrier.arrive` that frees a stage the thread's own tcgen05 ops still read
+/// becomes `tcgen05.commit` on that barrier: the commit arrives only once they completed
+/// (§7; a thread arrive orders only the thread's own accesses).
+fn commit_instead(earlier: &[Instr], instr: &Instr) -> Option<Instr> {
+    let Instr::Mbar(MbarOp { kind: MbarKind::Arrive { count: None, expect_tx: None, no_complete: false, drop: false, state: None }, bar, .. }) = instr else {
+        return None;
+    };
+    let cta_group = earlier.iter().rev().find_map(|i| match i.unwrapped() {
+        Instr::Tc(op @ (TcOp::Mma { .. } | TcOp::Cp { .. } | TcOp::Shift { .. } | TcOp::MmaPair { .. })) => op.cta_group(),
+        _ => None,
+    })?;
+    Some(Instr::Tc(TcOp::Commit { bar: bar.clone(), multicast: Vec::new(), cta_group }))
+}
+
+/// A `red` that was meant to observe a flag reads nothing (§1.6): it becomes a relaxed
+/// `atom.cas` spin until the flag holds a value another thread stores there, the loop
+/// bug 40's fixed twin writes (label, `atom.cas`, branch back while it differs).
+fn spin_instead(scenario: &Scenario, thread: usize, at: usize, instr: &Instr) -> Option<Vec<Change>> {
+    let Instr::Atom { dst: None, scope, space, addr, .. } = instr else { return None };
+    let program = &scenario.threads.get(thread)?.program;
+    let names: Vec<String> = program.iter().flat_map(|i| [instr_label(i), instr_register(i)]).flatten().collect();
+    let fresh = |stem: &str| (0..).map(|k| format!("{stem}{k}")).find(|n| !names.contains(n)).unwrap_or_default();
+    let (label, reg) = (fresh("spin"), fresh("r"));
+    let stored = scenario.threads.iter().enumerate().filter(|(t, _)| *t != thread).flat_map(|(_, th)| &th.program).find_map(|i| match i.unwrapped() {
+        Instr::St { addr: a, src: Operand::Imm(v), .. } if a == addr => Some(*v),
+        _ => None,
+    })?;
+    let cas = Instr::Atom {
+        op: crate::model::AtomOp::Cas,
+        sem: Some(Sem::Relaxed),
+        scope: *scope,
+        space: *space,
+        dst: Some(reg.clone()),
+        addr: addr.clone(),
+        args: vec![Operand::Imm(stored), Operand::Imm(stored)],
+    };
+    let back = Instr::Branch { target: label.clone(), cond: Some((Operand::Reg(reg), crate::model::CmpOp::Ne, Operand::Imm(stored))) };
+    Some(vec![
+        Change::Insert { thread, before: at, instr: Instr::Label(label) },
+        Change::Replace { thread, at, with: cas },
+        Change::Insert { thread, before: at + 1, instr: back },
+    ])
+}
+
+fn instr_label(instr: &Instr) -> Option<String> {
+    match instr {
+        Instr::Label(l) => Some(l.clone()),
+        _ => None,
+    }
+}
+
+/// A register an instruction writes (enough to pick a fresh name).
+fn instr_register(instr: &Instr) -> Option<String> {
+    match instr.unwrapped() {
+        Instr::Ld { dst, .. } | Instr::Mov { dst, .. } | Instr::Add { dst, .. } => Some(dst.clone()),
+        Instr::Atom { dst, .. } => dst.clone(),
+        Instr::Tc(TcOp::Ld { dst, .. }) => Some(dst.clone()),
+        _ => None,
+    }
+}
+
+/// A wait on an mbarrier in a thread of the CTA that owns it, so that CTA cannot exit
+/// while a peer's arrive or async write still targets its barrier (§5.3, §2.2.2) and its
+/// threads observe what the barrier completes: the wait alone, after an arrive, or after
+/// an arrive that expects the bytes in flight.
+fn mbarrier_waits(scenario: &Scenario, f: &Features) -> Vec<(Vec<Change>, usize)> {
+    let mut out = Vec::new();
+    let scope = f.clusters.then_some(Scope::Cluster);
+    for bar in scenario.mbarriers.iter().filter(|b| b.count.is_some()) {
+        let op = |kind: MbarKind, sem: Option<Sem>, scope: Option<Scope>| Instr::Mbar(MbarOp { kind, sem, scope, space: Some(AddrSpace::SharedCta), bar: bar.name.clone() });
+        let wait = Instr::Wait {
+            instr: Box::new(op(MbarKind::Wait { blocking: true, parity: true, phase: Operand::Imm(0), dst: None }, scope.map(|_| Sem::Acquire), scope)),
+            until: None,
+        };
+        let arrive = |expect_tx: Option<u32>| op(MbarKind::Arrive { count: None, expect_tx, no_complete: false, drop: false, state: None }, None, None);
+        let mut forms = vec![vec![wait.clone()], vec![arrive(None), wait.clone()]];
+        forms.extend(f.tx_bytes.iter().map(|b| vec![arrive(Some(*b)), wait.clone()]));
+        for (t, thread) in scenario.threads.iter().enumerate().filter(|(_, th)| th.cta == bar.cta && !th.program.is_empty()) {
+            for before in 0..=thread.program.len() {
+                for form in &forms {
+                    // The arrive sorts before the wait at one place (same rank, by text).
+                    let step = form.iter().map(|instr| Change::Insert { thread: t, before, instr: instr.clone() }).collect();
+                    out.push((step, before));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `tcgen05.dealloc` of an allocation its thread never frees, at the thread's end (§7:
+/// TMEM must be freed before the CTA exits; the checker calls holding it undefined). A
+/// resource edit rather than synchronization, but the only repair of that verdict.
+fn deallocs(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
+    let mut out = Vec::new();
+    for (t, thread) in scenario.threads.iter().enumerate() {
+        let frees: Vec<u32> = thread.program.iter().filter_map(|i| match i.unwrapped() {
+            Instr::Tc(TcOp::Dealloc { cols, .. }) => Some(*cols),
+            _ => None,
+        }).collect();
+        for instr in &thread.program {
+            if let Instr::Tc(TcOp::Alloc { cols, cta_group, .. }) = instr.unwrapped() {
+                if !frees.contains(cols) {
+                    let end = match thread.program.last() {
+                        Some(Instr::Exit) => thread.program.len() - 1,
+                        _ => thread.program.len(),
+                    };
+                    out.push((vec![Change::Insert { thread: t, before: end, instr: Instr::Tc(TcOp::Dealloc { cols: *cols, cta_group: *cta_group }) }], end));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Most placements of one barrier set; past it each thread gets only its start and end.
+const MAX_PLACEMENTS: usize = 256;
+
+/// A barrier every thread of a group takes, as one step: `bar.sync` on a free id in every
+/// thread of a CTA, and `barrier.cluster.arrive` (release or relaxed) + `barrier.cluster.wait`
+/// in every thread of a cluster (reference §5.1, §5.2), with `fence.mbarrier_init` before
+/// it where the scenario initializes mbarriers. One thread alone cannot add a
+/// barrier: the others would never arrive. With tcgen05 in the scenario a variant brackets
+/// the barrier with `tcgen05.fence::before_thread_sync`/`after_thread_sync` (§7), whose
+/// unneeded halves the search's minimizing drops. Every placement is a candidate; the
+/// search tries those nearest the finding first.
+fn barrier_sets(scenario: &Scenario, f: &Features) -> Vec<(Vec<Change>, usize)> {
+    let mut out = Vec::new();
+    let used: Vec<i64> = scenario
+        .threads
+        .iter()
+        .flat_map(|t| &t.program)
+        .filter_map(|i| match i.unwrapped() {
+            Instr::Bar { id: Operand::Imm(id), .. } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    let free_id = (0..16).find(|id| !used.contains(id));
+    let fenced = |bars: Vec<Instr>| {
+        let mut v = vec![Instr::Tc(TcOp::FenceBeforeThreadSync)];
+        v.extend(bars);
+        v.push(Instr::Tc(TcOp::FenceAfterThreadSync));
+        v
+    };
+    let forms_for = |members: Vec<usize>, forms: Vec<Vec<Instr>>, out: &mut Vec<(Vec<Change>, usize)>| {
+        let members: Vec<usize> = members.into_iter().filter(|t| scenario.threads.get(*t).is_some_and(|th| !th.program.is_empty())).collect();
+        if members.len() < 2 {
+            return;
+        }
+        for placement in placements(scenario, &members) {
+            for form in &forms {
+                let mut step: Vec<Change> = members
+                    .iter()
+                    .zip(&placement)
+                    .flat_map(|(t, at)| form.iter().map(|instr| Change::Insert { thread: *t, before: *at, instr: instr.clone() }))
+                    .collect();
+                if form.contains(&Instr::ClusterWait) {
+                    // A thread with an arrive that has no wait yet closes that instance
+                    // first (one arrive per instance, §5.2), where that is another place.
+                    let closing = cluster_instances_closed(scenario).into_iter().flat_map(|(c, _)| c);
+                    step.extend(closing.filter(|c| !step.iter().any(|s| s.thread() == c.thread() && s.position() == c.position())).collect::<Vec<_>>());
+                }
+                out.push((step, placement.iter().copied().min().unwrap_or(0)));
+            }
+        }
+    };
+    if let Some(id) = free_id {
+        for cta in 0..scenario.ctas.len() {
+            let members: Vec<usize> = (0..scenario.threads.len()).filter(|t| scenario.threads[*t].cta == cta).collect();
+            let bar = vec![Instr::Bar { kind: crate::model::BarKind::Sync, id: Operand::Imm(id), count: None, sugar: None }];
+            let mut forms = vec![bar.clone()];
+            if f.tcgen05 {
+                forms.insert(0, fenced(bar));
+            }
+            forms_for(members, forms, &mut out);
+        }
+    }
+    if f.clusters {
+        for cluster in 0..scenario.clusters.len() {
+            let members: Vec<usize> = (0..scenario.threads.len()).filter(|t| scenario.cluster_of(scenario.threads[*t].cta) == Some(cluster)).collect();
+            let mut forms = Vec::new();
+            for sem in [Some(Sem::Relaxed), None] {
+                let bar = vec![Instr::ClusterArrive { sem }, Instr::ClusterWait];
+                if f.tcgen05 {
+                    forms.push(fenced(bar.clone()));
+                }
+                if f.mbarrier_init {
+                    // The init-publishing pattern (§4.2): the barrier alone does not make
+                    // an init visible to other CTAs, nor does the fence without it.
+                    forms.push([vec![Instr::Fence(Fence::MbarrierInit)], bar.clone()].concat());
+                }
+                forms.push(bar);
+            }
+            forms_for(members, forms, &mut out);
+        }
+    }
+    out
+}
+
+/// Every choice of one insertion point per member thread, or only each thread's start and
+/// end when that would exceed [`MAX_PLACEMENTS`].
+fn placements(scenario: &Scenario, members: &[usize]) -> Vec<Vec<usize>> {
+    let lens: Vec<usize> = members.iter().map(|t| scenario.threads.get(*t).map_or(0, |th| th.program.len())).collect();
+    let all = lens.iter().try_fold(1usize, |n, len| n.checked_mul(len + 1)).is_some_and(|n| n <= MAX_PLACEMENTS);
+    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+    for len in lens {
+        let points: Vec<usize> = if all { (0..=len).collect() } else { vec![0, len] };
+        let mut longer = Vec::with_capacity(out.len() * points.len());
+        for prefix in &out {
+            for p in &points {
+                let mut placed = prefix.clone();
+                placed.push(*p);
+                longer.push(placed);
+            }
+        }
+        out = longer;
     }
     out
 }
@@ -496,7 +794,8 @@ pub(super) fn families(original: &Scenario, change: &Change) -> u8 {
     match change {
         Change::Insert { instr, .. } => families_of(instr, None),
         Change::Replace { thread, at: i, with } => families_of(with, at(*thread, *i)),
-        Change::MoveDown { .. } => family::MOVE,
+        Change::MoveDown { .. } | Change::Move { .. } => family::MOVE,
+        Change::DeclaredCount { .. } => family::COUNT,
         Change::Remove { .. } => 0,
     }
 }

@@ -15,8 +15,14 @@ pub enum Change {
     Insert { thread: usize, before: usize, instr: Instr },
     /// Swap instruction `at` with the one after it.
     MoveDown { thread: usize, at: usize },
+    /// Take instruction `from` out and put it back before original instruction `to`
+    /// (`to == len` appends): a move of more than one place.
+    Move { thread: usize, from: usize, to: usize },
     /// Delete instruction `at` (only the cheaper-variant search weakens).
     Remove { thread: usize, at: usize },
+    /// Declare mbarrier `bar` (an index into the scenario's mbarriers) with arrival count
+    /// `count`: the one declaration edit, for barriers the scenario starts initialised.
+    DeclaredCount { bar: usize, count: u32 },
 }
 
 impl Change {
@@ -25,17 +31,33 @@ impl Change {
             Change::Replace { thread, .. }
             | Change::Insert { thread, .. }
             | Change::MoveDown { thread, .. }
+            | Change::Move { thread, .. }
             | Change::Remove { thread, .. } => *thread,
+            // A declaration belongs to no thread.
+            Change::DeclaredCount { .. } => usize::MAX,
         }
     }
 
-    /// Sort key: thread, position, then kind, so equal sets of edits compare equal.
+    /// Sort key: thread, position, then kind, so equal sets of edits compare equal. Inserts
+    /// at one place go in synchronization order ([`insert_rank`]).
     fn key(&self) -> (usize, usize, u8, String) {
         match self {
-            Change::Insert { thread, before, instr } => (*thread, *before, 0, instr_text(instr)),
-            Change::Replace { thread, at, with } => (*thread, *at, 1, instr_text(with)),
-            Change::MoveDown { thread, at } => (*thread, *at, 2, String::new()),
-            Change::Remove { thread, at } => (*thread, *at, 3, String::new()),
+            Change::Insert { thread, before, instr } => (*thread, *before, insert_rank(instr), instr_text(instr)),
+            Change::Replace { thread, at, with } => (*thread, *at, 10, instr_text(with)),
+            Change::MoveDown { thread, at } => (*thread, *at, 11, String::new()),
+            Change::Remove { thread, at } => (*thread, *at, 12, String::new()),
+            Change::DeclaredCount { bar, count } => (usize::MAX, *bar, 14, count.to_string()),
+            Change::Move { thread, from, to } => (*thread, *from, 13, to.to_string()),
+        }
+    }
+
+    /// The original position this edit sits at.
+    pub fn position(&self) -> usize {
+        match self {
+            Change::Insert { before, .. } => *before,
+            Change::Replace { at, .. } | Change::MoveDown { at, .. } | Change::Remove { at, .. } => *at,
+            Change::Move { to, .. } => *to,
+            Change::DeclaredCount { .. } => 0,
         }
     }
 
@@ -44,8 +66,27 @@ impl Change {
         match self {
             Change::Replace { thread, at, .. } | Change::Remove { thread, at } => vec![(*thread, *at)],
             Change::MoveDown { thread, at } => vec![(*thread, *at), (*thread, at + 1)],
+            // The moved instruction, and the one it lands before, so no other move or insert
+            // competes for that place.
+            Change::Move { thread, from, to } => vec![(*thread, *from), (*thread, *to)],
             Change::Insert { .. } => Vec::new(),
+            Change::DeclaredCount { bar, .. } => vec![(usize::MAX, *bar)],
         }
+    }
+}
+
+/// Where an insert goes among others at the same place: what releases before a barrier's
+/// arrive, the arrive before the wait, what acquires after the wait.
+fn insert_rank(instr: &Instr) -> u8 {
+    use crate::model::{Fence, FenceSem, ProxyKind, TcOp};
+    match instr {
+        Instr::Tc(TcOp::FenceBeforeThreadSync)
+        | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Release), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Release, .. })) => 0,
+        Instr::ClusterArrive { .. } => 2,
+        Instr::Bar { .. } | Instr::ClusterWait => 3,
+        Instr::Tc(TcOp::FenceAfterThreadSync)
+        | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Acquire), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Acquire, .. })) => 4,
+        _ => 1,
     }
 }
 
@@ -64,7 +105,7 @@ pub(super) fn compatible(set: &[Change], change: &Change) -> bool {
         Change::MoveDown { thread, at } => {
             !set.iter().any(|c| matches!(c, Change::Insert { thread: t, before, .. } if t == thread && *before == at + 1))
         }
-        Change::Replace { .. } | Change::Remove { .. } => true,
+        Change::Move { .. } | Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => true,
     }
 }
 
@@ -92,6 +133,13 @@ pub(super) fn with(set: &[Change], step: Vec<Change>) -> Vec<Change> {
 /// comes from (`None` for an inserted one).
 pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<Vec<Option<usize>>>) {
     let mut scenario = original.clone();
+    for c in changes {
+        if let Change::DeclaredCount { bar, count } = c {
+            if let Some(b) = scenario.mbarriers.get_mut(*bar) {
+                b.count = Some(*count);
+            }
+        }
+    }
     let mut origins = Vec::new();
     for (t, thread) in scenario.threads.iter_mut().enumerate() {
         let old = std::mem::take(&mut thread.program);
@@ -100,19 +148,39 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
         let replaced = |i: usize| {
             changes.iter().find_map(|c| match c {
                 Change::Replace { thread, at, with } if *thread == t && *at == i => Some(with.clone()),
-                Change::Replace { .. } | Change::Insert { .. } | Change::MoveDown { .. } | Change::Remove { .. } => None,
+                Change::Replace { .. }
+                | Change::Insert { .. }
+                | Change::MoveDown { .. }
+                | Change::Move { .. }
+                | Change::Remove { .. }
+                | Change::DeclaredCount { .. } => None,
             })
         };
+        let moved_away = |i: usize| changes.iter().any(|c| matches!(c, Change::Move { thread, from, .. } if *thread == t && *from == i));
         let removed = |i: usize| changes.iter().any(|c| matches!(c, Change::Remove { thread, at } if *thread == t && *at == i));
         let moved = |i: usize| changes.iter().any(|c| matches!(c, Change::MoveDown { thread, at } if *thread == t && *at == i));
         let mut i = 0;
         while i <= old.len() {
+            // Inserts and moves that land here, in the edits' canonical order, as the text
+            // gets them.
             for c in changes {
-                if let Change::Insert { thread, before, instr } = c {
-                    if *thread == t && *before == i {
+                match c {
+                    Change::Insert { thread, before, instr } if *thread == t && *before == i => {
                         program.push(instr.clone());
                         origin.push(None);
                     }
+                    Change::Move { thread, from, to } if *thread == t && *to == i => {
+                        if let Some(instr) = old.get(*from) {
+                            program.push(replaced(*from).unwrap_or_else(|| instr.clone()));
+                            origin.push(Some(*from));
+                        }
+                    }
+                    Change::Insert { .. }
+                    | Change::Move { .. }
+                    | Change::Replace { .. }
+                    | Change::MoveDown { .. }
+                    | Change::Remove { .. }
+                    | Change::DeclaredCount { .. } => {}
                 }
             }
             let Some(instr) = old.get(i) else { break };
@@ -126,7 +194,7 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
                     continue;
                 }
             }
-            if !removed(i) {
+            if !removed(i) && !moved_away(i) {
                 program.push(replaced(i).unwrap_or_else(|| instr.clone()));
                 origin.push(Some(i));
             }
@@ -165,6 +233,30 @@ fn place(src: &str, map: &SourceMap, thread: usize, i: usize) -> Option<(usize, 
     Some((start, end, line_start, indent))
 }
 
+/// The splice that puts the line `text` before original instruction `before` of `thread`
+/// (after its last when `before` is its length), and the 1-based line it becomes.
+fn insertion(src: &str, map: &SourceMap, original: &Scenario, thread: usize, before: usize, text: &str) -> Option<(Splice, usize)> {
+    let line_of = |byte: usize| line_col(src, u32::try_from(byte).unwrap_or(u32::MAX)).0;
+    let len = original.threads.get(thread)?.program.len();
+    if before < len {
+        let (_, _, line_start, indent) = place(src, map, thread, before)?;
+        return Some((Splice { start: line_start, end: line_start, text: format!("{indent}{text}\n") }, line_of(line_start)));
+    }
+    let (at, last, text_there) = append(src, map, thread, len, text)?;
+    Some((Splice { start: at, end: at, text: text_there }, line_of(last) + 1))
+}
+
+/// Where a line appended to `thread` (of `len` instructions) goes: just after the line
+/// break that ends its last instruction, so that removing that line (a move, a removal)
+/// ends where the appended text starts; its text; and a byte on the last line.
+fn append(src: &str, map: &SourceMap, thread: usize, len: usize, text: &str) -> Option<(usize, usize, String)> {
+    let (_, end, _, indent) = place(src, map, thread, len.checked_sub(1)?)?;
+    Some(match src.get(end..)?.find('\n') {
+        Some(n) => (end + n + 1, end, format!("{indent}{text}\n")),
+        None => (src.len(), end, format!("\n{indent}{text}")),
+    })
+}
+
 /// The author's source with `changes` applied, the expect lines replaced by
 /// `expectations` and the conditions `drop_conditions` removed, plus each edit as a line edit. `None` when the source map does not
 /// cover an edited instruction (the source does not match the scenario).
@@ -188,18 +280,10 @@ pub(super) fn edit_source(
                 edits.push(LineEdit { line: line_of(start), before, after: instr_text(with) });
             }
             Change::Insert { thread, before, instr } => {
-                let len = original.threads.get(*thread)?.program.len();
                 let text = instr_text(instr);
-                if *before < len {
-                    let (_, _, line_start, indent) = place(src, map, *thread, *before)?;
-                    splices.push(Splice { start: line_start, end: line_start, text: format!("{indent}{text}\n") });
-                    edits.push(LineEdit { line: line_of(line_start), before: String::new(), after: text });
-                } else {
-                    let (_, end, _, indent) = place(src, map, *thread, len.checked_sub(1)?)?;
-                    let line_end = src.get(end..)?.find('\n').map_or(src.len(), |n| end + n);
-                    splices.push(Splice { start: line_end, end: line_end, text: format!("\n{indent}{text}") });
-                    edits.push(LineEdit { line: line_of(end) + 1, before: String::new(), after: text });
-                }
+                let (splice, line) = insertion(src, map, original, *thread, *before, &text)?;
+                edits.push(LineEdit { line, before: String::new(), after: text });
+                splices.push(splice);
             }
             Change::MoveDown { thread, at } => {
                 let (s1, e1, ..) = place(src, map, *thread, *at)?;
@@ -208,6 +292,25 @@ pub(super) fn edit_source(
                 edits.push(LineEdit { line: line_of(s1), before: format!("{first} / {second}"), after: format!("{second} / {first}") });
                 splices.push(Splice { start: s1, end: e1, text: second });
                 splices.push(Splice { start: s2, end: e2, text: first });
+            }
+            Change::Move { thread, from, to } => {
+                let (start, end, line_start, _) = place(src, map, *thread, *from)?;
+                let text = src.get(start..end)?.to_string();
+                let line_end = src.get(end..)?.find('\n').map_or(src.len(), |n| end + n + 1);
+                splices.push(Splice { start: line_start, end: line_end, text: String::new() });
+                edits.push(LineEdit { line: line_of(start), before: text.clone(), after: String::new() });
+                let (splice, line) = insertion(src, map, original, *thread, *to, &text)?;
+                edits.push(LineEdit { line, before: String::new(), after: text });
+                splices.push(splice);
+            }
+            Change::DeclaredCount { bar, count } => {
+                let span = map.mbarrier(*bar)?;
+                let (start, end) = (span.start as usize, span.end as usize);
+                let declared = original.mbarriers.get(*bar)?;
+                let cta = original.ctas.get(declared.cta)?;
+                let text = format!("mbarrier {} @{} count {count}", declared.name, cta.name);
+                edits.push(LineEdit { line: line_of(start), before: src.get(start..end)?.to_string(), after: text.clone() });
+                splices.push(Splice { start, end, text });
             }
             Change::Remove { thread, at } => {
                 let (start, end, line_start, _) = place(src, map, *thread, *at)?;

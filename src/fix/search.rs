@@ -215,15 +215,30 @@ pub(super) fn distance(hot: &[(usize, usize, Side)], change: &Change, position: 
         .unwrap_or(1000 + position)
 }
 
-/// A finding's kind, reason and `(thread, location, is_write)` of each access.
-type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>);
+/// How far a step sits from the finding: its nearest edit; for a step over several threads
+/// (a barrier every thread takes) its farthest edit in a thread the finding names, so that
+/// each named thread gets the barrier on the side its access needs.
+fn nearness(hot: &[(usize, usize, Side)], step: &[Change], position: usize) -> usize {
+    let threads = step.iter().map(Change::thread).collect::<std::collections::BTreeSet<_>>();
+    if threads.len() < 2 {
+        return step.iter().map(|c| distance(hot, c, position)).min().unwrap_or(usize::MAX);
+    }
+    let named: Vec<usize> = step.iter().filter(|c| hot.iter().any(|(t, ..)| *t == c.thread())).map(|c| distance(hot, c, c.position())).collect();
+    named.into_iter().max().unwrap_or_else(|| step.iter().map(|c| distance(hot, c, c.position())).min().unwrap_or(usize::MAX))
+}
+
+/// A finding's kind, reason and `(thread, location, is_write)` of each access; for a
+/// finding that names no access (a hang, TMEM held at exit, an uninitialized barrier) its
+/// message, which is then all that tells two such findings apart.
+type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>, Option<String>);
 
 /// What identifies the first finding, independent of where edits moved instructions.
 fn signature(report: &Report) -> Option<Signature> {
     let f = report.findings.first()?;
     let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
     crate::sort::sort(&mut accesses);
-    Some((f.kind, f.reason, accesses))
+    let message = accesses.is_empty().then(|| f.message.clone());
+    Some((f.kind, f.reason, accesses, message))
 }
 
 /// Correct and fully explored. Final conditions are not asked for: a buggy scenario's
@@ -243,7 +258,7 @@ pub(super) fn ordered(original: &Scenario, all: &[(Vec<Change>, usize)], node: &
         .enumerate()
         .filter(|(_, (step, _))| change::compatible_step(&node.changes, step))
         .map(|(k, (step, position))| {
-            let near = step.iter().map(|c| distance(&hot, c, *position)).min().unwrap_or(usize::MAX);
+            let near = nearness(&hot, step, *position);
             (candidates::step_families(original, step) & wanted == 0, near, k, step)
         })
         .collect();

@@ -114,3 +114,180 @@ fn proxy_fence_halves_are_offered_only_where_the_reference_documents_them() {
     }
     assert!(halves > 0, "seed 003 has places where a half is documented");
 }
+
+fn scenario_file(path: &str) -> String {
+    std::fs::read_to_string(format!("tests/scenarios/{path}.fence")).unwrap_or_default()
+}
+
+/// The search on `src` in strict mode with a small budget; every fix re-checks correct.
+fn small_search(src: &str, max_edits: usize) -> super::Search {
+    let limits = super::Limits { max_edits, max_checks: 400, ..super::Limits::default() };
+    let search = super::fix(src, Mode::Strict, &limits, &mut |_, _| true).expect("loads");
+    for f in &search.fixes {
+        let report = crate::check::check_one_mode(&crate::load(&f.text).scenario, &crate::check::Options { mode: Mode::Strict, ..Default::default() });
+        assert_eq!(report.verdict, crate::check::Verdict::Correct, "{}", f.text);
+    }
+    search
+}
+
+/// The body of `thread` in a fixed text, one trimmed instruction per line.
+fn body(text: &str, thread: &str) -> Vec<String> {
+    let head = format!("thread {thread} ");
+    text.lines()
+        .skip_while(|l| !l.starts_with(&head))
+        .skip(1)
+        .take_while(|l| l.starts_with(' ') || l.ends_with(':'))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn a_cluster_barrier_goes_into_every_thread_of_the_cluster_before_the_owner_exits() {
+    let search = small_search(&scenario_file("async/bug35_red_after_owner_exit"), 1);
+    let first = search.fixes.first().expect("a fix");
+    // The owner waits for the cluster; the counter arrives after its remote `red` (its
+    // own wait adds nothing, so the minimizing dropped it).
+    let owner = body(&first.text, "owner");
+    let arrive = owner.iter().position(|l| l.starts_with("barrier.cluster.arrive"));
+    let wait = owner.iter().position(|l| l == "barrier.cluster.wait");
+    assert!(arrive.is_some() && wait.is_some() && arrive < wait, "{owner:?}\n{}", first.text);
+    let counter = body(&first.text, "counter");
+    assert!(counter.first().is_some_and(|l| l.starts_with("red.")), "{counter:?}");
+    assert!(counter.get(1).is_some_and(|l| l.starts_with("barrier.cluster.arrive")), "{counter:?}");
+}
+
+#[test]
+fn bar_sync_goes_into_every_thread_of_the_cta_with_the_tcgen05_fences_it_needs() {
+    let search = small_search(&scenario_file("async/bug33_tmem_address_unsynchronized"), 1);
+    let first = search.fixes.first().expect("a fix");
+    let (allocator, user) = (body(&first.text, "allocator"), body(&first.text, "user"));
+    let bar = |lines: &[String]| lines.iter().position(|l| l.starts_with("bar.sync"));
+    let (a, u) = (bar(&allocator).expect("allocator bar.sync"), bar(&user).expect("user bar.sync"));
+    assert_eq!(allocator[a], user[u], "one barrier id");
+    // The allocation's address is written before the barrier and read after it.
+    assert!(allocator[..a].iter().any(|l| l.starts_with("tcgen05.alloc")), "{allocator:?}");
+    assert!(user[u + 1..].iter().any(|l| l.starts_with("ld.shared")), "{user:?}");
+}
+
+#[test]
+fn the_owner_waits_on_its_mbarrier_so_a_remote_arrive_finds_it_alive() {
+    let search = small_search(&scenario_file("async/bug35_remote_arrive_after_owner_exit"), 1);
+    assert!(
+        search.fixes.iter().any(|f| body(&f.text, "owner").iter().any(|l| l.starts_with("wait mbarrier.try_wait.parity") && l.ends_with("[bar], 0"))),
+        "{:?}",
+        search.fixes.iter().map(|f| &f.text).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn noinc_is_toggled_to_match_the_init_count() {
+    let search = small_search(&scenario_file("async/bug25_counted_without_noinc"), 1);
+    assert!(search.fixes.iter().any(|f| f.text.contains("cp.async.mbarrier.arrive.noinc.shared::cta [bar]")), "{:?}", search.fixes.first().map(|f| &f.text));
+    let search = small_search(&scenario_file("async/bug25_noinc_not_counted"), 1);
+    assert!(search.fixes.iter().any(|f| f.edits.iter().any(|e| e.before.contains(".noinc") && e.after == "cp.async.mbarrier.arrive.shared::cta [bar]")));
+}
+
+#[test]
+fn a_thread_arrive_after_its_own_mma_can_become_a_commit() {
+    let scenario = crate::load(&scenario_file("async/bug31_thread_arrive_releases_mma_stage")).scenario;
+    let commits: Vec<_> = super::candidates::all(&scenario)
+        .into_iter()
+        .filter(|(step, _)| matches!(step.as_slice(), [Change::Replace { with: Instr::Tc(crate::model::TcOp::Commit { .. }), .. }]))
+        .collect();
+    // Only the mma thread's arrive on `empty` follows an mma of its own.
+    assert_eq!(commits.len(), 1, "{commits:?}");
+    assert!(matches!(&commits[0].0[0], Change::Replace { thread: 1, at: 2, .. }));
+}
+
+#[test]
+fn a_red_meant_to_observe_a_flag_becomes_an_atom_spin() {
+    let search = small_search(&scenario_file("checker/bug40_red_is_not_acquire"), 1);
+    let first = search.fixes.first().expect("a fix");
+    let consumer = body(&first.text, "consumer");
+    assert_eq!(consumer.first().map(String::as_str), Some("spin0:"), "{consumer:?}");
+    assert!(consumer.get(1).is_some_and(|l| l.starts_with("atom.relaxed.gpu.global.cas") && l.ends_with("[flag], 1, 1")), "{consumer:?}");
+    assert!(consumer.get(2).is_some_and(|l| l.contains("spin0")), "{consumer:?}");
+}
+
+#[test]
+fn an_instruction_moves_several_places_and_the_text_follows() {
+    let src = scenario_file("async/bug34_ld_after_dealloc");
+    let loaded = crate::load(&src);
+    // The dealloc (5) goes to the end, past the load and its wait.
+    let changes = vec![Change::Move { thread: 0, from: 5, to: 8 }];
+    let (text, edits) = edit_source(&src, &loaded.source_map, &loaded.scenario, &changes, &[], &[]).expect("edits apply");
+    let (model, origins) = apply(&loaded.scenario, &changes);
+    assert_eq!(crate::load(&text).scenario.threads, model.threads);
+    assert_eq!(origins[0][5..], [Some(6), Some(7), Some(5)]);
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    let search = small_search(&src, 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(body(&first.text, "mma").last().is_some_and(|l| l.starts_with("tcgen05.dealloc")), "{}", first.text);
+}
+
+#[test]
+fn a_missing_dealloc_is_added_at_the_allocating_threads_end() {
+    let search = small_search(&scenario_file("async/bug34_missing_dealloc_at_exit"), 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(body(&first.text, "mma").last().is_some_and(|l| l == "tcgen05.dealloc.cta_group::1.sync.aligned 32"), "{}", first.text);
+}
+
+#[test]
+fn tcgen05_fences_on_the_wrong_sides_of_a_barrier_turn_round_together() {
+    let search = small_search(&scenario_file("async/bug34_alloc_handoff_fences_swapped"), 1);
+    let first = search.fixes.first().expect("a fix");
+    assert_eq!(first.edits.len(), 2, "{:?}", first.edits);
+    let (allocator, mma) = (body(&first.text, "allocator"), body(&first.text, "mma"));
+    assert_eq!(allocator[1..3], ["tcgen05.fence::before_thread_sync", "bar.sync 1, 64"], "{allocator:?}");
+    assert_eq!(mma[..2], ["bar.sync 1, 64", "tcgen05.fence::after_thread_sync"], "{mma:?}");
+}
+
+#[test]
+fn an_open_cluster_barrier_instance_is_closed_by_a_wait() {
+    let search = small_search(&scenario_file("async/bug35_dsmem_store_after_owner_exit"), 1);
+    let first = search.fixes.first().expect("a fix");
+    assert_eq!(body(&first.text, "owner"), ["barrier.cluster.arrive", "barrier.cluster.wait"], "{}", first.text);
+    assert_eq!(first.edits.len(), 1, "{:?}", first.edits);
+}
+
+#[test]
+fn moves_inserts_and_swaps_at_one_place_give_the_model_and_the_text_the_same_program() {
+    let src = scenario_file("async/bug11_accumulator_written_after_fence");
+    let loaded = crate::load(&src);
+    let wgmma_fence = Instr::Wgmma(crate::model::WgmmaOp::Fence);
+    let steps: Vec<Vec<Change>> = super::candidates::all(&loaded.scenario)
+        .into_iter()
+        .map(|(step, _)| step)
+        .filter(|step| {
+            step.iter().all(|c| match c {
+                Change::Insert { instr, .. } => *instr == wgmma_fence,
+                Change::Move { .. } | Change::MoveDown { .. } => true,
+                Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => false,
+            })
+        })
+        .collect();
+    assert!(steps.iter().any(|s| matches!(s.as_slice(), [Change::Move { .. }])));
+    for a in &steps {
+        for b in steps.iter().filter(|b| super::change::compatible_step(a, b)) {
+            let changes = super::change::with(a, b.clone());
+            let (text, _) = edit_source(&src, &loaded.source_map, &loaded.scenario, &changes, &[], &[]).expect("edits apply");
+            let (model, _) = apply(&loaded.scenario, &changes);
+            assert_eq!(crate::load(&text).scenario.threads, model.threads, "{changes:?}");
+        }
+    }
+}
+
+#[test]
+fn a_declared_arrival_count_is_corrected_in_its_declaration() {
+    let src = scenario_file("async/bug28_empty_count_too_low");
+    let limits = super::Limits { max_edits: 1, max_checks: 400, ..super::Limits::default() };
+    let search = super::fix(&src, Mode::Pragmatic, &limits, &mut |_, _| true).expect("loads");
+    let fix = search.fixes.iter().find(|f| f.text.contains("mbarrier empty @A count 2")).expect("the count fix");
+    assert_eq!(fix.edits.len(), 1, "{:?}", fix.edits);
+    assert_eq!((fix.edits[0].line, fix.edits[0].before.as_str()), (8, "mbarrier empty @A count 1"));
+    assert!(fix.modes.iter().any(|m| m.mode == Mode::Pragmatic && m.verdict == crate::check::Verdict::Correct), "{:?}", fix.modes);
+    let loaded = crate::load(&src);
+    let changes = [Change::DeclaredCount { bar: 1, count: 2 }];
+    let (model, _) = apply(&loaded.scenario, &changes);
+    assert_eq!(crate::load(&fix.text).scenario.mbarriers, model.mbarriers);
+}

@@ -26,7 +26,7 @@ use std::hash::{Hash, Hasher};
 use super::agents::{AsyncOp, AsyncWhat, TcWhat, ThreadAsync, TmemState};
 use super::fingerprint::{fingerprint_of, FingerprintHashing, Fingerprinter};
 use super::knowledge::{Entry, Knowledge, Message};
-use super::state::{Agent, AgentKind, BareArrival, BarState, Cell, ClusterBarState, Machine, MbarState, ReadRec, WriteRec};
+use super::state::{Agent, AgentKind, InstrRef, BareArrival, BarState, Cell, ClusterBarState, Machine, MbarState, ReadRec, WriteRec};
 use super::vv::{EventId, VersionVec};
 use super::shared::Shared;
 
@@ -62,20 +62,27 @@ impl StateKeys {
                 }
             }
         }
-        for part_list in [cells.iter().map(|c| self.renamed_part(c, map.as_ref())).collect::<Vec<_>>(), mbars.iter().map(|b| self.renamed_part(b, map.as_ref())).collect()] {
-            f.write_usize(part_list.len());
-            part_list.into_iter().for_each(|p| f.write_u128(p));
+        f.write_usize(cells.len());
+        for cell in cells {
+            f.write_u128(self.renamed_part(cell, map.as_ref()));
         }
-        // The rest is small and unshared: rename a copy.
-        let mut rest = (bars.clone(), cluster_bars.clone(), sc_fences.clone(), tmem.clone());
-        if let Some(map) = &map {
-            rest.0.values_mut().for_each(|b| b.relabel(map));
-            rest.1.relabel(map);
-            // Kept in the order the fences ran, not by id: renamed in place.
-            rest.2.relabel(map);
-            rest.3.relabel(map);
+        f.write_usize(mbars.len());
+        for mbar in mbars {
+            f.write_u128(self.renamed_part(mbar, map.as_ref()));
         }
-        rest.hash(&mut f);
+        // The rest is small and unshared: hashed as it is, or a renamed copy.
+        match &map {
+            None => (bars, cluster_bars, sc_fences, tmem).hash(&mut f),
+            Some(map) => {
+                let mut rest = (bars.clone(), cluster_bars.clone(), sc_fences.clone(), tmem.clone());
+                rest.0.values_mut().for_each(|b| b.relabel(map));
+                rest.1.relabel(map);
+                // Kept in the order the fences ran, not by id: renamed in place.
+                rest.2.relabel(map);
+                rest.3.relabel(map);
+                rest.hash(&mut f);
+            }
+        }
         undefined.hash(&mut f);
         f.finish128()
     }
@@ -98,8 +105,8 @@ impl StateKeys {
 
 /// New id per old id, or `None` when the agents are already in canonical order.
 fn canonical_ids(m: &Machine) -> Option<Renaming> {
-    let mut order: Vec<(usize, Option<(super::state::InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
-    let mut spawned: BTreeMap<super::state::InstrRef, usize> = BTreeMap::new();
+    let mut order: Vec<(usize, Option<(InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
+    let mut spawned: BTreeMap<InstrRef, usize> = BTreeMap::new();
     for (id, a) in m.agents.iter().enumerate() {
         let key = match &a.kind {
             AgentKind::Thread(_) => None,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use fencelab::check::Mode;
 use fencelab::cost::{cost, Cost, InstrCost, MODEL_LABEL};
 use fencelab::fix::{Improvement, Necessary};
+use fencelab::mutate::DROPPED;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
@@ -115,8 +116,6 @@ impl StepMarks {
     }
 }
 
-/// How `mutate` writes a removed step.
-const DROPPED: &str = "(dropped)";
 
 /// A mutation's name (`narrow-scope`) as words.
 pub fn words(kind: &str) -> String {

@@ -287,7 +287,6 @@ fn mbarrier(op: &MbarOp, f: &Features, out: &mut Vec<Instr>) {
             }
         }
     };
-    let plus_minus = |n: u32| [n.saturating_sub(1), n.saturating_add(1)].into_iter().filter(move |m| *m != n && *m > 0);
     match &op.kind {
         MbarKind::Init { count } => out.extend(plus_minus(*count).map(|c| with_kind(MbarKind::Init { count: c }))),
         MbarKind::ExpectTx { bytes } => {
@@ -318,9 +317,18 @@ fn mbarrier(op: &MbarOp, f: &Features, out: &mut Vec<Instr>) {
     }
 }
 
+/// A count one lower and one higher than `n`, never zero.
+fn plus_minus(n: u32) -> impl Iterator<Item = u32> {
+    [n.saturating_sub(1), n.saturating_add(1)].into_iter().filter(move |m| *m != n && *m > 0)
+}
+
+/// Labels, branches and exits: no move crosses them.
+fn control(i: &Instr) -> bool {
+    matches!(i, Instr::Label(_) | Instr::Branch { .. } | Instr::Exit)
+}
+
 /// Whether swapping `a` with the next instruction `b` can change synchronization.
 fn movable(a: &Instr, b: &Instr) -> bool {
-    let control = |i: &Instr| matches!(i, Instr::Label(_) | Instr::Branch { .. } | Instr::Exit);
     a != b && !control(a) && !control(b)
 }
 
@@ -330,7 +338,6 @@ const MAX_MOVE: usize = 4;
 /// Where instruction `at` can move to, two to [`MAX_MOVE`] places up or down (one place is
 /// a [`Change::MoveDown`]), never across a label, branch or exit.
 fn longer_moves(program: &[Instr], at: usize) -> impl Iterator<Item = usize> + '_ {
-    let control = |i: &Instr| matches!(i, Instr::Label(_) | Instr::Branch { .. } | Instr::Exit);
     let instr = program.get(at);
     let free = move |lo: usize, hi: usize| instr.is_some_and(|i| !control(i)) && program.get(lo..hi).is_some_and(|span| !span.iter().any(control));
     let down = (at + 3..=(at + 1 + MAX_MOVE).min(program.len())).filter(move |to| free(at + 1, *to));
@@ -419,7 +426,7 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
     // declared, as an init's count is where it is written (one more or one fewer).
     for (bar, declared) in scenario.mbarriers.iter().enumerate() {
         let Some(count) = declared.count else { continue };
-        for other in [count.saturating_sub(1), count.saturating_add(1)].into_iter().filter(|c| *c != count && *c > 0) {
+        for other in plus_minus(count) {
             out.push((vec![Change::DeclaredCount { bar, count: other }], 0));
         }
     }

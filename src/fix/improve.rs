@@ -57,7 +57,7 @@ pub struct Improvement {
 /// The mutant as an edit of the original program.
 fn as_change(m: &Mutant) -> Option<Change> {
     match m.kind {
-        MutationKind::Drop if m.after == "(dropped)" => Some(Change::Remove { thread: m.thread, at: m.instr }),
+        MutationKind::Drop if m.after == crate::mutate::DROPPED => Some(Change::Remove { thread: m.thread, at: m.instr }),
         MutationKind::MoveDown => Some(Change::MoveDown { thread: m.thread, at: m.instr }),
         MutationKind::NarrowScope
         | MutationKind::WeakenSem

@@ -17,6 +17,9 @@ pub use judge::{judge, Fate, Judged};
 use crate::model::{Instr, Scenario};
 use crate::syntax::{instr_text, print};
 
+/// A mutant's `after` text when it drops the instruction.
+pub const DROPPED: &str = "(dropped)";
+
 /// What kind of weakening a mutant applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MutationKind {
@@ -83,7 +86,7 @@ pub fn mutants(scenario: &Scenario) -> Vec<Mutant> {
         for (i, instr) in thread.program.iter().enumerate() {
             let before = instr_text(instr);
             for (kind, replacement) in edits::weakenings(instr) {
-                let after = replacement.as_ref().map_or_else(|| "(dropped)".to_string(), instr_text);
+                let after = replacement.as_ref().map_or_else(|| DROPPED.to_string(), instr_text);
                 let mut mutated = scenario.clone();
                 let Some(program) = mutated.threads.get_mut(t).map(|th| &mut th.program) else { continue };
                 match replacement {

@@ -156,7 +156,7 @@ impl Stepper {
             status,
             instr_index,
             instr_text,
-            registers: a.map_or_else(Vec::new, |a| a.regs.iter().map(|(k, v)| (k.clone(), *v)).collect()),
+            registers: a.map_or_else(Vec::new, |a| a.regs.iter().map(|(k, v)| (k.to_string(), *v)).collect()),
         }
     }
 

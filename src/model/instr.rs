@@ -133,6 +133,16 @@ pub struct MbarOp {
     pub bar: String,
 }
 
+impl MbarOp {
+    /// Whether a peer CTA may apply this form to another CTA's barrier: an arrive without a
+    /// state token, expect-tx or complete-tx, addressed through `.shared::cluster`
+    /// (reference §4.1).
+    pub fn remote_form_allowed(&self) -> bool {
+        matches!(self.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. })
+            && self.space == Some(AddrSpace::SharedCluster)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MbarKind {
     Init {

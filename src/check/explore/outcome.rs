@@ -11,7 +11,7 @@ pub fn term_value(layout: &Layout, m: &Machine, term: &Term) -> i64 {
             .agents
             .iter()
             .find(|a| matches!(a.kind, AgentKind::Thread(t) if layout.threads.get(t).is_some_and(|t| &t.name == thread)))
-            .and_then(|a| a.regs.get(reg))
+            .and_then(|a| a.regs.get(reg.as_str()))
             .copied()
             .unwrap_or(0),
         Term::Mem(name) => layout
@@ -64,7 +64,7 @@ pub fn shown_terms(conditions: &[FinalCondition], layout: &Layout, finals: &[&Ma
                 if let AgentKind::Thread(t) = a.kind {
                     let thread = layout.threads.get(t).map_or(String::new(), |t| t.name.clone());
                     for reg in a.regs.keys() {
-                        let term = Term::Reg { thread: thread.clone(), reg: reg.clone() };
+                        let term = Term::Reg { thread: thread.clone(), reg: reg.to_string() };
                         if !out.contains(&term) {
                             out.push(term);
                         }

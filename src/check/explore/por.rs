@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::check::machine::{AgentKind, Layout, Machine, Place};
-use crate::check::semantics::current_instr;
+use crate::check::semantics::current_step_facts;
 use crate::model::{Footprint, Instr, Object, Shared, Space};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,7 +173,7 @@ impl Reduction {
         let AgentKind::Thread(t) = a.kind else { return false };
         let Some(thread) = layout.threads.get(t) else { return false };
         let ends_visibly = a.pc + 1 >= thread.program.len() && self.peer_touched.contains(&thread.place.cta);
-        !ends_visibly && current_instr(layout, m, agent).is_some_and(|instr| instr.facts().footprint == Footprint::Local)
+        !ends_visibly && current_step_facts(layout, m, agent).is_some_and(|facts| facts.local)
     }
 
     pub fn component_of(&self, m: &Machine, agent: u32) -> usize {

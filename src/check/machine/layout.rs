@@ -1,9 +1,31 @@
 //! Static facts resolved once per scenario: who sits where, what each name means.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::model::{Instr, Proxy, Scenario, Scope, Space, MAX_LANES};
+use crate::model::{By, Facts, Footprint, Instr, Object, Proxy, Scenario, Scope, Space, Use, MAX_LANES};
+
+/// Names to indices. Steps look their operands up by name, so the map hashes with FNV-1a
+/// rather than the standard SipHash, which cost more than the rest of the lookup.
+pub type NameIndex = HashMap<String, usize, BuildHasherDefault<NameHasher>>;
+
+#[derive(Default)]
+pub struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for byte in bytes {
+            h = (h ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Where an agent executes: the coordinates scope inclusion is evaluated on (reference §1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,10 +152,10 @@ pub struct Layout {
     pub threads: Vec<ThreadInfo>,
     /// Real locations first, then one pseudo-location per mbarrier.
     pub locs: Vec<LocInfo>,
-    pub loc_index: HashMap<String, usize>,
+    pub loc_index: NameIndex,
     /// mbarrier index → pseudo-location index.
     pub mbar_locs: Vec<usize>,
-    pub mbar_index: HashMap<String, usize>,
+    pub mbar_index: NameIndex,
     /// Number of memory cells (aliases merged, byte segments split).
     pub cells: usize,
     /// For each cell, the location whose initial value and name it starts with.
@@ -146,6 +168,29 @@ pub struct Layout {
     /// Each instruction's text, per thread and pc: messages quote it on most steps, and
     /// printing it each time cost more than the step's semantics.
     pub texts: Vec<Vec<InstrTexts>>,
+    /// What every step asks of each instruction, per thread and pc, worked out once from
+    /// its facts (asking the facts on each step cost a tenth of the explorer's time).
+    pub step_facts: Vec<Vec<StepFacts>>,
+}
+
+/// The facts of one program instruction (past its guard) that the explorer needs on every
+/// step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepFacts {
+    /// The location (or mbarrier word) the thread itself reaches, and whether it writes
+    /// it: a peer's access into an exited CTA is undefined behaviour. Asynchronous ops are
+    /// checked when their agent performs the access instead.
+    pub thread_access: Option<(usize, bool)>,
+    /// The step reads and writes only the agent's own state (partial-order reduction).
+    pub local: bool,
+}
+
+impl StepFacts {
+    pub fn of(layout: &Layout, instr: &Instr) -> StepFacts {
+        let instr = instr.unwrapped();
+        let facts = instr.facts();
+        StepFacts { thread_access: layout.thread_access(instr, &facts), local: facts.footprint == Footprint::Local }
+    }
 }
 
 /// The printed forms of one program instruction.
@@ -183,7 +228,7 @@ impl Layout {
             Ok(Place { cta, cluster, gpu })
         };
         let mut locs = Vec::new();
-        let mut loc_index = HashMap::new();
+        let mut loc_index = NameIndex::default();
         for (i, loc) in scenario.locations.iter().enumerate() {
             loc_index.insert(loc.name.clone(), i);
         }
@@ -232,7 +277,7 @@ impl Layout {
             }
         }
         let mut mbar_locs = Vec::new();
-        let mut mbar_index = HashMap::new();
+        let mut mbar_index = NameIndex::default();
         for (m, bar) in scenario.mbarriers.iter().enumerate() {
             let place = place_of(bar.cta)?;
             mbar_index.insert(bar.name.clone(), m);
@@ -277,8 +322,9 @@ impl Layout {
             return Err("the scenario has no threads".into());
         }
         let texts = threads.iter().map(|t| t.written.iter().zip(&t.program).map(|(w, run)| InstrTexts::of(w, run)).collect()).collect();
-        Ok(Layout {
+        let mut layout = Layout {
             texts,
+            step_facts: Vec::new(),
             threads,
             cells: ranges.cell_owner.len(),
             cell_owner: ranges.cell_owner,
@@ -290,7 +336,33 @@ impl Layout {
             cta_names: scenario.ctas.iter().map(|c| c.name.clone()).collect(),
             cluster_names: scenario.clusters.iter().map(|c| c.name.clone()).collect(),
             cta_cluster,
-        })
+        };
+        layout.step_facts =
+            layout.threads.iter().map(|t| t.program.iter().map(|instr| StepFacts::of(&layout, instr)).collect()).collect();
+        Ok(layout)
+    }
+
+    /// [`StepFacts::thread_access`] of `instr`, whose facts are `facts`.
+    fn thread_access(&self, instr: &Instr, facts: &Facts) -> Option<(usize, bool)> {
+        // Any other form on a peer's barrier is undefined whether or not the peer exited;
+        // `mbarrier::step` names that cause (a remote wait, the local form).
+        let inner = match instr {
+            Instr::Wait { instr, .. } => instr.as_ref(),
+            plain => plain,
+        };
+        if let Instr::Mbar(op) = inner {
+            if !op.remote_form_allowed() {
+                return None;
+            }
+        }
+        let named = facts.names.iter().find(|n| n.by == By::Thread)?;
+        match named.object {
+            Object::Location | Object::Tmem => self.loc(named.name).ok().map(|l| (l, named.how != Use::Read)),
+            Object::Mbarrier => {
+                let idx = self.mbar(named.name).ok()?;
+                self.mbar_locs.get(idx).map(|l| (*l, true))
+            }
+        }
     }
 
     pub fn loc(&self, name: &str) -> Result<usize, String> {

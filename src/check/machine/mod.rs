@@ -17,7 +17,7 @@ pub use relabel::StateKeys;
 pub use shared::Shared;
 pub use size::own_bytes;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
-pub use layout::{covers, Layout, Place, ProxyKey, Via, ALIAS_BIT};
+pub use layout::{covers, Layout, Place, ProxyKey, StepFacts, Via, ALIAS_BIT};
 pub use state::{
     merge_bare, Agent, AgentKind, BarState, BareArrival, EdgeRec, FailedRec, InstrRef, Machine,
     MbarState, ReadRec, Status, WriteRec,

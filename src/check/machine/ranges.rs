@@ -45,7 +45,7 @@ fn collect<'a>(instr: &'a Instr, out: &mut Vec<ByteRange<'a>>) -> Result<(), Str
 
 /// Splits the locations the programs address at byte offsets and appends one entry per
 /// range to `locs` (and `loc_index`). Errors name a range outside its location.
-pub fn split(scenario: &Scenario, locs: &mut Vec<LocInfo>, loc_index: &mut HashMap<String, usize>) -> Result<Ranges, String> {
+pub fn split(scenario: &Scenario, locs: &mut Vec<LocInfo>, loc_index: &mut super::layout::NameIndex) -> Result<Ranges, String> {
     let mut used = Vec::new();
     for instr in scenario.threads.iter().flat_map(|t| &t.program) {
         collect(instr, &mut used)?;

@@ -7,7 +7,8 @@
 
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use super::fingerprint::fingerprint_of;
 
@@ -15,15 +16,45 @@ use super::fingerprint::fingerprint_of;
 #[derive(Clone, Debug, Default)]
 pub struct Shared<T>(Arc<Part<T>>);
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Part<T> {
     value: T,
-    fingerprint: OnceLock<u128>,
+    fingerprint: FingerprintCell,
+}
+
+impl<T: Clone> Clone for Part<T> {
+    /// A copy is about to be changed: it starts without a fingerprint.
+    fn clone(&self) -> Part<T> {
+        Part { value: self.value.clone(), fingerprint: FingerprintCell::default() }
+    }
+}
+
+/// A fingerprint computed at most once per part (a `OnceLock` cost more than the hashing
+/// it saved). Two threads may both compute it, but they compute the same value, so a
+/// reader that sees `set` reads that value whichever of them wrote the halves.
+#[derive(Debug, Default)]
+struct FingerprintCell {
+    low: AtomicU64,
+    high: AtomicU64,
+    set: AtomicBool,
+}
+
+impl FingerprintCell {
+    fn get_or_init(&self, compute: impl FnOnce() -> u128) -> u128 {
+        if self.set.load(Ordering::Acquire) {
+            return u128::from(self.low.load(Ordering::Relaxed)) | u128::from(self.high.load(Ordering::Relaxed)) << 64;
+        }
+        let fingerprint = compute();
+        self.low.store(fingerprint as u64, Ordering::Relaxed);
+        self.high.store((fingerprint >> 64) as u64, Ordering::Relaxed);
+        self.set.store(true, Ordering::Release);
+        fingerprint
+    }
 }
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(Part { value, fingerprint: OnceLock::new() }))
+        Shared(Arc::new(Part { value, fingerprint: FingerprintCell::default() }))
     }
 }
 
@@ -55,7 +86,7 @@ impl<T: Clone> DerefMut for Shared<T> {
     /// fingerprint, since the caller may change the value.
     fn deref_mut(&mut self) -> &mut T {
         let part = Arc::make_mut(&mut self.0);
-        part.fingerprint = OnceLock::new();
+        *part.fingerprint.set.get_mut() = false;
         &mut part.value
     }
 }
@@ -71,7 +102,7 @@ impl<T: Eq> Eq for Shared<T> {}
 impl<T: Hash> Shared<T> {
     /// The value's fingerprint, computed once per part.
     pub fn fingerprint(&self) -> u128 {
-        *self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value))
+        self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value))
     }
 }
 

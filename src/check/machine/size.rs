@@ -45,7 +45,7 @@ fn messages(msgs: &Vec<Message>) -> usize {
 
 fn agent(a: &Agent) -> usize {
     // A map node per register: its name, the value and the tree's links.
-    let regs = if a.regs.is_unique() { a.regs.keys().map(|name| name.capacity() + 48).sum() } else { 0 };
+    let regs = if a.regs.is_unique() { a.regs.keys().map(|name| name.len() + 64).sum() } else { 0 };
     let asyncs = unique(&a.asyncs, |asyncs| {
         vec(&asyncs.cp_open)
             + vec(&asyncs.bulk_open)

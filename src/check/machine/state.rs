@@ -43,7 +43,9 @@ pub struct Agent {
     pub place: Place,
     pub pc: usize,
     /// Shared: most steps move the pc and leave registers and knowledge as they were.
-    pub regs: Shared<BTreeMap<String, i64>>,
+    /// Names are shared with the parent state's copy: a write to a register copies the
+    /// map, not the names.
+    pub regs: Shared<BTreeMap<Arc<str>, i64>>,
     pub knowledge: Shared<Knowledge>,
     pub status: Status,
     /// Release fences executed so far, latest per scope and restriction (pattern 3).

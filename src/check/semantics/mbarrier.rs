@@ -2,7 +2,6 @@
 //! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
 
 use super::base::exec::{self, operand, Exec, Readiness};
-use super::base::exit::remote_form_allowed;
 use super::base::sync::{self, bare_relaxed, defer, merge, synchronize};
 use crate::check::machine::{covers, merge_bare, BareArrival, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
@@ -106,7 +105,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             ub(ex, format!("`{text}` waits on a barrier in another CTA"), "no wait on a remote (shared::cluster) mbarrier: peers arrive, the owner CTA waits (§9.7.13.15.8)");
             return Ok(());
         }
-        if !remote_form_allowed(op) {
+        if !op.remote_form_allowed() {
             ub(ex, format!("`{text}` uses the local form on a barrier in another CTA"), "use the `.shared::cluster` form with the sink `_` for a remote barrier (§9.7.13.15.13)");
             return Ok(());
         }

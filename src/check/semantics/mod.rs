@@ -33,7 +33,7 @@ pub use base::exec::{self, Exec, RawFinding, Readiness, StepOutcome};
 use base::async_agent;
 use base::exec::all_reached;
 use base::exit;
-use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status};
+use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status, StepFacts};
 use crate::model::{Instr, MbarKind, WgmmaOp};
 
 /// The instruction at the agent's pc as the author wrote it (guard and byte offsets
@@ -60,13 +60,25 @@ pub fn current_instr<'l>(layout: &'l Layout, m: &Machine, agent: u32) -> Option<
         AgentKind::Async { .. } => return None,
     };
     while let Instr::Guarded { pred, negated, instr: inner } = instr {
-        let value = a.regs.get(pred).copied().unwrap_or(0);
+        let value = a.regs.get(pred.as_str()).copied().unwrap_or(0);
         if (value != 0) == *negated {
             return Some(&SKIPPED);
         }
         instr = inner;
     }
     Some(instr)
+}
+
+/// The step facts of the instruction at the agent's pc, if it is a thread: a guard that
+/// is false makes it the skip, which touches nothing but the pc.
+pub fn current_step_facts(layout: &Layout, m: &Machine, agent: u32) -> Option<StepFacts> {
+    let instr = current_instr(layout, m, agent)?;
+    if std::ptr::eq(instr, &SKIPPED) {
+        return Some(StepFacts::of(layout, instr));
+    }
+    let a = m.agents.get(agent as usize)?;
+    let AgentKind::Thread(t) = a.kind else { return None };
+    layout.step_facts.get(t)?.get(a.pc).copied()
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32) -> Result<Readiness, String> {
@@ -128,16 +140,19 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     if wgmma::hazard(ex, instr)? {
         return Ok(());
     }
-    if let Some((loc, is_write)) = exit::thread_access(ex, instr) {
-        let verb = if ex.layout.mbar_locs.contains(&loc) {
-            "uses mbarrier"
-        } else if is_write {
-            "writes"
-        } else {
-            "reads"
+    if let Some((loc, is_write)) = current_step_facts(ex.layout, ex.m, ex.agent).and_then(|f| f.thread_access) {
+        let layout = ex.layout;
+        let what = || {
+            let verb = if layout.mbar_locs.contains(&loc) {
+                "uses mbarrier"
+            } else if is_write {
+                "writes"
+            } else {
+                "reads"
+            };
+            format!("{verb} `{}`", layout.locs.get(loc).map_or("?", |l| l.name.as_str()))
         };
-        let what = format!("{verb} `{}`", ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str()));
-        if exit::into_exited_cta(ex, loc, is_write, &what) {
+        if exit::into_exited_cta(ex, loc, is_write, what) {
             return Ok(());
         }
     }

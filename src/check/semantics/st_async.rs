@@ -58,8 +58,9 @@ pub fn readiness(op: &AsyncOp) -> Readiness {
 pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     let AsyncWhat::StAsync { addr, value, mbar, bytes, red } = &op.what else { return Err(internal("st.async step")) };
     if op.stage == Stage::Issued {
-        let what = format!("writes `{}`", ex.layout.locs.get(*addr).map_or("?", |l| l.name.as_str()));
-        if exit::into_exited_cta(ex, *addr, true, &what) {
+        let layout = ex.layout;
+        let what = || format!("writes `{}`", layout.locs.get(*addr).map_or("?", |l| l.name.as_str()));
+        if exit::into_exited_cta(ex, *addr, true, what) {
             return Ok(());
         }
         let strong = red.map(|_| ex.layout.clamp(Scope::Cluster, *addr));

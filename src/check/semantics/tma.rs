@@ -143,8 +143,9 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, op: &AsyncOp, explain
 /// Write `value` into `dst` through the async proxy; a reduction combines it with the
 /// coherence-latest value as a `.relaxed.gpu` read-modify-write.
 fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Result<i64, String> {
-    let what = format!("writes `{}`", ex.layout.locs.get(dst).map_or("?", |l| l.name.as_str()));
-    if exit::into_exited_cta(ex, dst, true, &what) {
+    let layout = ex.layout;
+    let what = || format!("writes `{}`", layout.locs.get(dst).map_or("?", |l| l.name.as_str()));
+    if exit::into_exited_cta(ex, dst, true, what) {
         return Ok(value);
     }
     let strong = reduce.map(|_| ex.layout.clamp(Scope::Gpu, dst));

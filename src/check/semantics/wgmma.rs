@@ -88,12 +88,17 @@ fn acc_of(m: &Machine, id: u32) -> Option<String> {
 
 /// Touching an in-flight accumulator before a covering `wait_group` is undefined (§7).
 pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
-    let touched: Vec<String> = instr.facts().touched().map(String::from).collect();
-    if touched.is_empty() {
+    let asyncs = &ex.me()?.asyncs;
+    let tracking = asyncs.wgmma_fence.is_some() || !asyncs.wgmma_open.is_empty() || asyncs.wgmma_groups.iter().any(|g| !g.is_empty());
+    if !tracking {
+        return Ok(false);
+    }
+    let facts = instr.facts();
+    if facts.reads.is_empty() && facts.writes.is_empty() {
         return Ok(false);
     }
     for id in in_flight(ex.m, ex.agent) {
-        if let Some(acc) = acc_of(ex.m, id).filter(|acc| touched.contains(acc)) {
+        if let Some(acc) = acc_of(ex.m, id).filter(|acc| facts.touched().any(|t| t == acc.as_str())) {
             let text = crate::check::text::instr(instr);
             ex.undefined(
                 format!("`{text}` touches accumulator `{acc}` of an in-flight wgmma"),
@@ -102,11 +107,14 @@ pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
             return Ok(true);
         }
     }
-    let writes: Vec<String> = instr.facts().writes.into_iter().map(String::from).collect();
+    let asyncs = &ex.me()?.asyncs;
+    if asyncs.wgmma_fence.is_none() || facts.writes.iter().all(|w| asyncs.dirty_regs.iter().any(|d| d == w)) {
+        return Ok(false);
+    }
     let a = &mut ex.me_mut()?.asyncs;
-    for w in writes {
-        if a.wgmma_fence.is_some() && !a.dirty_regs.contains(&w) {
-            a.dirty_regs.push(w);
+    for w in facts.writes {
+        if !a.dirty_regs.iter().any(|d| d == w) {
+            a.dirty_regs.push(w.to_string());
         }
     }
     a.dirty_regs.sort();

@@ -99,7 +99,7 @@ fn side(ex: &Exec, agent: u32, strong: Option<Scope>, key: Via) -> Side {
 /// Perform a read returning the write at coherence index `widx` (of the lowest segment);
 /// checks races. The other segments of a split location are read at the oldest write
 /// they may return, so they are checked too and keep their coherence floors.
-pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String> {
+pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<Shared<WriteRec>, String> {
     let layout = ex.layout;
     let first = cell_of(layout, acc.loc);
     let w = read_cell(ex, acc, first, widx)?;
@@ -110,20 +110,23 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<WriteRec, String
     Ok(w)
 }
 
-fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<WriteRec, String> {
+fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Shared<WriteRec>, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
-    let w = c.writes.get(widx).map(|w| WriteRec::clone(w)).ok_or_else(|| internal("read choice"))?;
-    let writes = c.writes.clone();
+    let w = c.writes.get(widx).cloned().ok_or_else(|| internal("read choice"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    let me_agent = ex.agent;
-    for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
+    // Races are rare: find the racing writes first, and copy only those out of the cell.
+    let mut racing = Vec::new();
+    for other in c.writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
-            race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
+            racing.push(other.clone());
         }
     }
-    own_crossings(ex, acc, false, &writes, &[])?;
+    for other in racing {
+        race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
+    }
+    own_crossings(ex, acc, false, cell, false)?;
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
     let event = crate::check::machine::EventId { agent: ex.agent, epoch };
     let rec = ReadRec { event, loc: acc.loc, key: acc.key, strong: acc.strong, instr: ex.instr_ref(), step: Meta(Some(ex.step)) };
@@ -156,17 +159,17 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
 fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    let writes = c.writes.clone();
-    let reads: Vec<ReadRec> = c.reads.clone();
-    let me_agent = ex.agent;
-    for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != me_agent) {
+    // Races are rare: find the racing accesses first, and copy only those out of the cell.
+    let mut racing_writes = Vec::new();
+    for other in c.writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
-            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
+            racing_writes.push(other.clone());
         }
     }
-    for other in reads.iter().filter(|o| o.event.agent != me_agent) {
+    let mut racing_reads = Vec::new();
+    for other in c.reads.iter().filter(|o| o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
         let mut ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !ordered
@@ -176,10 +179,16 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
             ordered = pragmatic(ex);
         }
         if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
-            race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
+            racing_reads.push(other.clone());
         }
     }
-    own_crossings(ex, acc, true, &writes, &reads)?;
+    for other in racing_writes {
+        race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
+    }
+    for other in racing_reads {
+        race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
+    }
+    own_crossings(ex, acc, true, cell, true)?;
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);
     let rec = WriteRec {
         value,
@@ -199,17 +208,25 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
 /// The executing agent's own earlier conflicting accesses through another virtual address
 /// or proxy: program order orders them only across the proxy fences `needed` names
 /// (reference §1.8 (iii), §2.3), so without those they race as two threads' would.
-fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, writes: &[Shared<WriteRec>], reads: &[ReadRec]) -> Result<(), String> {
+/// `cell`'s accesses are those before this one (its reads too when `with_reads`).
+fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, cell: usize, with_reads: bool) -> Result<(), String> {
     let me = ex.agent;
-    let earlier = writes
+    let Some(c) = ex.m.cells.get(cell) else { return Err(internal("cell")) };
+    let reads = if with_reads { c.reads.as_slice() } else { &[] };
+    let earlier = c
+        .writes
         .iter()
         .filter(|w| w.instr.is_some())
         .map(|w| (true, w.event, w.loc, w.key, w.instr, w.step.0, w.strong))
         .chain(reads.iter().map(|r| (false, r.event, r.loc, r.key, r.instr, r.step.0, r.strong)));
-    for (was_write, event, loc, key, instr, step, strong) in earlier.collect::<Vec<_>>() {
+    let mut crossing = Vec::new();
+    for access @ (_, event, loc, key, ..) in earlier {
         if event.agent == me && key != acc.key && !ordered_before(ex, event, loc, key, acc.key)? {
-            race(ex, acc, is_write, me, loc, instr, step, was_write, key, event, strong);
+            crossing.push(access);
         }
+    }
+    for (was_write, event, loc, key, instr, step, strong) in crossing {
+        race(ex, acc, is_write, me, loc, instr, step, was_write, key, event, strong);
     }
     Ok(())
 }
@@ -339,11 +356,15 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     let writer = ex.text(|| ex.name_of(w.event.agent));
     let reader = ex.text(|| ex.name_of(ex.agent));
     let wtext: std::sync::Arc<str> = w.instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
-    let mut just_write = Knowledge::new(ex.layout.cells, w.event.agent);
-    if let Some(m) = just_write.main_mut() {
-        m.vv.set(w.event.agent, w.event.epoch);
-    }
-    let just = Message { origin: w.event, from_agent: w.event.agent, scope: acc.strong.unwrap_or(crate::model::Scope::Cta), via: wtext.clone(), knowledge: just_write.into(), step: w.step.clone() };
+    // The write alone, as a message: what a failed edge would have carried.
+    let just = |ex: &Exec| {
+        let mut just_write = Knowledge::new(ex.layout.cells, w.event.agent);
+        if let Some(m) = just_write.main_mut() {
+            m.vv.set(w.event.agent, w.event.epoch);
+        }
+        let scope = acc.strong.unwrap_or(crate::model::Scope::Cta);
+        Message { origin: w.event, from_agent: w.event.agent, scope, via: wtext.clone(), knowledge: just_write.into(), step: w.step.clone() }
+    };
     // A write already ordered before this read (the data read after a successful acquire)
     // needed no synchronization here: recording a failed edge would only mislead.
     let already_ordered = ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;
@@ -361,6 +382,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         } else {
             (RaceReason::ScopeMismatch, ex.text(|| format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads")))
         };
+        let just = just(ex);
         for msg in w.msgs.iter().chain(std::iter::once(&just)) {
             fail(ex, msg, reason, why.clone());
         }
@@ -371,6 +393,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
             return Ok(());
         }
         let why = ex.text(|| format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)"));
+        let just = just(ex);
         fail(ex, &just, RaceReason::ExecutionOrderOnly, why);
         return Ok(());
     }

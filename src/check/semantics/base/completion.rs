@@ -18,7 +18,7 @@ pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<
     let bar = name(ex, idx);
     let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| internal("mbar loc"))?;
     let verb = if arrivals > 0 { "arrives on" } else { "signals complete-tx on" };
-    if into_exited_cta(ex, loc, true, &format!("{verb} mbarrier `{bar}`")) {
+    if into_exited_cta(ex, loc, true, || format!("{verb} mbarrier `{bar}`")) {
         return Ok(false);
     }
     let mut b = ex.m.mbars.get(idx).cloned().ok_or_else(|| internal("mbar"))?;

@@ -99,8 +99,15 @@ impl Exec<'_> {
     }
 
     pub fn set_reg(&mut self, name: &str, value: i64) -> Result<(), String> {
-        if name != "_" {
-            self.me_mut()?.regs.insert(name.to_string(), value);
+        if name == "_" || self.me()?.regs.get(name) == Some(&value) {
+            return Ok(());
+        }
+        let regs = &mut self.me_mut()?.regs;
+        match regs.get_mut(name) {
+            Some(held) => *held = value,
+            None => {
+                regs.insert(name.into(), value);
+            }
         }
         Ok(())
     }
@@ -205,7 +212,7 @@ pub fn instr_text(layout: &Layout, at: InstrRef) -> Arc<str> {
 pub fn operand(m: &Machine, agent: u32, op: &Operand) -> i64 {
     match op {
         Operand::Imm(v) => *v,
-        Operand::Reg(r) => m.agents.get(agent as usize).and_then(|a| a.regs.get(r)).copied().unwrap_or(0),
+        Operand::Reg(r) => m.agents.get(agent as usize).and_then(|a| a.regs.get(r.as_str())).copied().unwrap_or(0),
     }
 }
 

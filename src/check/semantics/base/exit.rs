@@ -6,39 +6,12 @@
 
 use super::exec::{Exec, RawAccess};
 use crate::check::machine::{AgentKind, InstrRef, Status};
-use crate::model::{AddrSpace, By, Instr, MbarKind, MbarOp, Object, Space, Use};
-
-/// The shared location a thread instruction reaches directly, and whether it writes it.
-/// Asynchronous ops are checked when their agent performs the access instead.
-pub fn thread_access(ex: &Exec, instr: &Instr) -> Option<(usize, bool)> {
-    // Any other form on a peer's barrier is undefined whether or not the peer exited;
-    // `mbarrier::step` names that cause (a remote wait, the local form).
-    let inner = match instr {
-        Instr::Wait { instr, .. } => instr.as_ref(),
-        plain => plain,
-    };
-    if let Instr::Mbar(op) = inner {
-        if !remote_form_allowed(op) {
-            return None;
-        }
-    }
-    let facts = instr.facts();
-    let named = facts.names.iter().find(|n| n.by == By::Thread)?;
-    match named.object {
-        Object::Location | Object::Tmem => ex.layout.loc(named.name).ok().map(|l| (l, named.how != Use::Read)),
-        Object::Mbarrier => mbar_loc(ex, named.name),
-    }
-}
-
-fn mbar_loc(ex: &Exec, bar: &str) -> Option<(usize, bool)> {
-    let idx = ex.layout.mbar(bar).ok()?;
-    ex.layout.mbar_locs.get(idx).map(|l| (*l, true))
-}
+use crate::model::Space;
 
 /// Reports undefined behaviour and returns true when the executing agent's access to `loc`
 /// reaches shared memory of another CTA whose threads have all exited. `what` names the
-/// access, e.g. "reads `y`".
-pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) -> bool {
+/// access, e.g. "reads `y`" (built only then).
+pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: impl FnOnce() -> String) -> bool {
     match ex.layout.locs.get(loc).map(|l| l.space) {
         Some(Space::Shared(owner)) => into_exited(ex, owner, "shared memory", loc, is_write, what),
         Some(Space::Tmem(_) | Space::Global) | None => false,
@@ -46,7 +19,7 @@ pub fn into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) ->
 }
 
 /// [`into_exited_cta`] for a CTA pair's mma, which also reaches the peer's tensor memory.
-pub fn pair_access_into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: &str) -> bool {
+pub fn pair_access_into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, what: impl FnOnce() -> String) -> bool {
     match ex.layout.locs.get(loc).map(|l| l.space) {
         Some(Space::Shared(owner)) => into_exited(ex, owner, "shared memory", loc, is_write, what),
         Some(Space::Tmem(owner)) => into_exited(ex, owner, "tensor memory", loc, is_write, what),
@@ -54,7 +27,7 @@ pub fn pair_access_into_exited_cta(ex: &mut Exec, loc: usize, is_write: bool, wh
     }
 }
 
-fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: bool, what: &str) -> bool {
+fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: bool, what: impl FnOnce() -> String) -> bool {
     // The accessing CTA: a thread's own, or the issuer's for an asynchronous agent. A CTA's
     // own unfinished copies at its exit are a separate question the spec leaves open
     // (reference §12): only peers are this rule.
@@ -81,6 +54,7 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
     let cta = ex.layout.cta_name(owner).to_string();
     let from = ex.layout.cta_name(accessor_cta.unwrap_or(owner)).to_string();
     let who = ex.name_of(ex.agent);
+    let what = what();
     let access = RawAccess { agent_name: who.clone(), instr: ex.instr_ref(), loc, is_write, step: Some(ex.step) };
     let when = if exited.is_empty() {
         "which has no threads and so exits at once".to_string()
@@ -100,13 +74,6 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
         f.accesses.push(access);
     }
     true
-}
-
-/// Whether `op` is a form a peer CTA may apply to this CTA's barrier: an arrive without a
-/// state token, expect-tx or complete-tx, addressed through `.shared::cluster` (reference §4.1).
-pub fn remote_form_allowed(op: &MbarOp) -> bool {
-    matches!(op.kind, MbarKind::Arrive { state: None, .. } | MbarKind::ExpectTx { .. } | MbarKind::CompleteTx { .. })
-        && op.space == Some(AddrSpace::SharedCluster)
 }
 
 /// When the last thread of `cta` finishes, the CTA exits: TMEM it still holds is undefined

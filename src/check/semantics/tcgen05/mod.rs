@@ -291,10 +291,11 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
             return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
         }
     }
-    let reads = instr.facts().reads;
-    if reads.is_empty() {
+    let loading = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { .. }));
+    if loading.is_empty() {
         return None;
     }
+    let reads = instr.facts().reads;
     let pending = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { dst, .. } if reads.contains(&dst.as_str())));
     let _ = layout;
     pending.first().map(|p| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
@@ -381,7 +382,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
             let v = ex.reg("value");
             let issuer = ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("ld issuer"))?;
             if let Some(a) = ex.m.agents.get_mut(issuer) {
-                a.regs.insert(dst.clone(), v);
+                a.regs.insert(dst.as_str().into(), v);
             }
         }
         if ex.explain {
@@ -396,10 +397,10 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         let name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
         let exited = match t {
             TcWhat::Mma { d, peer: Some(p), .. } if loc == *d || loc == p.d => {
-                exit::pair_access_into_exited_cta(ex, loc, true, &format!("updates `{name}`"))
+                exit::pair_access_into_exited_cta(ex, loc, true, || format!("updates `{name}`"))
             }
-            TcWhat::Mma { peer: Some(_), .. } => exit::pair_access_into_exited_cta(ex, loc, false, &format!("reads `{name}`")),
-            _ => exit::into_exited_cta(ex, loc, false, &format!("reads `{name}`")),
+            TcWhat::Mma { peer: Some(_), .. } => exit::pair_access_into_exited_cta(ex, loc, false, || format!("reads `{name}`")),
+            _ => exit::into_exited_cta(ex, loc, false, || format!("reads `{name}`")),
         };
         if exited {
             return Ok(());

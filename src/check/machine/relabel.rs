@@ -70,16 +70,16 @@ impl StateKeys {
         for mbar in mbars {
             f.write_u128(self.renamed_part(mbar, map.as_ref()));
         }
+        f.write_u128(self.renamed_part(cluster_bars, map.as_ref()));
+        f.write_u128(self.renamed_part(tmem, map.as_ref()));
         // The rest is small and unshared: hashed as it is, or a renamed copy.
         match &map {
-            None => (bars, cluster_bars, sc_fences, tmem).hash(&mut f),
+            None => (bars, sc_fences).hash(&mut f),
             Some(map) => {
-                let mut rest = (bars.clone(), cluster_bars.clone(), sc_fences.clone(), tmem.clone());
+                let mut rest = (bars.clone(), sc_fences.clone());
                 rest.0.values_mut().for_each(|b| b.relabel(map));
-                rest.1.relabel(map);
                 // Kept in the order the fences ran, not by id: renamed in place.
-                rest.2.relabel(map);
-                rest.3.relabel(map);
+                rest.1.relabel(map);
                 rest.hash(&mut f);
             }
         }

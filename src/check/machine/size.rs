@@ -10,7 +10,8 @@ use std::mem::size_of;
 
 use super::knowledge::{Knowledge, Message};
 use super::shared::Shared;
-use super::state::{Agent, Cell, Machine, MbarState};
+use super::state::{Agent, AgentKind, Cell, Machine, MbarState};
+use super::agents::AsyncOp;
 
 /// What the allocator keeps per allocation besides the bytes asked for (glibc's chunk
 /// header, rounded).
@@ -44,8 +45,13 @@ fn messages(msgs: &Vec<Message>) -> usize {
 }
 
 fn agent(a: &Agent) -> usize {
-    // A map node per register: its name, the value and the tree's links.
-    let regs = if a.regs.is_unique() { a.regs.keys().map(|name| name.len() + 64).sum() } else { 0 };
+    // The map's nodes (a B-tree node holds up to 11 entries; the names are shared).
+    let node = 11 * (size_of::<std::sync::Arc<str>>() + size_of::<i64>()) + 16 + ALLOCATION_OVERHEAD;
+    let regs = if a.regs.is_unique() { a.regs.len().div_ceil(11).max(1) * node } else { 0 };
+    let op = match a.kind {
+        AgentKind::Async { .. } => size_of::<AsyncOp>() + ALLOCATION_OVERHEAD,
+        AgentKind::Thread(_) => 0,
+    };
     let asyncs = unique(&a.asyncs, |asyncs| {
         vec(&asyncs.cp_open)
             + vec(&asyncs.bulk_open)
@@ -53,7 +59,7 @@ fn agent(a: &Agent) -> usize {
             + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
             + vec(&asyncs.dirty_regs)
     });
-    regs + knowledge(&a.knowledge) + messages(&a.release_fences) + messages(&a.pending_acquire) + asyncs
+    regs + op + knowledge(&a.knowledge) + messages(&a.release_fences) + messages(&a.pending_acquire) + asyncs
 }
 
 fn cell(c: &Cell) -> usize {
@@ -73,7 +79,8 @@ pub fn own_bytes(m: &Machine) -> usize {
         + vec(&m.mbars)
         + m.mbars.iter().map(|b| unique(b, mbar)).sum::<usize>();
     let barriers = m.bars.values().map(|b| size_of::<(usize, u32)>() + size_of_val(b) + vec(&b.arrived) + messages(&b.msgs)).sum::<usize>()
-        + vec(&m.cluster_bars)
-        + m.cluster_bars.iter().map(|b| vec(&b.arrived) + messages(&b.current) + messages(&b.completed) + vec(&b.bare)).sum::<usize>();
-    size_of::<Machine>() + parts + barriers + messages(&m.sc_fences) + vec(&m.tmem) + m.trace.0.own_bytes()
+        + unique(&m.cluster_bars, |bars| {
+            vec(bars) + bars.iter().map(|b| vec(&b.arrived) + messages(&b.current) + messages(&b.completed) + vec(&b.bare)).sum::<usize>()
+        });
+    size_of::<Machine>() + parts + barriers + messages(&m.sc_fences) + unique(&m.tmem, vec) + m.trace.0.own_bytes()
 }

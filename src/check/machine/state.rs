@@ -25,8 +25,9 @@ pub struct InstrRef {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AgentKind {
     Thread(usize),
-    /// An asynchronous agent spawned by `issuer`'s instruction.
-    Async { issuer: InstrRef, op: AsyncOp },
+    /// An asynchronous agent spawned by `issuer`'s instruction. Boxed: threads, most
+    /// agents of most states, would otherwise carry its size.
+    Async { issuer: InstrRef, op: Box<AsyncOp> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -276,13 +277,15 @@ pub struct Machine {
     pub cells: Vec<Shared<Cell>>,
     pub mbars: Vec<Shared<MbarState>>,
     pub bars: BTreeMap<(usize, u32), BarState>,
-    pub cluster_bars: Vec<ClusterBarState>,
+    /// Shared, as `tmem`: few steps change them, and every state would otherwise hold
+    /// its own copy.
+    pub cluster_bars: Shared<Vec<ClusterBarState>>,
     /// `fence.sc` releases in Fence-SC order.
     pub sc_fences: Vec<Message>,
     /// Undefined behaviour happened: the execution has no meaning past this point.
     pub undefined: bool,
     /// Tensor memory allocation per CTA.
-    pub tmem: Vec<super::agents::TmemState>,
+    pub tmem: Shared<Vec<super::agents::TmemState>>,
     pub trace: Meta<Trace>,
 }
 
@@ -342,10 +345,10 @@ impl Machine {
             cells,
             mbars,
             bars: BTreeMap::new(),
-            cluster_bars: vec![ClusterBarState::default(); layout.cluster_names.len()],
+            cluster_bars: Shared::new(vec![ClusterBarState::default(); layout.cluster_names.len()]),
             sc_fences: Vec::new(),
             undefined: false,
-            tmem: vec![Default::default(); layout.cta_names.len()],
+            tmem: Shared::new(vec![Default::default(); layout.cta_names.len()]),
             trace: Meta(Trace::default()),
         }
     }

@@ -81,8 +81,11 @@ pub fn in_flight(m: &Machine, agent: u32) -> Vec<u32> {
 
 fn acc_of(m: &Machine, id: u32) -> Option<String> {
     match &m.agents.get(id as usize)?.kind {
-        AgentKind::Async { op: AsyncOp { what: AsyncWhat::Wgmma { acc, .. }, .. }, .. } => Some(acc.clone()),
-        _ => None,
+        AgentKind::Async { op, .. } => match &op.what {
+            AsyncWhat::Wgmma { acc, .. } => Some(acc.clone()),
+            _ => None,
+        },
+        AgentKind::Thread(_) => None,
     }
 }
 

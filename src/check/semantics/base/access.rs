@@ -132,6 +132,9 @@ fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Sh
     let rec = ReadRec { event, loc: acc.loc, key: acc.key, strong: acc.strong, instr: ex.instr_ref(), step: Meta(Some(ex.step)) };
     if let Some(c) = ex.m.cells.get_mut(cell) {
         c.reads.retain(|r| !(r.event.agent == ex.agent && r.key == acc.key));
+        // A copied cell's lists have no spare room, and most states that hold one are
+        // never stepped again: grow by one, not by doubling.
+        c.reads.reserve_exact(1);
         c.reads.push(rec);
         c.reads.sort_by_key(|r| (r.event, r.key));
     }
@@ -201,6 +204,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
         step: Meta(Some(ex.step)),
     };
     let c = ex.m.cells.get_mut(cell).ok_or_else(|| internal("cell"))?;
+    c.writes.reserve_exact(1);
     c.writes.push(rec.into());
     Ok(c.writes.len() - 1)
 }

@@ -24,7 +24,7 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, knowledge: impl Into<Shared<Knowled
     let id = ex.m.agents.len() as u32;
     knowledge.join(&Knowledge::new(ex.layout.cells, id));
     ex.m.agents.push(Agent {
-        kind: AgentKind::Async { issuer, op: AsyncOp { what, stage: Stage::Issued } },
+        kind: AgentKind::Async { issuer, op: Box::new(AsyncOp { what, stage: Stage::Issued }) },
         place,
         pc: 0,
         regs: Default::default(),

@@ -224,7 +224,7 @@ pub fn pragmatic(ex: &Exec) -> bool {
 
 pub fn op_of(m: &Machine, agent: u32) -> Option<(InstrRef, AsyncOp)> {
     match &m.agents.get(agent as usize)?.kind {
-        AgentKind::Async { issuer, op } => Some((*issuer, op.clone())),
+        AgentKind::Async { issuer, op } => Some((*issuer, AsyncOp::clone(op))),
         AgentKind::Thread(_) => None,
     }
 }

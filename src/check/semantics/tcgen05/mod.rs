@@ -13,7 +13,7 @@ mod alloc;
 
 use crate::check::semantics::base::exec::{self, internal, Exec, Readiness};
 use crate::check::semantics::base::{access, async_agent, completion, exit};
-use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Filter, Knowledge, Layout, Machine, PeerHalf, ProxyKey, Stage, TcWhat};
+use crate::check::machine::{AgentKind, AsyncWhat, Filter, Knowledge, Layout, Machine, PeerHalf, ProxyKey, Stage, TcWhat};
 use crate::model::{Instr, Scope, Space, TcOp};
 
 /// §8.2: the pairs of one thread's asynchronous tcgen05 ops that are ordered without a wait
@@ -31,8 +31,11 @@ fn pipelined(earlier: &TcWhat, later: &TcWhat) -> bool {
 
 fn tc_of(m: &Machine, id: u32) -> Option<(usize, &TcWhat, Stage)> {
     match &m.agents.get(id as usize)?.kind {
-        AgentKind::Async { issuer, op: AsyncOp { what: AsyncWhat::Tc(t), stage } } => Some((issuer.thread, t, *stage)),
-        _ => None,
+        AgentKind::Async { issuer, op } => match &op.what {
+            AsyncWhat::Tc(t) => Some((issuer.thread, t, op.stage)),
+            _ => None,
+        },
+        AgentKind::Thread(_) => None,
     }
 }
 

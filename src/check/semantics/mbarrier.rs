@@ -110,7 +110,6 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
             return Ok(());
         }
     }
-    let me_name = ex.name_of(ex.agent);
     let Some(state) = ex.m.mbars.get(idx).cloned() else { return Err(exec::internal("mbar state")) };
     if let MbarKind::Init { count } = op.kind {
         if state.valid {
@@ -140,6 +139,7 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
     }
     if let Some(init) = state.init_event {
         if !ex.me()?.knowledge.orders(ex.layout, init, loc, &crate::check::machine::Need::default()) {
+            let me_name = ex.name_of(ex.agent);
             ub(ex, format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar),
                "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)");
             return Ok(());

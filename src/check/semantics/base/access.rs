@@ -250,7 +250,7 @@ fn race(
     other_strong: Option<Scope>,
 ) {
     let mine = ex.instr_ref();
-    let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str()).to_string();
+    let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str());
     let (reason, why) = match (other_strong, acc.strong) {
         // Both strong, but over different bytes: never morally strong (§1.3, §1.4).
         (Some(_), Some(_)) if !same_bytes(ex.layout, acc.loc, other_loc) => {
@@ -295,9 +295,11 @@ fn race(
         reason: Some(reason),
         message,
         explanation: why,
+        // Names, like the texts, only when explaining: a finding is kept by its kind, key
+        // and reason, and explained by replaying its witness.
         accesses: vec![
-            RawAccess { agent_name: ex.name_of(other_agent), instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
-            RawAccess { agent_name: ex.name_of(ex.agent), instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
+            RawAccess { agent_name: ex.text(|| ex.name_of(other_agent)), instr: other_instr, loc: other_loc, is_write: other_is_write, step: other_step },
+            RawAccess { agent_name: ex.text(|| ex.name_of(ex.agent)), instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
         ],
         key,
     });

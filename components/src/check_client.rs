@@ -113,26 +113,22 @@ impl CheckClient {
         let last_mode = StoredValue::new(None::<Mode>);
         // Immediate, not a deferred effect: the request is posted from the edit's own
         // event, before the page re-renders, so the worker checks while the page paints.
-        // Created in the task after the mount, whose first run parses the text: see
-        // `crate::state::after_mount`.
-        crate::state::after_mount(move || {
-            ImmediateEffect::new_scoped(move || {
-                let mode = mode.get();
-                let scenario = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
-                let typing = last_mode.get_value() == Some(mode) && typing();
-                last_mode.set_value(Some(mode));
-                let Some(scenario) = scenario else {
-                    client.dispatch.update_value(Coalescer::drop_waiting);
-                    client.wanted.set_value(None);
-                    client.state.set(CheckState::Blocked);
-                    return;
-                };
-                let job = Job { scenario, options: Options { mode, ..Options::default() } };
-                if typing && client.has_answer_for(&job) {
-                    return;
-                }
-                client.act(|d, now| d.edit(job, typing, now));
-            });
+        ImmediateEffect::new_scoped(move || {
+            let mode = mode.get();
+            let scenario = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone()));
+            let typing = last_mode.get_value() == Some(mode) && typing();
+            last_mode.set_value(Some(mode));
+            let Some(scenario) = scenario else {
+                client.dispatch.update_value(Coalescer::drop_waiting);
+                client.wanted.set_value(None);
+                client.state.set(CheckState::Blocked);
+                return;
+            };
+            let job = Job { scenario, options: Options { mode, ..Options::default() } };
+            if typing && client.has_answer_for(&job) {
+                return;
+            }
+            client.act(|d, now| d.edit(job, typing, now));
         });
         on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop())));
         client

@@ -164,46 +164,38 @@ impl AppState {
         let marks = RwSignal::new(FindingMarks::default());
         // A new text or mode starts a fresh session from the initial state (or on the
         // schedule a shared link carried).
-        let session = move || {
-            Effect::new(move |_| {
-                let mode = mode.get();
-                // Typing in a comment or spacing leaves the scenario as it was: keep the session,
-                // and the learner's place in it, rather than rebuild every panel that shows it.
-                // Any other edit (a template, undo) starts afresh. A text with errors keeps the
-                // last good session on screen (dimmed), so the panels do not jump while typing.
-                let typing = last_typing_ms.get_value().is_some();
-                let has_errors = analysis.with(Analysis::has_errors);
-                let has_session = tape.with_untracked(|t| matches!(t, Some(Ok(_))));
-                if has_errors && has_session {
-                    return;
-                }
-                let unchanged = analysis.with(|a| {
-                    typing
-                        && !a.has_errors()
-                        && pending_schedule.with_untracked(Option::is_none)
-                        && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
-                });
-                if unchanged {
-                    return;
-                }
-                let mut fresh = analysis.with(|a| {
-                    (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
-                });
-                if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
-                    // A schedule that does not replay is dropped; the scenario still opens.
-                    let _ = t.load(&schedule);
-                }
-                tape.set(fresh);
-                // The findings belong to the old text or mode.
-                marks.set(FindingMarks::default());
+        Effect::new(move |_| {
+            let mode = mode.get();
+            // Typing in a comment or spacing leaves the scenario as it was: keep the session,
+            // and the learner's place in it, rather than rebuild every panel that shows it.
+            // Any other edit (a template, undo) starts afresh. A text with errors keeps the
+            // last good session on screen (dimmed), so the panels do not jump while typing.
+            let typing = last_typing_ms.get_value().is_some();
+            let has_errors = analysis.with(Analysis::has_errors);
+            let has_session = tape.with_untracked(|t| matches!(t, Some(Ok(_))));
+            if has_errors && has_session {
+                return;
+            }
+            let unchanged = analysis.with(|a| {
+                typing
+                    && !a.has_errors()
+                    && pending_schedule.with_untracked(Option::is_none)
+                    && tape.with_untracked(|t| matches!(t, Some(Ok(t)) if t.mode() == mode && *t.scenario() == a.loaded.scenario))
             });
-        };
-        if remember {
-            after_mount(session);
-        } else {
-            // A lesson card shows its session at once, as it always has.
-            session();
-        }
+            if unchanged {
+                return;
+            }
+            let mut fresh = analysis.with(|a| {
+                (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
+            });
+            if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
+                // A schedule that does not replay is dropped; the scenario still opens.
+                let _ = t.load(&schedule);
+            }
+            tape.set(fresh);
+            // The findings belong to the old text or mode.
+            marks.set(FindingMarks::default());
+        });
         AppState {
             source,
             history: RwSignal::new(EditHistory::default()),
@@ -227,24 +219,6 @@ impl AppState {
     pub fn is_stale(self) -> bool {
         self.analysis.with(Analysis::has_errors) && self.tape.with(|t| matches!(t, Some(Ok(_))))
     }
-}
-
-/// Runs `create` (which makes effects whose first run parses or steps the explorer's
-/// text) in the task after the one that mounts the app, under the current owner. The page
-/// hands its wasm to the checker worker just before mounting (`crate::start`), and the
-/// worker then runs the parser, stepper and checker once (`crate::worker::warm_up`); V8
-/// compiles a wasm function on its first call, so work the page leaves for a later task
-/// finds that code compiled by the worker, on another core, instead of compiling it on
-/// the page's own thread while the app mounts.
-pub fn after_mount(create: impl FnOnce() + 'static) {
-    let owner = Owner::current();
-    set_timeout(
-        move || match owner {
-            Some(owner) => owner.with(create),
-            None => create(),
-        },
-        std::time::Duration::ZERO,
-    );
 }
 
 /// Auto-play's delay per step at "normal" speed.

@@ -335,6 +335,23 @@ impl CheckClient {
 /// Where index.html leaves the worker it starts while the wasm loads.
 const EARLY_WORKER: &str = "fencelabWorker";
 
+/// Hands this page's compiled module to the worker index.html started, as soon as the
+/// wasm runs (`crate::start`, before the app mounts): the worker then instantiates and
+/// warms up (`crate::worker::serve`) while the page mounts. The worker stays where
+/// index.html left it for `start_worker` to adopt. Nothing happens without one.
+pub fn hand_module_to_early_worker() {
+    if let Ok(worker) = js_sys::Reflect::get(&js_sys::global(), &EARLY_WORKER.into()).and_then(|w| w.dyn_into::<Worker>()) {
+        // A worker that cannot take it is adopted all the same and reports its failure.
+        let _ = post_start(&worker);
+        EARLY_WORKER_STARTED.set(true);
+    }
+}
+
+thread_local! {
+    /// Whether the early worker has its module already (`hand_module_to_early_worker`).
+    static EARLY_WORKER_STARTED: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
 /// and hands it this page's wasm module and glue.
 pub(crate) fn start_worker() -> Result<Worker, JsValue> {
@@ -343,6 +360,11 @@ pub(crate) fn start_worker() -> Result<Worker, JsValue> {
     let worker = match early.dyn_into::<Worker>() {
         Ok(worker) => {
             js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &EARLY_WORKER.into())?;
+            // The loader takes one module; a second message would reach the checker as a
+            // request it cannot read.
+            if EARLY_WORKER_STARTED.replace(false) {
+                return Ok(worker);
+            }
             worker
         }
         Err(_) => {
@@ -351,11 +373,16 @@ pub(crate) fn start_worker() -> Result<Worker, JsValue> {
             Worker::new_with_options(WORKER_URL, &options)?
         }
     };
+    post_start(&worker)?;
+    Ok(worker)
+}
+
+/// Posts the glue's URL and this page's compiled module to a fresh worker's loader.
+fn post_start(worker: &Worker) -> Result<(), JsValue> {
     let start = js_sys::Object::new();
     js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
     js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
-    worker.post_message(&start)?;
-    Ok(worker)
+    worker.post_message(&start)
 }
 
 /// Posts `bytes` to the worker; a worker that is gone answers nothing, which the page

@@ -14,22 +14,25 @@ use crate::verdict_panel::VerdictPanel;
 pub fn ExplorePage() -> impl IntoView {
     let state = crate::state::use_app_state();
     crate::step_controls::install_shortcuts(state);
-    // The page renders in tasks of its own, one after the other: the editor, then the
-    // verdict, and the lanes and the machine only after a frame has shown those two. No
-    // one task of the load is then long (> 50 ms): neither the rendering nor the layout
-    // of the whole page happens at once. The first check (`CheckClient`) runs first.
-    let left_column = RwSignal::new(false);
+    // The page renders in tasks of its own, one after the other: the verdict first, and
+    // the editor, then the lanes and the machine, only after a frame has shown it. No one
+    // task of the load is then long (> 50 ms): neither the rendering nor the layout of the
+    // whole page happens at once. The first check (`CheckClient`) runs before them all, so
+    // the verdict panel renders with its answer and the next frame puts it on screen.
     let verdict = RwSignal::new(false);
+    let left_column = RwSignal::new(false);
     let right_column = RwSignal::new(false);
     // The page may be gone by then (the learner navigated away at once).
     let show = move |stage: RwSignal<bool>| {
         let _ = stage.try_set(true);
     };
-    set_timeout(move || show(left_column), Duration::ZERO);
     set_timeout(
         move || {
             show(verdict);
-            request_animation_frame(move || set_timeout(move || show(right_column), Duration::ZERO));
+            request_animation_frame(move || {
+                set_timeout(move || show(left_column), Duration::ZERO);
+                set_timeout(move || show(right_column), Duration::ZERO);
+            });
         },
         Duration::ZERO,
     );

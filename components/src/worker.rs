@@ -6,7 +6,12 @@
 use wasm_bindgen::prelude::*;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::protocol::{answer, answer_fix, encode, CheckReply};
+use fencelab::check::Options;
+
+use crate::analysis::Analysis;
+use crate::protocol::{answer, answer_fix, encode, quick_check, CheckReply};
+use crate::state::STARTER_SCENARIO;
+use crate::tape::Tape;
 
 #[wasm_bindgen]
 extern "C" {
@@ -47,5 +52,19 @@ pub fn serve() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
+    warm_up();
     let _ = scope.post_message(&js_sys::Uint8Array::from(encode(&CheckReply::Ready).as_slice()));
+}
+
+/// Runs the starter scenario through what the page runs on its first load: the parse, the
+/// stepping session and the quick check. V8 compiles a wasm function on its first call,
+/// and the page and this worker share one compiled module, so what compiles here is
+/// compiled for the page too: the worker does it on another core while the page mounts,
+/// and the page's first check no longer waits for the compiler (docs/loading.md).
+fn warm_up() {
+    let analysis = Analysis::of(STARTER_SCENARIO);
+    let scenario = &analysis.loaded.scenario;
+    let options = Options::default();
+    let _ = Tape::new(scenario.clone(), options.mode);
+    let _ = quick_check(scenario, &options);
 }

@@ -275,10 +275,12 @@ fn nearness(hot: &[(usize, usize, Side)], step: &[Change], position: usize) -> u
     named.into_iter().max().unwrap_or_else(|| step.iter().map(|c| distance(hot, c, c.position())).min().unwrap_or(usize::MAX))
 }
 
-/// A finding's kind, reason and `(thread, location, is_write)` of each access; for a
-/// finding that names no access (a hang, TMEM held at exit, an uninitialized barrier) its
-/// message, which is then all that tells two such findings apart.
-type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>, Option<String>);
+/// A finding's kind, reason, what its explanation says is missing and `(thread, location,
+/// is_write)` of each access; for a finding that names no access (a hang, TMEM held at
+/// exit, an uninitialized barrier) its message, which is then all that tells two such
+/// findings apart. The explanation tells a release that now lacks only its acquire from
+/// the relaxed store before it (message passing: the release half of the repair).
+type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, String, Vec<(String, String, bool)>, Option<String>);
 
 /// What identifies the first finding, independent of where edits moved instructions.
 fn signature(report: &Report) -> Option<Signature> {
@@ -286,7 +288,7 @@ fn signature(report: &Report) -> Option<Signature> {
     let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
     crate::sort::sort(&mut accesses);
     let message = accesses.is_empty().then(|| f.message.clone());
-    Some((f.kind, f.reason, accesses, message))
+    Some((f.kind, f.reason, f.explanation.clone(), accesses, message))
 }
 
 /// Correct and fully explored. Final conditions are not asked for: a buggy scenario's

@@ -397,3 +397,18 @@ fn inserts_at_one_place_follow_their_synchronization_roles() {
         assert_eq!(set, [insert(first), insert(second)], "{first:?} goes before {second:?}");
     }
 }
+
+#[test]
+fn two_edits_reach_the_release_acquire_repair_of_message_passing() {
+    // The beam keeps the release-side partial fix beside the acquire-side ones, so the
+    // pair is found with two edits, as with more.
+    let src = MP.replace("st.global [data], 42  # payload", "st.global [data], 42");
+    let cheapest = |max_edits| {
+        let limits = super::Limits { max_edits, ..super::Limits::default() };
+        let search = super::fix(&src, Mode::Strict, &limits, &mut |_, _| true).expect("loads");
+        search.fixes.first().map(|f| (f.cost, f.text.clone()))
+    };
+    let (two, four) = (cheapest(2).expect("a fix with two edits"), cheapest(4).expect("a fix with four"));
+    assert_eq!(two.0, four.0, "{}\n---\n{}", two.1, four.1);
+    assert!(two.1.contains("st.release.gpu.global [flag], 1"), "{}", two.1);
+}

@@ -318,7 +318,17 @@ pub(super) fn ordered(original: &Scenario, all: &[(Vec<Change>, usize)], node: &
         })
         .collect();
     crate::sort::sort_by_key(&mut scored, |(off, d, k, _)| (*off, *d, *k));
-    scored.into_iter().take(per_node).map(|(off, d, _, c)| (c.clone(), (off, d))).collect()
+    // A linked step (a declared count with the edits it needs elsewhere) cannot be reached
+    // one edit at a time, so from the original each one answering the reason is tried, past
+    // the bound: they are few (barriers times the places of their remote threads).
+    let linked = |step: &[Change]| step.len() > 1 && step.iter().any(|c| matches!(c, Change::DeclaredCount { .. }));
+    let root = node.changes.is_empty();
+    scored
+        .into_iter()
+        .enumerate()
+        .filter(|(rank, (off, _, _, step))| *rank < per_node || (root && !off && linked(step)))
+        .map(|(_, (off, d, _, c))| (c.clone(), (off, d)))
+        .collect()
 }
 
 /// Searches for fixes of `src` in `mode`. `on_progress(checks, max_checks)` returns false

@@ -139,46 +139,20 @@ pub(super) fn handoffs(scenario: &Scenario, waits: &[(usize, usize)]) -> Vec<(Ve
     out
 }
 
-/// `instr` as an acquire at cluster scope when it is a wait on `bar` that is not one yet.
+/// `instr` as an acquire at cluster scope when it is a wait on `bar` that is not one yet
+/// (through a `wait` loop, a byte range or a guard).
 fn cluster_wait(instr: &Instr, bar: &str) -> Option<Instr> {
-    let widened = |op: &MbarOp| Instr::Mbar(MbarOp { sem: Some(Sem::Acquire), scope: Some(Scope::Cluster), ..op.clone() });
-    match instr {
-        Instr::Mbar(op @ MbarOp { kind: MbarKind::Wait { .. }, .. }) if op.bar == bar && (op.sem, op.scope) != (Some(Sem::Acquire), Some(Scope::Cluster)) => {
-            Some(widened(op))
-        }
-        Instr::Wait { instr: inner, until } => cluster_wait(inner, bar).map(|new| Instr::Wait { instr: Box::new(new), until: until.clone() }),
-        Instr::Ranged { instr: inner, at, src_at, width } => {
-            cluster_wait(inner, bar).map(|new| Instr::Ranged { instr: Box::new(new), at: *at, src_at: *src_at, width: *width })
-        }
-        Instr::Guarded { pred, negated, instr: inner } => {
-            cluster_wait(inner, bar).map(|new| Instr::Guarded { pred: pred.clone(), negated: *negated, instr: Box::new(new) })
-        }
-        Instr::Mbar(_)
-        | Instr::Ld { .. }
-        | Instr::St { .. }
-        | Instr::Atom { .. }
-        | Instr::Fence(_)
-        | Instr::Bar { .. }
-        | Instr::ClusterArrive { .. }
-        | Instr::ClusterWait
-        | Instr::CpAsync { .. }
-        | Instr::CpAsyncCommit
-        | Instr::CpAsyncWait { .. }
-        | Instr::CpAsyncWaitAll
-        | Instr::CpAsyncMbarArrive { .. }
-        | Instr::Bulk { .. }
-        | Instr::BulkCommit
-        | Instr::BulkWait { .. }
-        | Instr::StAsync { .. }
-        | Instr::Wgmma(_)
-        | Instr::Tc(_)
-        | Instr::Label(_)
-        | Instr::Branch { .. }
-        | Instr::Mov { .. }
-        | Instr::Add { .. }
-        | Instr::SetP { .. }
-        | Instr::Exit => None,
+    let mut widened = instr.clone();
+    let core = match widened.unwrapped_mut() {
+        Instr::Wait { instr, .. } => instr.unwrapped_mut(),
+        other => other,
+    };
+    let Instr::Mbar(op @ MbarOp { kind: MbarKind::Wait { .. }, .. }) = core else { return None };
+    if op.bar != bar || (op.sem, op.scope) == (Some(Sem::Acquire), Some(Scope::Cluster)) {
+        return None;
     }
+    (op.sem, op.scope) = (Some(Sem::Acquire), Some(Scope::Cluster));
+    Some(widened)
 }
 
 /// One more arrival on a barrier declared initialised, from a thread of another CTA of its

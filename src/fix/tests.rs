@@ -366,6 +366,12 @@ fn a_remote_reader_arrives_on_the_producers_empty_barrier_with_the_count_and_wai
         model.threads == twin.threads && model.mbarriers == twin.mbarriers
     });
     assert!(found, "one step writes the twin's three edits");
+    // From the original the linked step is tried although single edits rank nearer.
+    let search = search_in(&scenario_file("async/bug29_multicast_war"), Mode::Pragmatic, 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(first.text.contains("mbarrier ea @A count 2"), "{}", first.text);
+    assert!(body(&first.text, "consumer_b").iter().any(|l| l == "mbarrier.arrive.release.cluster.shared::cluster [ea]"), "{}", first.text);
+    assert!(first.cost <= cost_of("async/bug29_fixed"), "{}", first.cost);
 }
 
 #[test]

@@ -210,6 +210,13 @@ describe("fix panel", { skip: skip ?? false }, () => {
         assert.match(await panel(page).innerText(), /verified fix(es)? in strict mode/);
         assert.ok(Number(await panel(page).getAttribute("data-fix-ms")) > 0, "the worker's search time is exposed");
 
+        // Two steps reach the release/acquire repair, as four do.
+        await maxEdits.fill("2");
+        await maxEdits.dispatchEvent("change");
+        await search(page, "Fix it");
+        const twoSteps = await panel(page).locator("[data-fix]").allInnerTexts();
+        assert.ok(twoSteps.some((t) => t.includes("release") && !t.includes("bar.sync")), twoSteps.join("\n---\n"));
+
         // Another limit makes the answer stale; the default finds fixes, in the mode picked.
         await maxEdits.fill("4");
         await maxEdits.dispatchEvent("change");

@@ -265,16 +265,16 @@ mod tests {
     #[test]
     fn the_edit_limit_reaches_the_search() {
         // Racy message passing is repaired cheaply by a release and an acquire: two search
-        // steps. One step only reaches the dearer `bar.sync` in both threads (one compound
-        // step). (A limit of two finds only that too today, though four finds the two-step
-        // fixes: the beam of partial fixes is ranked, see src/fix/search.rs.)
+        // steps, which a limit of two reaches as well as four does. One step only reaches
+        // the dearer `bar.sync` in both threads (one compound step).
         let source = include_str!("../templates/mp-relaxed.fence");
         let cheapest = |max_edits| match fix_replies(source, max_edits).as_slice() {
             [CheckReply::FixDone { outcome: Ok(FixOutcome::Repaired(search)), .. }] => search.fixes.iter().map(|f| f.cost).min(),
             out => panic!("one FixDone: {out:?}"),
         };
-        let (one, four) = (cheapest(1), cheapest(4));
+        let (one, two, four) = (cheapest(1), cheapest(2), cheapest(4));
         assert!(matches!((one, four), (Some(a), Some(b)) if b < a), "cheapest with one step {one:?}, with four {four:?}");
+        assert_eq!(two, four, "two steps reach the release/acquire pair");
     }
 
     #[test]

@@ -350,10 +350,10 @@ pub(super) fn added_cost(original: &Scenario, change: &Change) -> i64 {
     let price = |i: &crate::model::Instr| i64::from(crate::cost::lower(i).cost());
     let at = |t: usize, i: usize| original.threads.get(t).and_then(|th| th.program.get(i));
     match change {
-        Change::Insert { instr, .. } => price(instr),
+        Change::Insert { instr, .. } | Change::InsertAfter { instr, .. } => price(instr),
         Change::Replace { thread, at: i, with } => price(with) - at(*thread, *i).map_or(0, price),
         Change::Remove { thread, at: i } => -at(*thread, *i).map_or(0, price),
-        Change::MoveDown { .. } | Change::Move { .. } | Change::DeclaredCount { .. } => 0,
+        Change::MoveDown { .. } | Change::Move { .. } | Change::DeclaredCount { .. } | Change::Declare { .. } => 0,
     }
 }
 
@@ -419,6 +419,7 @@ pub(super) fn all(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
     }
     out.extend(barrier_sets(scenario, &f));
     out.extend(mbarrier_waits(scenario, &f));
+    out.extend(super::handoffs::remote_arrivals(scenario));
     out.extend(deallocs(scenario));
     out.extend(tc_fences_turned(scenario));
     out.extend(cluster_instances_closed(scenario));
@@ -443,7 +444,7 @@ fn cluster_instances_closed(scenario: &Scenario) -> Vec<(Vec<Change>, usize)> {
         let waits = thread.program.iter().filter(|i| matches!(i, Instr::ClusterWait)).count();
         let last_arrive = thread.program.iter().rposition(|i| matches!(i, Instr::ClusterArrive { .. }));
         if let (true, Some(at)) = (arrives > waits, last_arrive) {
-            step.push(Change::Insert { thread: t, before: at + 1, instr: Instr::ClusterWait });
+            step.push(Change::InsertAfter { thread: t, after: at, instr: Instr::ClusterWait });
         }
     }
     let at = step.first().map_or(0, Change::position);
@@ -492,7 +493,10 @@ fn commit_instead(earlier: &[Instr], instr: &Instr) -> Option<Instr> {
 fn spin_instead(scenario: &Scenario, thread: usize, at: usize, instr: &Instr) -> Option<Vec<Change>> {
     let Instr::Atom { dst: None, scope, space, addr, .. } = instr else { return None };
     let program = &scenario.threads.get(thread)?.program;
-    let names: Vec<String> = program.iter().flat_map(|i| [instr_label(i), instr_register(i)]).flatten().collect();
+    // Every register the thread reads or writes (from the instruction facts) and every label.
+    let registers = program.iter().flat_map(|i| i.facts().touched().map(str::to_string).collect::<Vec<_>>());
+    let labels = program.iter().filter_map(|i| if let Instr::Label(l) = i { Some(l.clone()) } else { None });
+    let names: Vec<String> = registers.chain(labels).collect();
     let fresh = |stem: &str| (0..).map(|k| format!("{stem}{k}")).find(|n| !names.contains(n)).unwrap_or_default();
     let (label, reg) = (fresh("spin"), fresh("r"));
     let stored = scenario.threads.iter().enumerate().filter(|(t, _)| *t != thread).flat_map(|(_, th)| &th.program).find_map(|i| match i.unwrapped() {
@@ -516,23 +520,6 @@ fn spin_instead(scenario: &Scenario, thread: usize, at: usize, instr: &Instr) ->
     ])
 }
 
-fn instr_label(instr: &Instr) -> Option<String> {
-    match instr {
-        Instr::Label(l) => Some(l.clone()),
-        _ => None,
-    }
-}
-
-/// A register an instruction writes (enough to pick a fresh name).
-fn instr_register(instr: &Instr) -> Option<String> {
-    match instr.unwrapped() {
-        Instr::Ld { dst, .. } | Instr::Mov { dst, .. } | Instr::Add { dst, .. } => Some(dst.clone()),
-        Instr::Atom { dst, .. } => dst.clone(),
-        Instr::Tc(TcOp::Ld { dst, .. }) => Some(dst.clone()),
-        _ => None,
-    }
-}
-
 /// A wait on an mbarrier in a thread of the CTA that owns it, so that CTA cannot exit
 /// while a peer's arrive or async write still targets its barrier (§5.3, §2.2.2) and its
 /// threads observe what the barrier completes: the wait alone, after an arrive, or after
@@ -552,7 +539,7 @@ fn mbarrier_waits(scenario: &Scenario, f: &Features) -> Vec<(Vec<Change>, usize)
         for (t, thread) in scenario.threads.iter().enumerate().filter(|(_, th)| th.cta == bar.cta && !th.program.is_empty()) {
             for before in 0..=thread.program.len() {
                 for form in &forms {
-                    // The arrive sorts before the wait at one place (same rank, by text).
+                    // The arrive sorts before the wait at one place (it signals, the wait observes).
                     let step = form.iter().map(|instr| Change::Insert { thread: t, before, instr: instr.clone() }).collect();
                     out.push((step, before));
                 }
@@ -630,9 +617,9 @@ fn barrier_sets(scenario: &Scenario, f: &Features) -> Vec<(Vec<Change>, usize)> 
                     .collect();
                 if form.contains(&Instr::ClusterWait) {
                     // A thread with an arrive that has no wait yet closes that instance
-                    // first (one arrive per instance, §5.2), where that is another place.
-                    let closing = cluster_instances_closed(scenario).into_iter().flat_map(|(c, _)| c);
-                    step.extend(closing.filter(|c| !step.iter().any(|s| s.thread() == c.thread() && s.position() == c.position())).collect::<Vec<_>>());
+                    // first (one arrive per instance, §5.2): its wait follows that arrive,
+                    // ahead of a new round placed right after it.
+                    step.extend(cluster_instances_closed(scenario).into_iter().flat_map(|(c, _)| c));
                 }
                 out.push((step, placement.iter().copied().min().unwrap_or(0)));
             }
@@ -799,11 +786,12 @@ fn families_of(new: &Instr, old: Option<&Instr>) -> u8 {
 pub(super) fn families(original: &Scenario, change: &Change) -> u8 {
     let at = |t: usize, i: usize| original.threads.get(t).and_then(|th| th.program.get(i));
     match change {
-        Change::Insert { instr, .. } => families_of(instr, None),
+        Change::Insert { instr, .. } | Change::InsertAfter { instr, .. } => families_of(instr, None),
         Change::Replace { thread, at: i, with } => families_of(with, at(*thread, *i)),
         Change::MoveDown { .. } | Change::Move { .. } => family::MOVE,
         Change::DeclaredCount { .. } => family::COUNT,
-        Change::Remove { .. } => 0,
+        // A new barrier does nothing alone; its step's arrive and wait say what it answers.
+        Change::Remove { .. } | Change::Declare { .. } => 0,
     }
 }
 

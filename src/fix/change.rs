@@ -21,8 +21,15 @@ pub enum Change {
     /// Delete instruction `at` (only the cheaper-variant search weakens).
     Remove { thread: usize, at: usize },
     /// Declare mbarrier `bar` (an index into the scenario's mbarriers) with arrival count
-    /// `count`: the one declaration edit, for barriers the scenario starts initialised.
+    /// `count`, for barriers the scenario starts initialised.
     DeclaredCount { bar: usize, count: u32 },
+    /// Insert right after original instruction `after`, ahead of every insert before
+    /// `after + 1`: a wait closing the instance that instruction opened goes before a new
+    /// round placed there.
+    InsertAfter { thread: usize, after: usize, instr: Instr },
+    /// Declare a new mbarrier `name` in CTA `cta` (an index into the scenario's CTAs),
+    /// initialised with arrival count `count`: the barrier of a handoff the scenario lacks.
+    Declare { cta: usize, name: String, count: u32 },
 }
 
 impl Change {
@@ -32,21 +39,25 @@ impl Change {
             | Change::Insert { thread, .. }
             | Change::MoveDown { thread, .. }
             | Change::Move { thread, .. }
-            | Change::Remove { thread, .. } => *thread,
+            | Change::Remove { thread, .. }
+            | Change::InsertAfter { thread, .. } => *thread,
             // A declaration belongs to no thread.
-            Change::DeclaredCount { .. } => usize::MAX,
+            Change::DeclaredCount { .. } | Change::Declare { .. } => usize::MAX,
         }
     }
 
     /// Sort key: thread, position, then kind, so equal sets of edits compare equal. Inserts
-    /// at one place go in synchronization order ([`insert_rank`]).
+    /// at one place go in synchronization order ([`insert_rank`]), after those that follow
+    /// the instruction before that place ([`Change::InsertAfter`]).
     fn key(&self) -> (usize, usize, u8, String) {
         match self {
-            Change::Insert { thread, before, instr } => (*thread, *before, insert_rank(instr), instr_text(instr)),
+            Change::InsertAfter { thread, after, instr } => (*thread, after + 1, 0, instr_text(instr)),
+            Change::Insert { thread, before, instr } => (*thread, *before, 1 + insert_rank(instr), instr_text(instr)),
             Change::Replace { thread, at, with } => (*thread, *at, 10, instr_text(with)),
             Change::MoveDown { thread, at } => (*thread, *at, 11, String::new()),
             Change::Remove { thread, at } => (*thread, *at, 12, String::new()),
             Change::DeclaredCount { bar, count } => (usize::MAX, *bar, 14, count.to_string()),
+            Change::Declare { cta, name, count } => (usize::MAX, usize::MAX, 15, format!("{name} {cta} {count}")),
             Change::Move { thread, from, to } => (*thread, *from, 13, to.to_string()),
         }
     }
@@ -55,9 +66,10 @@ impl Change {
     pub fn position(&self) -> usize {
         match self {
             Change::Insert { before, .. } => *before,
+            Change::InsertAfter { after, .. } => after + 1,
             Change::Replace { at, .. } | Change::MoveDown { at, .. } | Change::Remove { at, .. } => *at,
             Change::Move { to, .. } => *to,
-            Change::DeclaredCount { .. } => 0,
+            Change::DeclaredCount { .. } | Change::Declare { .. } => 0,
         }
     }
 
@@ -69,24 +81,43 @@ impl Change {
             // The moved instruction, and the one it lands before, so no other move or insert
             // competes for that place.
             Change::Move { thread, from, to } => vec![(*thread, *from), (*thread, *to)],
-            Change::Insert { .. } => Vec::new(),
+            Change::Insert { .. } | Change::InsertAfter { .. } | Change::Declare { .. } => Vec::new(),
             Change::DeclaredCount { bar, .. } => vec![(usize::MAX, *bar)],
         }
     }
 }
 
 /// Where an insert goes among others at the same place: what releases before a barrier's
-/// arrive, the arrive before the wait, what acquires after the wait.
+/// arrive, the arrive before the wait, what acquires after the wait. A fence's side is in
+/// its kind; every other instruction is placed by its synchronization facts: what
+/// registers an asynchronous arrive (`cp.async.mbarrier.arrive`, `tcgen05.commit`) before
+/// a thread's own arrive, which could otherwise complete the phase first, and signals
+/// before observations.
 fn insert_rank(instr: &Instr) -> u8 {
-    use crate::model::{Fence, FenceSem, ProxyKind, TcOp};
-    match instr {
+    use crate::model::{Fence, FenceSem, ProxyKind, TcOp, Use, Via};
+    let releases = matches!(
+        instr,
         Instr::Tc(TcOp::FenceBeforeThreadSync)
-        | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Release), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Release, .. })) => 0,
-        Instr::ClusterArrive { .. } => 2,
-        Instr::Bar { .. } | Instr::ClusterWait => 3,
+            | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Release), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Release, .. }))
+    );
+    let acquires = matches!(
+        instr,
         Instr::Tc(TcOp::FenceAfterThreadSync)
-        | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Acquire), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Acquire, .. })) => 4,
-        _ => 1,
+            | Instr::Fence(Fence::Thread { sem: Some(FenceSem::Acquire), .. } | Fence::Proxy(ProxyKind::AsyncGeneric { sem: FenceSem::Acquire, .. }))
+    );
+    if releases {
+        return 0;
+    }
+    if acquires {
+        return 5;
+    }
+    let facts = instr.facts();
+    let async_arrive = facts.names.iter().any(|n| n.how == Use::Arrive);
+    match facts.sync {
+        Some(sync) if sync.via == Via::AsyncCompletion && async_arrive => 2,
+        Some(sync) if sync.observes => 4,
+        Some(sync) if sync.signals => 3,
+        Some(_) | None => 1,
     }
 }
 
@@ -102,9 +133,13 @@ pub(super) fn compatible(set: &[Change], change: &Change) -> bool {
     };
     match change {
         Change::Insert { thread, before, .. } => !splits_move(set, *thread, *before) && !set.contains(change),
-        Change::MoveDown { thread, at } => {
-            !set.iter().any(|c| matches!(c, Change::Insert { thread: t, before, .. } if t == thread && *before == at + 1))
-        }
+        Change::InsertAfter { thread, after, .. } => !splits_move(set, *thread, after + 1) && !set.contains(change),
+        Change::MoveDown { thread, at } => !set.iter().any(|c| {
+            matches!(c, Change::Insert { thread: t, before, .. } if t == thread && *before == at + 1)
+                || matches!(c, Change::InsertAfter { thread: t, after, .. } if t == thread && after == at)
+        }),
+        // One name, one declaration.
+        Change::Declare { name, .. } => !set.iter().any(|c| matches!(c, Change::Declare { name: other, .. } if other == name)),
         Change::Move { .. } | Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => true,
     }
 }
@@ -140,6 +175,12 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
             }
         }
     }
+    // New declarations go after the others, as the source gets them.
+    for c in changes {
+        if let Change::Declare { cta, name, count } = c {
+            scenario.mbarriers.push(crate::model::Mbarrier { name: name.clone(), cta: *cta, count: Some(*count) });
+        }
+    }
     let mut origins = Vec::new();
     for (t, thread) in scenario.threads.iter_mut().enumerate() {
         let old = std::mem::take(&mut thread.program);
@@ -153,7 +194,9 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
                 | Change::MoveDown { .. }
                 | Change::Move { .. }
                 | Change::Remove { .. }
-                | Change::DeclaredCount { .. } => None,
+                | Change::DeclaredCount { .. }
+                | Change::InsertAfter { .. }
+                | Change::Declare { .. } => None,
             })
         };
         let moved_away = |i: usize| changes.iter().any(|c| matches!(c, Change::Move { thread, from, .. } if *thread == t && *from == i));
@@ -169,6 +212,10 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
                         program.push(instr.clone());
                         origin.push(None);
                     }
+                    Change::InsertAfter { thread, after, instr } if *thread == t && after + 1 == i => {
+                        program.push(instr.clone());
+                        origin.push(None);
+                    }
                     Change::Move { thread, from, to } if *thread == t && *to == i => {
                         if let Some(instr) = old.get(*from) {
                             program.push(replaced(*from).unwrap_or_else(|| instr.clone()));
@@ -176,11 +223,13 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
                         }
                     }
                     Change::Insert { .. }
+                    | Change::InsertAfter { .. }
                     | Change::Move { .. }
                     | Change::Replace { .. }
                     | Change::MoveDown { .. }
                     | Change::Remove { .. }
-                    | Change::DeclaredCount { .. } => {}
+                    | Change::DeclaredCount { .. }
+                    | Change::Declare { .. } => {}
                 }
             }
             let Some(instr) = old.get(i) else { break };
@@ -246,6 +295,17 @@ fn insertion(src: &str, map: &SourceMap, original: &Scenario, thread: usize, bef
     Some((Splice { start: at, end: at, text: text_there }, line_of(last) + 1))
 }
 
+/// The splice that puts the declaration line `text` after the last declaration (the
+/// model appends a new mbarrier after the others), and the 1-based line it becomes.
+fn declaration(src: &str, map: &SourceMap, text: &str) -> Option<(Splice, usize)> {
+    let last = map.clusters.iter().chain(&map.ctas).chain(&map.locations).chain(&map.mbarriers).map(|s| s.end as usize).max()?;
+    let line = line_col(src, u32::try_from(last).unwrap_or(u32::MAX)).0 + 1;
+    Some(match src.get(last..)?.find('\n') {
+        Some(n) => (Splice { start: last + n + 1, end: last + n + 1, text: format!("{text}\n") }, line),
+        None => (Splice { start: src.len(), end: src.len(), text: format!("\n{text}") }, line),
+    })
+}
+
 /// Where a line appended to `thread` (of `len` instructions) goes: just after the line
 /// break that ends its last instruction, so that removing that line (a move, a removal)
 /// ends where the appended text starts; its text; and a byte on the last line.
@@ -279,9 +339,16 @@ pub(super) fn edit_source(
                 splices.push(Splice { start, end, text: instr_text(with) });
                 edits.push(LineEdit { line: line_of(start), before, after: instr_text(with) });
             }
-            Change::Insert { thread, before, instr } => {
+            Change::Insert { thread, before: at, instr } | Change::InsertAfter { thread, after: at, instr } => {
+                let before = if matches!(change, Change::InsertAfter { .. }) { at + 1 } else { *at };
                 let text = instr_text(instr);
-                let (splice, line) = insertion(src, map, original, *thread, *before, &text)?;
+                let (splice, line) = insertion(src, map, original, *thread, before, &text)?;
+                edits.push(LineEdit { line, before: String::new(), after: text });
+                splices.push(splice);
+            }
+            Change::Declare { cta, name, count } => {
+                let text = format!("mbarrier {name} @{} count {count}", original.ctas.get(*cta)?.name);
+                let (splice, line) = declaration(src, map, &text)?;
                 edits.push(LineEdit { line, before: String::new(), after: text });
                 splices.push(splice);
             }

@@ -15,6 +15,7 @@
 
 mod candidates;
 mod change;
+mod handoffs;
 mod improve;
 mod search;
 

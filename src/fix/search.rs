@@ -5,12 +5,13 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::candidates;
+use super::{candidates, handoffs};
 use super::change::{self, Change, LineEdit};
-use crate::check::{check_one_mode, Finding, Mode, Options, Report, Verdict};
+use crate::check::view::AgentKindView;
+use crate::check::{check_one_mode, Finding, Mode, Options, Report, Stepper, Verdict};
 use crate::cost::{cost, difference, Cost};
 use crate::diag::Diagnostic;
-use crate::model::{Expect, Scenario};
+use crate::model::{BarKind, Expect, Instr, Object, Operand, Scenario};
 use crate::syntax::{print, SourceMap};
 
 /// Bounds on the search.
@@ -182,14 +183,20 @@ pub(super) fn hot_spots(original: &Scenario, node: &Node, finding: &Finding) -> 
         (true, true) => Side::After,
         (true, false) => Side::Before,
     };
-    let named = finding
+    let mut named: Vec<(String, usize, Side)> = finding
         .accesses
         .iter()
-        .map(|a| (&a.thread, a.instr, side(a.step)))
-        .chain(finding.blocked.iter().map(|b| (&b.thread, b.instr, Side::Either)));
+        .map(|a| (a.thread.clone(), a.instr, side(a.step)))
+        .chain(finding.blocked.iter().map(|b| (b.thread.clone(), b.instr, Side::Either)))
+        .collect();
+    if named.is_empty() {
+        // What is missing comes before the instruction that went wrong.
+        named.extend(witness_end(original, node, finding).map(|(thread, instr)| (thread, instr, Side::Before)));
+    }
     named
+        .into_iter()
         .filter_map(|(thread, instr, side)| {
-            let t = original.thread(thread)?;
+            let t = original.thread(&thread)?;
             let origin = node.origins.get(t)?;
             // An inserted instruction maps to the nearest original one before it.
             let at = origin.iter().take(instr + 1).rev().find_map(|o| *o).unwrap_or(0);
@@ -198,12 +205,31 @@ pub(super) fn hot_spots(original: &Scenario, node: &Node, finding: &Finding) -> 
         .collect()
 }
 
+/// The thread and instruction (in the edited program) of a finding's witness's last
+/// step: where a finding that names no access or stuck agent went wrong (undefined
+/// behaviour at a `dealloc`, an arrive the barrier does not expect). An asynchronous
+/// agent's step is placed at the instruction that issued it.
+fn witness_end(original: &Scenario, node: &Node, finding: &Finding) -> Option<(String, usize)> {
+    let (edited, _) = change::apply(original, &node.changes);
+    let stepper = Stepper::replay(&edited, node.report.mode, &finding.witness).ok()?;
+    let last = stepper.history().last()?;
+    let agent = stepper.agents().into_iter().find(|a| a.id == last.agent)?;
+    match agent.kind {
+        AgentKindView::Thread { .. } => Some((agent.name, last.instr_index?)),
+        AgentKindView::Async { issuer, .. } => Some((issuer, agent.instr_index?)),
+    }
+}
+
 /// How far a candidate edit sits from what the finding names: edits on the wrong side of
 /// an access come after every edit on the right side, untouched threads last.
 pub(super) fn distance(hot: &[(usize, usize, Side)], change: &Change, position: usize) -> usize {
-    let inserts = matches!(change, Change::Insert { .. });
+    distance_at(hot, change.thread(), position, matches!(change, Change::Insert { .. } | Change::InsertAfter { .. }))
+}
+
+/// [`distance`] of an edit of `thread` at `position` (an insert before it when `inserts`).
+fn distance_at(hot: &[(usize, usize, Side)], thread: usize, position: usize, inserts: bool) -> usize {
     hot.iter()
-        .filter(|(t, ..)| *t == change.thread())
+        .filter(|(t, ..)| *t == thread)
         .map(|(_, at, side)| match side {
             // An insert before `at + 1` or a replacement after `at` follows the access.
             Side::After if position > *at || (inserts && position == at + 1) => position - at,
@@ -213,6 +239,28 @@ pub(super) fn distance(hot: &[(usize, usize, Side)], change: &Change, position: 
         })
         .min()
         .unwrap_or(1000 + position)
+}
+
+/// How far a barrier's declared count sits from the finding: as far as the nearest
+/// instruction that uses the barrier (a declaration belongs to no thread).
+fn declared_nearness(original: &Scenario, hot: &[(usize, usize, Side)], step: &[Change]) -> Option<usize> {
+    let bars: Vec<&str> = step
+        .iter()
+        .filter_map(|c| match c {
+            Change::DeclaredCount { bar, .. } => original.mbarriers.get(*bar).map(|b| b.name.as_str()),
+            Change::Replace { .. }
+            | Change::Insert { .. }
+            | Change::InsertAfter { .. }
+            | Change::MoveDown { .. }
+            | Change::Move { .. }
+            | Change::Remove { .. }
+            | Change::Declare { .. } => None,
+        })
+        .collect();
+    let uses = original.threads.iter().enumerate().flat_map(|(t, th)| {
+        th.program.iter().enumerate().filter(|(_, i)| i.facts().named(Object::Mbarrier).any(|n| bars.contains(&n))).map(move |(at, _)| (t, at))
+    });
+    uses.map(|(t, at)| distance_at(hot, t, at, false)).min()
 }
 
 /// How far a step sits from the finding: its nearest edit; for a step over several threads
@@ -227,10 +275,12 @@ fn nearness(hot: &[(usize, usize, Side)], step: &[Change], position: usize) -> u
     named.into_iter().max().unwrap_or_else(|| step.iter().map(|c| distance(hot, c, c.position())).min().unwrap_or(usize::MAX))
 }
 
-/// A finding's kind, reason and `(thread, location, is_write)` of each access; for a
-/// finding that names no access (a hang, TMEM held at exit, an uninitialized barrier) its
-/// message, which is then all that tells two such findings apart.
-type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, Vec<(String, String, bool)>, Option<String>);
+/// A finding's kind, reason, what its explanation says is missing and `(thread, location,
+/// is_write)` of each access; for a finding that names no access (a hang, TMEM held at
+/// exit, an uninitialized barrier) its message, which is then all that tells two such
+/// findings apart. The explanation tells a release that now lacks only its acquire from
+/// the relaxed store before it (message passing: the release half of the repair).
+type Signature = (crate::check::FindingKind, Option<crate::check::RaceReason>, String, Vec<(String, String, bool)>, Option<String>);
 
 /// What identifies the first finding, independent of where edits moved instructions.
 fn signature(report: &Report) -> Option<Signature> {
@@ -238,7 +288,7 @@ fn signature(report: &Report) -> Option<Signature> {
     let mut accesses: Vec<_> = f.accesses.iter().map(|a| (a.thread.clone(), a.location.clone(), a.is_write)).collect();
     crate::sort::sort(&mut accesses);
     let message = accesses.is_empty().then(|| f.message.clone());
-    Some((f.kind, f.reason, accesses, message))
+    Some((f.kind, f.reason, f.explanation.clone(), accesses, message))
 }
 
 /// Correct and fully explored. Final conditions are not asked for: a buggy scenario's
@@ -253,17 +303,32 @@ pub(super) fn ordered(original: &Scenario, all: &[(Vec<Change>, usize)], node: &
     let first = node.report.findings.first();
     let hot = first.map(|f| hot_spots(original, node, f)).unwrap_or_default();
     let wanted = first.map_or(candidates::family::ALL, |f| candidates::wanted(f.reason));
+    // Handoffs on a new barrier are generated only where the finding needs an edge: a
+    // wait right before each instruction it names on the receiving side.
+    let waits: Vec<(usize, usize)> = hot.iter().filter(|(.., side)| *side != Side::After).map(|(t, at, _)| (*t, *at)).collect();
+    let handoffs = handoffs::handoffs(original, &waits);
     let mut scored: Vec<(bool, usize, usize, &Vec<Change>)> = all
         .iter()
+        .chain(&handoffs)
         .enumerate()
         .filter(|(_, (step, _))| change::compatible_step(&node.changes, step))
         .map(|(k, (step, position))| {
-            let near = nearness(&hot, step, *position);
+            let near = nearness(&hot, step, *position).min(declared_nearness(original, &hot, step).unwrap_or(usize::MAX));
             (candidates::step_families(original, step) & wanted == 0, near, k, step)
         })
         .collect();
     crate::sort::sort_by_key(&mut scored, |(off, d, k, _)| (*off, *d, *k));
-    scored.into_iter().take(per_node).map(|(off, d, _, c)| (c.clone(), (off, d))).collect()
+    // A linked step (a declared count with the edits it needs elsewhere) cannot be reached
+    // one edit at a time, so from the original each one answering the reason is tried, past
+    // the bound: they are few (barriers times the places of their remote threads).
+    let linked = |step: &[Change]| step.len() > 1 && step.iter().any(|c| matches!(c, Change::DeclaredCount { .. }));
+    let root = node.changes.is_empty();
+    scored
+        .into_iter()
+        .enumerate()
+        .filter(|(rank, (off, _, _, step))| *rank < per_node || (root && !off && linked(step)))
+        .map(|(_, (off, d, _, c))| (c.clone(), (off, d)))
+        .collect()
 }
 
 /// Searches for fixes of `src` in `mode`. `on_progress(checks, max_checks)` returns false
@@ -310,6 +375,17 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
     // A step kept for changing the finding may not be needed in the end: drop every edit
     // the fix stays correct without (an edit of a compound step may go alone).
     let mut found: Vec<Vec<Change>> = found.into_iter().map(|f| minimized(&mut checker, f)).collect();
+    // A handoff on a new barrier may leave a CTA barrier of the program with nothing to
+    // order: drop it where the fix stays correct without (bug 24's twin hands off on an
+    // mbarrier instead of its two `bar.sync`).
+    let groups = bar_sync_groups(original);
+    for f in found.iter_mut().filter(|f| f.iter().any(|c| matches!(c, Change::Declare { .. }))) {
+        for group in &groups {
+            if change::compatible_step(f, group) && checker.solved(change::with(f, group.clone())) {
+                *f = change::with(f, group.clone());
+            }
+        }
+    }
     // A fix that contains another fix's edits adds nothing.
     crate::sort::sort_by_key(&mut found, Vec::len);
     let mut minimal: Vec<Vec<Change>> = Vec::new();
@@ -322,6 +398,23 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
     crate::sort::sort_by_key(&mut fixes, |f| (f.cost, f.changes.len()));
     fixes.truncate(limits.max_fixes);
     Ok(Search { verdict: root_report.verdict, mode, cost: original_cost.total, fixes, checks: checker.checks, stopped_early: checker.stopped })
+}
+
+/// The removal of each `bar.sync` barrier of the original: every `bar.sync` on one
+/// immediate id in the threads of one CTA, as one step (a thread alone cannot leave it).
+fn bar_sync_groups(original: &Scenario) -> Vec<Vec<Change>> {
+    let mut groups: Vec<((usize, i64), Vec<Change>)> = Vec::new();
+    for (thread, th) in original.threads.iter().enumerate() {
+        for (at, instr) in th.program.iter().enumerate() {
+            let Instr::Bar { kind: BarKind::Sync, id: Operand::Imm(id), .. } = instr else { continue };
+            let key = (th.cta, *id);
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, group)) => group.push(Change::Remove { thread, at }),
+                None => groups.push((key, vec![Change::Remove { thread, at }])),
+            }
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
 }
 
 /// `changes` without each edit it stays solved without, tried one at a time.

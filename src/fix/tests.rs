@@ -260,9 +260,9 @@ fn moves_inserts_and_swaps_at_one_place_give_the_model_and_the_text_the_same_pro
         .map(|(step, _)| step)
         .filter(|step| {
             step.iter().all(|c| match c {
-                Change::Insert { instr, .. } => *instr == wgmma_fence,
+                Change::Insert { instr, .. } | Change::InsertAfter { instr, .. } => *instr == wgmma_fence,
                 Change::Move { .. } | Change::MoveDown { .. } => true,
-                Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } => false,
+                Change::Replace { .. } | Change::Remove { .. } | Change::DeclaredCount { .. } | Change::Declare { .. } => false,
             })
         })
         .collect();
@@ -290,4 +290,131 @@ fn a_declared_arrival_count_is_corrected_in_its_declaration() {
     let changes = [Change::DeclaredCount { bar: 1, count: 2 }];
     let (model, _) = apply(&loaded.scenario, &changes);
     assert_eq!(crate::load(&fix.text).scenario.mbarriers, model.mbarriers);
+}
+
+/// The search on `src` in `mode`, with a small budget; every fix re-checks correct there.
+fn search_in(src: &str, mode: Mode, max_edits: usize) -> super::Search {
+    let limits = super::Limits { max_edits, max_checks: 400, ..super::Limits::default() };
+    let search = super::fix(src, mode, &limits, &mut |_, _| true).expect("loads");
+    for f in &search.fixes {
+        let report = crate::check::check_one_mode(&crate::load(&f.text).scenario, &crate::check::Options { mode, ..Default::default() });
+        assert_eq!(report.verdict, crate::check::Verdict::Correct, "{}", f.text);
+    }
+    search
+}
+
+fn cost_of(path: &str) -> u32 {
+    crate::cost::cost(&crate::load(&scenario_file(path)).scenario).total
+}
+
+#[test]
+fn a_dealloc_waits_for_the_mma_committed_to_a_new_mbarrier() {
+    let search = small_search(&scenario_file("async/bug34_dealloc_with_mma_in_flight"), 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(first.text.contains("\nmbarrier done @A count 1\n"), "{}", first.text);
+    assert_eq!(
+        body(&first.text, "mma")[1..],
+        [
+            "tcgen05.mma.cta_group::1 [acc], [a], [b]",
+            "tcgen05.commit.cta_group::1.mbarrier::arrive::one [done]",
+            "wait mbarrier.try_wait.parity.shared::cta [done], 0",
+            "tcgen05.dealloc.cta_group::1.sync.aligned 32",
+        ],
+        "{}",
+        first.text
+    );
+    assert!(first.cost <= cost_of("async/bug34_fixed_commit_then_dealloc"), "{}", first.cost);
+}
+
+#[test]
+fn a_reader_hands_the_slot_back_on_a_new_empty_barrier() {
+    let search = search_in(&scenario_file("async/bug20_reuse_without_release"), Mode::Pragmatic, 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(first.text.contains("\nmbarrier handoff @A count 1\n"), "{}", first.text);
+    let (producer, consumer) = (body(&first.text, "producer"), body(&first.text, "consumer"));
+    assert_eq!(producer[2], "wait mbarrier.try_wait.parity.shared::cta [handoff], 0", "{producer:?}");
+    assert_eq!(consumer[1..3], ["ld.shared r0, [slot]", "mbarrier.arrive.shared::cta [handoff]"], "{consumer:?}");
+    assert!(first.cost <= cost_of("async/bug20_fixed_empty_barrier"), "{}", first.cost);
+}
+
+#[test]
+fn a_cp_async_handoff_on_a_new_mbarrier_replaces_the_bar_sync() {
+    let search = small_search(&scenario_file("async/bug24_cp_async_bar_sync_only"), 1);
+    let first = search.fixes.first().expect("a fix");
+    let (issuer, reader) = (body(&first.text, "issuer"), body(&first.text, "reader"));
+    assert!(!issuer.iter().chain(&reader).any(|l| l.starts_with("bar.sync")), "{}", first.text);
+    assert!(issuer.get(1).is_some_and(|l| l.starts_with("cp.async.mbarrier.arrive")), "{}", first.text);
+    assert_eq!(body(&first.text, "reader")[0], "wait mbarrier.try_wait.parity.shared::cta [done], 0", "{}", first.text);
+    assert!(first.cost <= cost_of("async/bug24_fixed_arrive"), "{}", first.cost);
+}
+
+#[test]
+fn a_closing_wait_goes_ahead_of_a_new_cluster_round_at_the_same_place() {
+    let search = small_search(&scenario_file("async/bug35_dsmem_load_after_owner_exit"), 1);
+    let first = search.fixes.first().expect("a fix");
+    let twin = scenario_file("async/bug35_dsmem_load_fixed");
+    assert_eq!(body(&first.text, "owner"), body(&twin, "owner"), "{}", first.text);
+    assert!(first.cost <= cost_of("async/bug35_dsmem_load_fixed"), "{}", first.cost);
+}
+
+#[test]
+fn a_remote_reader_arrives_on_the_producers_empty_barrier_with_the_count_and_wait_linked() {
+    let scenario = crate::load(&scenario_file("async/bug29_multicast_war")).scenario;
+    let twin = crate::load(&scenario_file("async/bug29_fixed")).scenario;
+    let found = super::handoffs::remote_arrivals(&scenario).into_iter().any(|(step, _)| {
+        let (model, _) = apply(&scenario, &step);
+        model.threads == twin.threads && model.mbarriers == twin.mbarriers
+    });
+    assert!(found, "one step writes the twin's three edits");
+    // From the original the linked step is tried although single edits rank nearer.
+    let search = search_in(&scenario_file("async/bug29_multicast_war"), Mode::Pragmatic, 1);
+    let first = search.fixes.first().expect("a fix");
+    assert!(first.text.contains("mbarrier ea @A count 2"), "{}", first.text);
+    assert!(body(&first.text, "consumer_b").iter().any(|l| l == "mbarrier.arrive.release.cluster.shared::cluster [ea]"), "{}", first.text);
+    assert!(first.cost <= cost_of("async/bug29_fixed"), "{}", first.cost);
+}
+
+#[test]
+fn inserts_at_one_place_follow_their_synchronization_roles() {
+    use crate::model::{AddrSpace, MbarKind, MbarOp, Operand, TcOp};
+    let arrive = Instr::Mbar(MbarOp {
+        kind: MbarKind::Arrive { count: None, expect_tx: None, no_complete: false, drop: false, state: None },
+        sem: None,
+        scope: None,
+        space: Some(AddrSpace::SharedCta),
+        bar: "z".into(),
+    });
+    let wait = Instr::Wait {
+        instr: Box::new(Instr::Mbar(MbarOp {
+            kind: MbarKind::Wait { blocking: true, parity: true, phase: Operand::Imm(0), dst: None },
+            sem: None,
+            scope: None,
+            space: Some(AddrSpace::SharedCta),
+            bar: "a".into(),
+        })),
+        until: None,
+    };
+    let commit = Instr::Tc(TcOp::Commit { bar: "z".into(), multicast: Vec::new(), cta_group: 1 });
+    let cp_arrive = Instr::CpAsyncMbarArrive { bar: "z".into(), noinc: false, space: Some(AddrSpace::SharedCta) };
+    // Names chosen so that text order would put each pair the wrong way round.
+    let insert = |instr: &Instr| Change::Insert { thread: 0, before: 0, instr: instr.clone() };
+    for (first, second) in [(&arrive, &wait), (&commit, &wait), (&cp_arrive, &arrive)] {
+        let set = super::change::with(&[insert(second)], vec![insert(first)]);
+        assert_eq!(set, [insert(first), insert(second)], "{first:?} goes before {second:?}");
+    }
+}
+
+#[test]
+fn two_edits_reach_the_release_acquire_repair_of_message_passing() {
+    // The beam keeps the release-side partial fix beside the acquire-side ones, so the
+    // pair is found with two edits, as with more.
+    let src = MP.replace("st.global [data], 42  # payload", "st.global [data], 42");
+    let cheapest = |max_edits| {
+        let limits = super::Limits { max_edits, ..super::Limits::default() };
+        let search = super::fix(&src, Mode::Strict, &limits, &mut |_, _| true).expect("loads");
+        search.fixes.first().map(|f| (f.cost, f.text.clone()))
+    };
+    let (two, four) = (cheapest(2).expect("a fix with two edits"), cheapest(4).expect("a fix with four"));
+    assert_eq!(two.0, four.0, "{}\n---\n{}", two.1, four.1);
+    assert!(two.1.contains("st.release.gpu.global [flag], 1"), "{}", two.1);
 }

@@ -79,7 +79,7 @@ fn search_mode(bug: &str, twins: &[String]) -> Mode {
 fn every_bug_with_a_fixed_twin_gets_a_verified_fix_no_dearer_than_the_twin() {
     let pairs = pairs();
     assert!(pairs.len() >= 40, "found only {} bug/twin pairs", pairs.len());
-    let limits = Limits { max_checks: 2500, ..Limits::default() };
+    let limits = Limits::default();
     let mut failures = Vec::new();
     for (bug, twins) in &pairs {
         let key = bug.strip_prefix("tests/scenarios/").unwrap_or(bug).to_string_lossy().into_owned();

@@ -5,7 +5,7 @@
 
 use super::change::Change;
 use crate::model::{
-    AddrSpace, Fence, FenceSem, Instr, MbarKind, MbarOp, Operand, ProxyKind, Scenario, Scope, Sem, SyncRestrict, TcOp, WgmmaOp,
+    AddrSpace, Fence, FenceSem, Instr, MbarKind, MbarOp, Object, Operand, ProxyKind, Scenario, Scope, Sem, SyncRestrict, TcOp, Use, WgmmaOp,
 };
 
 /// What the scenario uses, so only instructions that can matter are inserted.
@@ -327,9 +327,39 @@ fn control(i: &Instr) -> bool {
     matches!(i, Instr::Label(_) | Instr::Branch { .. } | Instr::Exit)
 }
 
-/// Whether swapping `a` with the next instruction `b` can change synchronization.
+/// Whether swapping `a` with the next instruction `b` can change synchronization, and
+/// only that.
 fn movable(a: &Instr, b: &Instr) -> bool {
-    a != b && !control(a) && !control(b)
+    a != b && !control(a) && !control(b) && !reorders_data(a, b)
+}
+
+/// Whether putting `later` before `earlier` changes what the program computes, not only
+/// how it synchronizes: a read carried above a wait no longer reads what the wait made
+/// visible, and a write carried below an arrive or barrier is no longer published by it.
+/// A fix may reorder synchronization around data (an arrive moved after the read it
+/// releases), never data flow: bug 35's reader, its load moved above the cluster barrier,
+/// re-checked correct because it read the initial value instead of the owner's.
+fn reorders_data(earlier: &Instr, later: &Instr) -> bool {
+    (blocks(earlier) && touches(later, |how| matches!(how, Use::Read | Use::Update | Use::CopyFrom)))
+        || (touches(earlier, |how| matches!(how, Use::Write | Use::Update | Use::CopyTo)) && publishes(later))
+}
+
+/// Whether `instr` uses a location (or tensor memory) as `how` says.
+fn touches(instr: &Instr, how: impl Fn(Use) -> bool) -> bool {
+    instr.facts().names.iter().any(|n| n.object != Object::Mbarrier && how(n.how))
+}
+
+/// A wait: a spin loop, or a step that observes other threads without reading a location
+/// (an mbarrier wait, a barrier), unlike a strong load.
+fn blocks(instr: &Instr) -> bool {
+    matches!(instr.unwrapped(), Instr::Wait { .. })
+        || instr.facts().sync.is_some_and(|s| s.observes) && !touches(instr, |_| true)
+}
+
+/// An arrive or barrier: a signal that publishes what came before it without writing a
+/// location itself, unlike a strong store.
+fn publishes(instr: &Instr) -> bool {
+    instr.facts().sync.is_some_and(|s| s.signals) && !touches(instr, |_| true)
 }
 
 /// Farthest a move takes an instruction, in places.
@@ -340,8 +370,13 @@ const MAX_MOVE: usize = 4;
 fn longer_moves(program: &[Instr], at: usize) -> impl Iterator<Item = usize> + '_ {
     let instr = program.get(at);
     let free = move |lo: usize, hi: usize| instr.is_some_and(|i| !control(i)) && program.get(lo..hi).is_some_and(|span| !span.iter().any(control));
-    let down = (at + 3..=(at + 1 + MAX_MOVE).min(program.len())).filter(move |to| free(at + 1, *to));
-    let up = (at.saturating_sub(MAX_MOVE)..at.saturating_sub(1)).filter(move |to| free(*to, at));
+    let keeps_data = move |lo: usize, hi: usize, down: bool| {
+        instr.is_some_and(|i| {
+            program.get(lo..hi).is_some_and(|span| !span.iter().any(|c| if down { reorders_data(i, c) } else { reorders_data(c, i) }))
+        })
+    };
+    let down = (at + 3..=(at + 1 + MAX_MOVE).min(program.len())).filter(move |to| free(at + 1, *to) && keeps_data(at + 1, *to, true));
+    let up = (at.saturating_sub(MAX_MOVE)..at.saturating_sub(1)).filter(move |to| free(*to, at) && keeps_data(*to, at, false));
     down.chain(up)
 }
 

@@ -84,7 +84,8 @@ pub fn improve(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnM
     let line_of = |t: usize, i: usize| map.instr(t, i).map_or(0, |s| line_col(src, s.start).0);
     let name = |t: usize| original.threads.get(t).map_or_else(String::new, |th| th.name.clone());
     let judged = judge(original, mode, limits.max_states, mutants(original));
-    if judged.iter().any(|j| j.fate == Fate::Undecided) && !check_one_mode(original, &Options { mode, max_states: limits.max_states, ..Options::default() }).stats.complete {
+    let original_report = check_one_mode(original, &Options { mode, max_states: limits.max_states, ..Options::default() });
+    if judged.iter().any(|j| j.fate == Fate::Undecided) && !original_report.stats.complete {
         return Err(FixError::Undecided);
     }
     let mut necessary: Vec<Necessary> = Vec::new();
@@ -143,7 +144,7 @@ pub fn improve(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnM
     }
     let mut cheaper: Vec<Fix> = found
         .iter()
-        .filter_map(|changes| verified(src, map, original, changes, &base, limits))
+        .filter_map(|changes| verified(src, map, original, &original_report, changes, &base, limits))
         .filter(|f| f.cost < base.total && f.modes.iter().any(|m| m.mode == mode && m.verdict == Verdict::Correct))
         .collect();
     crate::sort::sort_by_key(&mut cheaper, |f| (f.cost, f.changes.len()));

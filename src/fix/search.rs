@@ -394,7 +394,8 @@ pub fn fix(src: &str, mode: Mode, limits: &Limits, on_progress: &mut dyn FnMut(u
             minimal.push(f);
         }
     }
-    let mut fixes: Vec<Fix> = minimal.iter().filter_map(|changes| verified(src, &loaded.source_map, original, changes, &original_cost, limits)).collect();
+    let mut fixes: Vec<Fix> =
+        minimal.iter().filter_map(|changes| verified(src, &loaded.source_map, original, &root_report, changes, &original_cost, limits)).collect();
     crate::sort::sort_by_key(&mut fixes, |f| (f.cost, f.changes.len()));
     fixes.truncate(limits.max_fixes);
     Ok(Search { verdict: root_report.verdict, mode, cost: original_cost.total, fixes, checks: checker.checks, stopped_early: checker.stopped })
@@ -431,9 +432,40 @@ fn minimized(checker: &mut Checker, mut changes: Vec<Change>) -> Vec<Change> {
     changes
 }
 
+/// Whether every final outcome of `fixed` (on the terms `original`'s outcomes name) is one
+/// the original program can end with. A fix changes how a program synchronizes, not what
+/// it computes: edits that make it correct by reading the initial value instead of the
+/// value handed over (bug 35's reader moved above the barrier, or a barrier round put
+/// before the owner's store) are not fixes. A racy original can end with stale values, so
+/// this keeps only the fixes that invent no result; a program with no complete execution
+/// (every one hangs or is undefined) says nothing.
+pub(super) fn keeps_outcomes(original: &Report, fixed: &Report) -> bool {
+    if original.outcomes.is_empty() {
+        return true;
+    }
+    let terms: Vec<&str> = original.outcomes.iter().flat_map(|o| o.values.iter().map(|(term, _)| term.as_str())).collect();
+    let on_terms = |o: &crate::check::Outcome| -> Vec<(String, i64)> {
+        let mut values: Vec<(String, i64)> = o.values.iter().filter(|(term, _)| terms.contains(&term.as_str())).cloned().collect();
+        crate::sort::sort(&mut values);
+        values
+    };
+    let known: Vec<Vec<(String, i64)>> = original.outcomes.iter().map(on_terms).collect();
+    fixed.outcomes.iter().all(|o| known.contains(&on_terms(o)))
+}
+
 /// Applies `changes` to the author's source, loads the result again and re-checks it in
-/// both modes; the expect lines of the text say what each mode found.
-pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes: &[Change], before: &Cost, limits: &Limits) -> Option<Fix> {
+/// both modes; the expect lines of the text say what each mode found. `None` when the
+/// edits do not load or change what the program computes in the searched mode (see
+/// [`keeps_outcomes`]; `original_report` is the original's report in that mode).
+pub(super) fn verified(
+    src: &str,
+    map: &SourceMap,
+    original: &Scenario,
+    original_report: &Report,
+    changes: &[Change],
+    before: &Cost,
+    limits: &Limits,
+) -> Option<Fix> {
     let (draft, _) = change::edit_source(src, map, original, changes, &[], &[])?;
     let loaded = crate::load(&draft);
     if loaded.has_errors() {
@@ -441,6 +473,9 @@ pub(super) fn verified(src: &str, map: &SourceMap, original: &Scenario, changes:
     }
     let reports: Vec<Report> =
         [Mode::Strict, Mode::Pragmatic].into_iter().map(|mode| check_one_mode(&loaded.scenario, &Options { mode, max_states: limits.max_states, ..Options::default() })).collect();
+    if !reports.iter().filter(|r| r.mode == original_report.mode).all(|r| keeps_outcomes(original_report, r)) {
+        return None;
+    }
     let modes: Vec<ModeVerdict> = reports.iter().map(|r| ModeVerdict { mode: r.mode, verdict: r.verdict }).collect();
     let per_mode: Vec<(Mode, Expect)> = modes.iter().filter_map(|m| Some((m.mode, m.verdict.expect()?))).collect();
     // Conditions that stop holding in some mode described the bug: the fixed text drops them.

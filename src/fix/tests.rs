@@ -418,3 +418,63 @@ fn two_edits_reach_the_release_acquire_repair_of_message_passing() {
     assert_eq!(two.0, four.0, "{}\n---\n{}", two.1, four.1);
     assert!(two.1.contains("st.release.gpu.global [flag], 1"), "{}", two.1);
 }
+
+/// Every execution of `text`'s program in strict mode ends with `reader:r0 == 42`.
+fn reader_reads_the_owners_value(text: &str) -> bool {
+    let report = crate::check::check_one_mode(&crate::load(text).scenario, &crate::check::Options { mode: Mode::Strict, ..Default::default() });
+    !report.outcomes.is_empty()
+        && report.outcomes.iter().all(|o| o.values.iter().any(|(term, v)| term == "reader:r0" && *v == 42))
+}
+
+#[test]
+fn no_fix_turns_the_data_flow_round_to_read_the_initial_value() {
+    // Bug 35's reader reads the owner's 42 after a cluster barrier. Its load moved above
+    // the barrier, with a new round before the owner's store, re-checks correct; it
+    // reads 0.
+    let search = small_search(&scenario_file("async/bug35_dsmem_load_after_owner_exit"), 2);
+    assert!(!search.fixes.is_empty());
+    for f in &search.fixes {
+        assert!(reader_reads_the_owners_value(&f.text), "{}", f.text);
+    }
+}
+
+#[test]
+fn a_move_never_carries_a_read_above_a_wait_or_a_write_below_an_arrive() {
+    let scenario = crate::load(&scenario_file("async/bug35_dsmem_load_after_owner_exit")).scenario;
+    let moves = |thread: usize| -> Vec<(usize, usize)> {
+        super::candidates::all(&scenario)
+            .into_iter()
+            .filter_map(|(step, _)| match step.as_slice() {
+                [Change::MoveDown { thread: t, at }] if *t == thread => Some((*at, at + 1)),
+                [Change::Move { thread: t, from, to }] if *t == thread => Some((*from, *to)),
+                _ => None,
+            })
+            .collect()
+    };
+    // reader: arrive, wait, ld. The wait may not go below the load, nor the load above it.
+    let reader = moves(0);
+    assert!(!reader.contains(&(1, 2)), "{reader:?}");
+    assert!(!reader.iter().any(|(from, _)| *from == 2), "{reader:?}");
+    // The arrive may still move down past the wait (how it synchronizes, not what it reads).
+    assert!(reader.contains(&(0, 1)), "{reader:?}");
+    // owner: st, arrive. The store may not go below the arrive that publishes it.
+    assert!(!moves(1).contains(&(0, 1)), "{:?}", moves(1));
+}
+
+#[test]
+fn a_fix_may_not_end_with_a_value_the_original_never_ends_with() {
+    let strict = |src: &str| crate::check::check_one_mode(&crate::load(src).scenario, &crate::check::Options { mode: Mode::Strict, ..Default::default() });
+    let original = strict(&scenario_file("async/bug35_dsmem_load_after_owner_exit"));
+    let twin = strict(&scenario_file("async/bug35_dsmem_load_fixed"));
+    let inverted = strict(
+        "cluster C\ncta A in C\ncta B in C\nshared y @B = 0\n\nthread reader @A:\n    ld.shared::cluster r0, [y]\n    barrier.cluster.arrive\n    barrier.cluster.wait\n    barrier.cluster.arrive.relaxed\n\nthread owner @B:\n    barrier.cluster.arrive.relaxed\n    barrier.cluster.wait\n    st.shared [y], 42\n    barrier.cluster.arrive\n\nexpect correct\n",
+    );
+    assert_eq!(inverted.verdict, crate::check::Verdict::Correct);
+    // The twin ends with r0 == 42 only; the inverted program with 0.
+    assert!(super::search::keeps_outcomes(&twin, &twin));
+    assert!(!super::search::keeps_outcomes(&twin, &inverted));
+    // Bug 35 itself has no complete execution (the owner's last step exits B before any
+    // read), so its outcomes say nothing: the move rule above is what guards it.
+    assert!(original.outcomes.is_empty());
+    assert!(super::search::keeps_outcomes(&original, &inverted));
+}

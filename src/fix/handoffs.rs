@@ -5,19 +5,8 @@
 //! is exhaustive.
 
 use super::change::Change;
+use crate::palette::fresh_memory;
 use crate::model::{AddrSpace, Instr, MbarKind, MbarOp, Operand, Scenario, Scope, Sem, TcOp};
-
-/// A name no declaration of `scenario` uses: `stem`, else `stem1`, `stem2`...
-fn fresh_name(scenario: &Scenario, stem: &str) -> String {
-    let taken = |name: &str| {
-        scenario.locations.iter().any(|l| l.name == name)
-            || scenario.mbarriers.iter().any(|b| b.name == name)
-            || scenario.ctas.iter().any(|c| c.name == name)
-            || scenario.clusters.iter().any(|c| c.name == name)
-            || scenario.threads.iter().any(|t| t.name == name)
-    };
-    std::iter::once(stem.to_string()).chain((1..).map(|k| format!("{stem}{k}"))).find(|n| !taken(n)).unwrap_or_default()
-}
 
 fn mbar(bar: &str, kind: MbarKind, sem: Option<Sem>, scope: Option<Scope>, space: AddrSpace) -> Instr {
     Instr::Mbar(MbarOp { kind, sem, scope, space: Some(space), bar: bar.to_string() })
@@ -107,7 +96,7 @@ fn uses_mbarriers(scenario: &Scenario) -> bool {
 /// wait place.
 pub(super) fn handoffs(scenario: &Scenario, waits: &[(usize, usize)]) -> Vec<(Vec<Change>, usize)> {
     let mut out = Vec::new();
-    let (done, handoff) = (fresh_name(scenario, "done"), fresh_name(scenario, "handoff"));
+    let (done, handoff) = (fresh_memory(scenario, "done"), fresh_memory(scenario, "handoff"));
     let thread_handoffs = uses_mbarriers(scenario);
     for &(w, q) in waits {
         let Some(cta) = scenario.threads.get(w).map(|th| th.cta) else { continue };

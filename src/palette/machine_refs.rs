@@ -119,7 +119,7 @@ pub(super) fn fresh_cta(s: &Scenario) -> String {
 }
 
 /// A fresh name in the memory namespace (locations and mbarriers share it).
-pub(super) fn fresh_memory(s: &Scenario, base: &str) -> String {
+pub(crate) fn fresh_memory(s: &Scenario, base: &str) -> String {
     fresh(base, |n| s.location(n).is_some() || s.mbarrier(n).is_some())
 }
 

@@ -15,6 +15,8 @@ pub use error::EditError;
 pub use machine::{Item, MachineEdit, Memory};
 pub use families::{catalog, Entry, Family};
 pub use options::{slots, Choice, Slot, SlotKind};
+/// A free name for a new location or mbarrier (the fix search declares barriers too).
+pub(crate) use machine_refs::fresh_memory;
 
 #[cfg(test)]
 mod machine_tests;

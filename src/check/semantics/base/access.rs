@@ -114,16 +114,7 @@ fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Sh
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let w = c.writes.get(widx).cloned().ok_or_else(|| internal("read choice"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    // Races are rare: find the racing writes first, and copy only those out of the cell.
-    let mut racing = Vec::new();
-    for other in c.writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
-        let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
-            racing.push(other.clone());
-        }
-    }
-    for other in racing {
+    for other in racing_writes(ex, acc, &c.writes)? {
         race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
     }
     own_crossings(ex, acc, false, cell, false)?;
@@ -147,6 +138,21 @@ fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Sh
     Ok(w)
 }
 
+/// The writes of other agents among `writes` that race with the access `acc` is about to
+/// make. Races are rare: only these are copied out of the cell.
+fn racing_writes(ex: &Exec, acc: &Access, writes: &[Shared<WriteRec>]) -> Result<Vec<Shared<WriteRec>>, String> {
+    let me = side(ex, ex.agent, acc.strong, acc.key);
+    let mut racing = Vec::new();
+    for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
+        let them = side(ex, other.event.agent, other.strong, other.key);
+        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
+        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+            racing.push(other.clone());
+        }
+    }
+    Ok(racing)
+}
+
 /// Perform a write carrying `msgs` into every byte segment `acc` covers; checks races
 /// with earlier conflicting accesses. Returns the write's index in the lowest segment.
 pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
@@ -162,15 +168,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
 fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    // Races are rare: find the racing accesses first, and copy only those out of the cell.
-    let mut racing_writes = Vec::new();
-    for other in c.writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
-        let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
-            racing_writes.push(other.clone());
-        }
-    }
+    let racing_writes = racing_writes(ex, acc, &c.writes)?;
     let mut racing_reads = Vec::new();
     for other in c.reads.iter().filter(|o| o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);

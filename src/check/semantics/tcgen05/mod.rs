@@ -294,14 +294,19 @@ pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr)
             return Some(Readiness::Blocked(format!("waits for tcgen05 agent #{p}")));
         }
     }
-    let loading = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { .. }));
-    if loading.is_empty() {
-        return None;
-    }
+    // The registers a `tcgen05.ld` still in flight delivers; the instruction's facts only
+    // when there is one (most steps of most scenarios have none).
+    let mut loading = (0..m.agents.len() as u32).filter_map(|id| match tc_of(m, id)? {
+        (t, TcWhat::Ld { dst, .. }, stage) if t == thread && stage != Stage::Completed => Some((id, dst.as_str())),
+        _ => None,
+    });
+    let first = loading.next()?;
     let reads = instr.facts().reads;
-    let pending = issued_by(m, thread, |w, s| s != Stage::Completed && matches!(w, TcWhat::Ld { dst, .. } if reads.contains(&dst.as_str())));
     let _ = layout;
-    pending.first().map(|p| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
+    std::iter::once(first)
+        .chain(loading)
+        .find(|(_, dst)| reads.contains(dst))
+        .map(|(p, _)| Readiness::Blocked(format!("waits for `tcgen05.ld` agent #{p} to deliver its register")))
 }
 
 fn key(layout: &Layout, loc: usize) -> ProxyKey {

@@ -96,7 +96,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
             next_arrive: mbarrier::next_arrive(b),
         });
     }
-    for ((cta, id), b) in &m.bars {
+    for ((cta, id), b) in m.bars.iter() {
         view.named_barriers.push(NamedBarrierView {
             cta: layout.cta_name(*cta).to_string(),
             id: *id,

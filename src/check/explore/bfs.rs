@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::por;
+use super::scc::Successors;
 use crate::check::machine::{own_bytes, FingerprintHashing, StateKeys, Layout, Machine, Status};
 use crate::check::report::{Mode, RaceReason};
 use crate::check::semantics::{self, exec::agent_name, mbarrier, RawFinding, Readiness};
@@ -54,10 +55,47 @@ pub struct Caps {
     pub bytes: u64,
 }
 
-/// What remembering one state costs besides the machine: its node, its successor list and
-/// its fingerprint's slot in the table (at the table's worst load).
+/// What remembering one state costs besides the machine: its node, where its successors
+/// start, and its fingerprint's slot in the table (at the table's worst load).
 const STATE_RECORD_BYTES: usize =
-    std::mem::size_of::<Node>() + std::mem::size_of::<Vec<u32>>() + 2 * std::mem::size_of::<(u128, u32)>();
+    std::mem::size_of::<Node>() + Successors::STATE_BYTES + 2 * std::mem::size_of::<(u128, u32)>();
+
+/// The states waiting to be expanded, in blocks of a fixed size. Most of a large run's
+/// memory is its waiting states, and a `VecDeque` doubles its buffer: right after a
+/// doubling, half of it would sit unused.
+struct BlockQueue<T> {
+    blocks: VecDeque<VecDeque<T>>,
+}
+
+impl<T> Default for BlockQueue<T> {
+    fn default() -> Self {
+        BlockQueue { blocks: VecDeque::new() }
+    }
+}
+
+impl<T> BlockQueue<T> {
+    const BLOCK: usize = 1024;
+
+    fn push_back(&mut self, item: T) {
+        match self.blocks.back_mut() {
+            Some(last) if last.len() < Self::BLOCK => last.push_back(item),
+            _ => {
+                let mut block = VecDeque::with_capacity(Self::BLOCK);
+                block.push_back(item);
+                self.blocks.push_back(block);
+            }
+        }
+    }
+
+    fn pop_front(&mut self) -> Option<T> {
+        let first = self.blocks.front_mut()?;
+        let item = first.pop_front();
+        if first.is_empty() {
+            self.blocks.pop_front();
+        }
+        item
+    }
+}
 
 fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
     let mut steps: Vec<Step> = last.into_iter().collect();
@@ -91,15 +129,17 @@ pub fn explore(
     // Queued states' own heap (a part counts while one state holds it) plus the records.
     let mut bytes = own_bytes(&m0) + STATE_RECORD_BYTES;
     let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
-    let mut succs: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut succs = Successors::default();
     let mut seen: HashMap<u128, u32, FingerprintHashing> = HashMap::default();
     let mut keys = StateKeys::default();
     seen.insert(keys.key(&m0), 0);
     let mut finding_keys = HashSet::new();
     let mut deadlock_keys = HashSet::new();
     let initial = m0.clone();
-    let mut queue = VecDeque::from([(0u32, m0)]);
+    let mut queue = BlockQueue::default();
+    queue.push_back((0u32, m0));
     'bfs: while let Some((id, m)) = queue.pop_front() {
+        succs.begin(id);
         if m.undefined {
             bytes = bytes.saturating_sub(own_bytes(&m));
             continue;
@@ -184,7 +224,6 @@ pub fn explore(
                     None => {
                         let v = nodes.len() as u32;
                         nodes.push(Node { parent: Some((id, step)), depth: depth + 1, paths });
-                        succs.push(Vec::new());
                         seen.insert(k, v);
                         out.states += 1;
                         bytes += own_bytes(&next) + STATE_RECORD_BYTES;
@@ -195,10 +234,8 @@ pub fn explore(
                         v
                     }
                 };
-                if let Some(s) = succs.get_mut(id as usize) {
-                    s.push(target);
-                    bytes += std::mem::size_of::<u32>();
-                }
+                succs.push(target);
+                bytes += Successors::EDGE_BYTES;
                 if out.states >= caps.states || bytes as u64 > caps.bytes {
                     out.complete = false;
                     out.memory_cap = out.states < caps.states;

@@ -1,9 +1,44 @@
 //! Terminal strongly connected components of the explored state graph (iterative Tarjan):
 //! a terminal component with a cycle is a set of states the execution can never leave.
 
+/// The explored graph's edges in one array. The explorer expands states in id order, so
+/// each state's successors are one contiguous run: a list per state would cost a vector
+/// (and an allocation) per state.
+#[derive(Default)]
+pub struct Successors {
+    /// Where each expanded state's run starts in `targets`.
+    start: Vec<usize>,
+    targets: Vec<u32>,
+}
+
+impl Successors {
+    /// Starts the run of `state`, expanded after every state with a smaller id.
+    pub fn begin(&mut self, state: u32) {
+        while self.start.len() <= state as usize {
+            self.start.push(self.targets.len());
+        }
+    }
+
+    /// Adds an edge from the state begun last.
+    pub fn push(&mut self, target: u32) {
+        self.targets.push(target);
+    }
+
+    fn of(&self, state: usize) -> &[u32] {
+        let Some(&from) = self.start.get(state) else { return &[] };
+        let to = self.start.get(state + 1).copied().unwrap_or(self.targets.len());
+        self.targets.get(from..to).unwrap_or(&[])
+    }
+
+    /// Heap bytes per edge, for the explorer's memory estimate.
+    pub const EDGE_BYTES: usize = std::mem::size_of::<u32>();
+    /// Heap bytes per expanded state.
+    pub const STATE_BYTES: usize = std::mem::size_of::<usize>();
+}
+
 /// Components (as node lists) with no edge leaving them and at least one internal edge.
-pub fn closed_cycles(succs: &[Vec<u32>]) -> Vec<Vec<u32>> {
-    let n = succs.len();
+pub fn closed_cycles(succs: &Successors) -> Vec<Vec<u32>> {
+    let n = succs.start.len();
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
@@ -25,7 +60,7 @@ pub fn closed_cycles(succs: &[Vec<u32>]) -> Vec<Vec<u32>> {
                 stack.push(v);
                 on_stack[vi] = true;
             }
-            let edges = succs.get(vi).map_or(&[][..], |e| e.as_slice());
+            let edges = succs.of(vi);
             if let Some(&w) = edges.get(*child) {
                 *child += 1;
                 let wi = w as usize;
@@ -62,10 +97,9 @@ pub fn closed_cycles(succs: &[Vec<u32>]) -> Vec<Vec<u32>> {
         .filter(|(id, members)| {
             let id = *id as u32;
             let closed = members.iter().all(|&v| {
-                succs.get(v as usize).is_none_or(|e| e.iter().all(|&w| comp.get(w as usize) == Some(&id)))
+                succs.of(v as usize).iter().all(|&w| comp.get(w as usize) == Some(&id))
             });
-            let cyclic = members.len() > 1
-                || members.iter().any(|&v| succs.get(v as usize).is_some_and(|e| e.contains(&v)));
+            let cyclic = members.len() > 1 || members.iter().any(|&v| succs.of(v as usize).contains(&v));
             closed && cyclic
         })
         .map(|(_, mut members)| {
@@ -77,14 +111,36 @@ pub fn closed_cycles(succs: &[Vec<u32>]) -> Vec<Vec<u32>> {
 
 #[cfg(test)]
 mod tests {
-    use super::closed_cycles;
+    use super::{closed_cycles, Successors};
+
+    fn graph(lists: &[&[u32]]) -> Successors {
+        let mut succs = Successors::default();
+        for (state, targets) in lists.iter().enumerate() {
+            succs.begin(state as u32);
+            targets.iter().for_each(|&t| succs.push(t));
+        }
+        succs
+    }
 
     #[test]
     fn finds_only_closed_cycles() {
         // 0 → 1 ⇄ 2 (closed), 0 → 3 → 4 ⇄ 3? no: 3 → 4, 4 → 3 and 4 → 5 (open).
-        let succs = vec![vec![1, 3], vec![2], vec![1], vec![4], vec![3, 5], vec![]];
+        let succs = graph(&[&[1, 3], &[2], &[1], &[4], &[3, 5], &[]]);
         assert_eq!(closed_cycles(&succs), vec![vec![1, 2]]);
-        assert_eq!(closed_cycles(&[vec![0]]), vec![vec![0]]);
-        assert!(closed_cycles(&[vec![1], vec![]]).is_empty());
+        assert_eq!(closed_cycles(&graph(&[&[0]])), vec![vec![0]]);
+        assert!(closed_cycles(&graph(&[&[1], &[]])).is_empty());
+    }
+
+    #[test]
+    fn states_skipped_in_expansion_have_no_successors() {
+        // State 1 was never begun (a terminal state): 0 → 2 ⇄ 3 is still found.
+        let mut succs = Successors::default();
+        succs.begin(0);
+        succs.push(2);
+        succs.begin(2);
+        succs.push(3);
+        succs.begin(3);
+        succs.push(2);
+        assert_eq!(closed_cycles(&succs), vec![vec![2, 3]]);
     }
 }

@@ -19,7 +19,7 @@ pub use size::own_bytes;
 pub use knowledge::{needed, Filter, Knowledge, Message, Need};
 pub use layout::{covers, Layout, Place, ProxyKey, StepFacts, Via, ALIAS_BIT};
 pub use state::{
-    merge_bare, Agent, AgentKind, BarState, BareArrival, EdgeRec, FailedRec, InstrRef, Machine,
+    merge_bare, Agent, AgentKind, BarState, BareArrival, Carried, EdgeRec, FailedRec, InstrRef, Machine,
     MbarState, ReadRec, Status, WriteRec,
 };
 pub use vv::{EventId, Meta, VersionVec};

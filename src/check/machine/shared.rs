@@ -7,7 +7,7 @@
 
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::fingerprint::fingerprint_of;
@@ -30,24 +30,25 @@ impl<T: Clone> Clone for Part<T> {
 }
 
 /// A fingerprint computed at most once per part (a `OnceLock` cost more than the hashing
-/// it saved). Two threads may both compute it, but they compute the same value, so a
-/// reader that sees `set` reads that value whichever of them wrote the halves.
+/// it saved). A low half of 0 means "not yet": the high half is stored first and the low
+/// one releases it, so a reader that sees a low half also sees its high half. Two threads
+/// may both compute it, but they compute the same value. A fingerprint whose low half is
+/// 0 is never kept, only recomputed (one part in 2^64).
 #[derive(Debug, Default)]
 struct FingerprintCell {
     low: AtomicU64,
     high: AtomicU64,
-    set: AtomicBool,
 }
 
 impl FingerprintCell {
     fn get_or_init(&self, compute: impl FnOnce() -> u128) -> u128 {
-        if self.set.load(Ordering::Acquire) {
-            return u128::from(self.low.load(Ordering::Relaxed)) | u128::from(self.high.load(Ordering::Relaxed)) << 64;
+        let low = self.low.load(Ordering::Acquire);
+        if low != 0 {
+            return u128::from(low) | u128::from(self.high.load(Ordering::Relaxed)) << 64;
         }
         let fingerprint = compute();
-        self.low.store(fingerprint as u64, Ordering::Relaxed);
         self.high.store((fingerprint >> 64) as u64, Ordering::Relaxed);
-        self.set.store(true, Ordering::Release);
+        self.low.store(fingerprint as u64, Ordering::Release);
         fingerprint
     }
 }
@@ -86,7 +87,7 @@ impl<T: Clone> DerefMut for Shared<T> {
     /// fingerprint, since the caller may change the value.
     fn deref_mut(&mut self) -> &mut T {
         let part = Arc::make_mut(&mut self.0);
-        *part.fingerprint.set.get_mut() = false;
+        *part.fingerprint.low.get_mut() = 0;
         &mut part.value
     }
 }

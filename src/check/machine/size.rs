@@ -40,14 +40,23 @@ pub(super) fn knowledge(k: &Shared<Knowledge>) -> usize {
     })
 }
 
+pub(super) fn carried(c: &super::state::Carried) -> usize {
+    match c {
+        super::state::Carried::Knowledge(k) => knowledge(k),
+        super::state::Carried::Event(_) => 0,
+    }
+}
+
 fn messages(msgs: &Vec<Message>) -> usize {
     vec(msgs) + msgs.iter().map(|m| knowledge(&m.knowledge)).sum::<usize>()
 }
 
 fn agent(a: &Agent) -> usize {
-    // The map's nodes (a B-tree node holds up to 11 entries; the names are shared).
-    let node = 11 * (size_of::<std::sync::Arc<str>>() + size_of::<i64>()) + 16 + ALLOCATION_OVERHEAD;
-    let regs = if a.regs.is_unique() { a.regs.len().div_ceil(11).max(1) * node } else { 0 };
+    // The names are shared with the state the list was copied from.
+    let regs = unique(&a.regs, |r| match r.heap_bytes() {
+        0 => 0,
+        bytes => bytes + ALLOCATION_OVERHEAD,
+    });
     let op = match a.kind {
         AgentKind::Async { .. } => size_of::<AsyncOp>() + ALLOCATION_OVERHEAD,
         AgentKind::Thread(_) => 0,
@@ -59,7 +68,7 @@ fn agent(a: &Agent) -> usize {
             + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
             + vec(&asyncs.dirty_regs)
     });
-    regs + op + knowledge(&a.knowledge) + messages(&a.release_fences) + messages(&a.pending_acquire) + asyncs
+    regs + op + knowledge(&a.knowledge) + unique(&a.release_fences, messages) + unique(&a.pending_acquire, messages) + asyncs
 }
 
 fn cell(c: &Cell) -> usize {
@@ -78,9 +87,9 @@ pub fn own_bytes(m: &Machine) -> usize {
         + m.cells.iter().map(|c| unique(c, cell)).sum::<usize>()
         + vec(&m.mbars)
         + m.mbars.iter().map(|b| unique(b, mbar)).sum::<usize>();
-    let barriers = m.bars.values().map(|b| size_of::<(usize, u32)>() + size_of_val(b) + vec(&b.arrived) + messages(&b.msgs)).sum::<usize>()
+    let barriers = unique(&m.bars, |bars| bars.values().map(|b| size_of::<(usize, u32)>() + size_of_val(b) + vec(&b.arrived) + messages(&b.msgs)).sum::<usize>())
         + unique(&m.cluster_bars, |bars| {
             vec(bars) + bars.iter().map(|b| vec(&b.arrived) + messages(&b.current) + messages(&b.completed) + vec(&b.bare)).sum::<usize>()
         });
-    size_of::<Machine>() + parts + barriers + messages(&m.sc_fences) + unique(&m.tmem, vec) + m.trace.0.own_bytes()
+    size_of::<Machine>() + parts + barriers + unique(&m.sc_fences, messages) + unique(&m.tmem, vec) + m.trace.0.own_bytes()
 }

@@ -44,20 +44,65 @@ pub struct Agent {
     pub place: Place,
     pub pc: usize,
     /// Shared: most steps move the pc and leave registers and knowledge as they were.
-    /// Names are shared with the parent state's copy: a write to a register copies the
-    /// map, not the names.
-    pub regs: Shared<BTreeMap<Arc<str>, i64>>,
+    pub regs: Shared<Regs>,
     pub knowledge: Shared<Knowledge>,
     pub status: Status,
     /// Release fences executed so far, latest per scope and restriction (pattern 3).
-    pub release_fences: Vec<Message>,
+    /// Shared, as `pending_acquire`: only fences and relaxed reads of releases change them.
+    pub release_fences: Shared<Vec<Message>>,
     /// Releases observed by strong reads, waiting for an acquire fence (acquire pattern 3).
-    pub pending_acquire: Vec<Message>,
+    pub pending_acquire: Shared<Vec<Message>>,
     /// Cluster-barrier instance this thread arrived in and has not yet waited for.
     pub cluster_arrived: Option<u32>,
     /// Asynchronous operations this thread issued and still tracks.
     /// Shared: only the async-issuing steps change it.
     pub asyncs: Shared<super::agents::ThreadAsync>,
+}
+
+/// Registers an agent has written, by name, sorted. A sorted list, not a B-tree: an agent
+/// has a handful of registers and a step that writes one copies them all, and a B-tree's
+/// node holds room for eleven. Names are shared with the parent state's copy: a write
+/// copies the list, not the names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Regs(Vec<(Arc<str>, i64)>);
+
+impl Regs {
+    fn find(&self, name: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(held, _)| (**held).cmp(name))
+    }
+
+    pub fn get(&self, name: &str) -> Option<&i64> {
+        self.find(name).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
+    }
+
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut i64> {
+        self.find(name).ok().and_then(|i| self.0.get_mut(i)).map(|(_, v)| v)
+    }
+
+    pub fn insert(&mut self, name: Arc<str>, value: i64) {
+        match self.find(&name) {
+            Ok(i) => {
+                if let Some(held) = self.0.get_mut(i) {
+                    held.1 = value;
+                }
+            }
+            Err(i) => self.0.insert(i, (name, value)),
+        }
+    }
+
+    /// Names and values, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &i64)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    /// Heap bytes of the list (for the explorer's memory estimate).
+    pub fn heap_bytes(&self) -> usize {
+        self.0.capacity() * std::mem::size_of::<(Arc<str>, i64)>()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -195,9 +240,28 @@ pub struct FailedRec {
     pub to_step: usize,
     pub reason: RaceReason,
     pub text: String,
-    /// What would have been ordered had the edge formed (shared with the release it
-    /// came from: a failed edge is recorded on most relaxed reads).
-    pub knowledge: Shared<Knowledge>,
+    /// What would have been ordered had the edge formed.
+    pub carried: Carried,
+}
+
+/// What a failed edge would have carried: a release's knowledge (shared with the release),
+/// or one event alone, a write or an arrival that released nothing. Most failed edges are
+/// relaxed reads of the second kind, which would otherwise allocate a knowledge each.
+#[derive(Clone, Debug)]
+pub enum Carried {
+    Knowledge(Shared<Knowledge>),
+    Event(EventId),
+}
+
+impl Carried {
+    /// Whether `event` would have been ordered before the edge's target.
+    pub fn contains(&self, event: EventId) -> bool {
+        match self {
+            Carried::Knowledge(k) => k.entries.iter().any(|e| e.vv.contains(event)),
+            // As a clock holding only `e`: every agent's epoch 0 (the initial values) too.
+            Carried::Event(e) => event.epoch <= if event.agent == e.agent { e.epoch } else { 0 },
+        }
+    }
 }
 
 /// What the steps so far formed and failed to form. States share the records of their
@@ -256,7 +320,7 @@ impl Trace {
         let Some(link) = self.latest.as_ref().filter(|l| Arc::strong_count(l) == 1) else { return 0 };
         std::mem::size_of::<TraceLink>()
             + link.edges.capacity() * std::mem::size_of::<EdgeRec>()
-            + link.failed.iter().map(|f| super::size::knowledge(&f.knowledge) + f.text.capacity()).sum::<usize>()
+            + link.failed.iter().map(|f| super::size::carried(&f.carried) + f.text.capacity()).sum::<usize>()
             + link.failed.capacity() * std::mem::size_of::<FailedRec>()
     }
 }
@@ -276,12 +340,12 @@ pub struct Machine {
     pub agents: Vec<Shared<Agent>>,
     pub cells: Vec<Shared<Cell>>,
     pub mbars: Vec<Shared<MbarState>>,
-    pub bars: BTreeMap<(usize, u32), BarState>,
-    /// Shared, as `tmem`: few steps change them, and every state would otherwise hold
-    /// its own copy.
+    /// Shared, as `cluster_bars`, `sc_fences` and `tmem`: few steps change them, and every
+    /// state would otherwise hold its own copy (or at least its empty header).
+    pub bars: Shared<BTreeMap<(usize, u32), BarState>>,
     pub cluster_bars: Shared<Vec<ClusterBarState>>,
     /// `fence.sc` releases in Fence-SC order.
-    pub sc_fences: Vec<Message>,
+    pub sc_fences: Shared<Vec<Message>>,
     /// Undefined behaviour happened: the execution has no meaning past this point.
     pub undefined: bool,
     /// Tensor memory allocation per CTA.
@@ -302,8 +366,8 @@ impl Machine {
                 regs: Shared::default(),
                 knowledge: Knowledge::new(layout.cells, i as u32).into(),
                 status: Status::Running,
-                release_fences: Vec::new(),
-                pending_acquire: Vec::new(),
+                release_fences: Shared::default(),
+                pending_acquire: Shared::default(),
                 cluster_arrived: None,
                 asyncs: Default::default(),
             })
@@ -344,9 +408,9 @@ impl Machine {
             agents,
             cells,
             mbars,
-            bars: BTreeMap::new(),
+            bars: Shared::default(),
             cluster_bars: Shared::new(vec![ClusterBarState::default(); layout.cluster_names.len()]),
-            sc_fences: Vec::new(),
+            sc_fences: Shared::default(),
             undefined: false,
             tmem: Shared::new(vec![Default::default(); layout.cta_names.len()]),
             trace: Meta(Trace::default()),

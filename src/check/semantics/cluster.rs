@@ -39,7 +39,7 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
         );
         return Ok(());
     }
-    let mut msgs = ex.me()?.release_fences.clone();
+    let mut msgs = ex.me()?.release_fences.to_vec();
     let narrower = msgs.iter().find(|m| m.scope < Scope::Cluster).map(|m| (m.via.clone(), m.scope));
     if sem == Some(Sem::Relaxed) && narrower.is_some() {
         // §12.11: the spec does not say whether a relaxed cluster arrive after a narrower

@@ -26,7 +26,7 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
             if sc {
                 // Fence-SC order = execution order of morally strong fence.sc (§1.10).
                 let earlier = ex.m.sc_fences.clone();
-                for msg in &earlier {
+                for msg in earlier.iter() {
                     let from = ex.m.agents.get(msg.from_agent as usize).map_or(place, |a| a.place);
                     if msg.from_agent != ex.agent && covers(msg.scope, from, place) && covers(*scope, place, from) {
                         let k = msg.knowledge.clone();
@@ -116,7 +116,7 @@ pub fn step(ex: &mut Exec, fence: &Fence) -> Result<(), String> {
 /// earlier relaxed reads observed.
 fn acquire_pending(ex: &mut Exec, scope: Scope, filter: Filter, text: &str) -> Result<(), String> {
     let pending = ex.me()?.pending_acquire.clone();
-    for msg in &pending {
+    for msg in pending.iter() {
         sync::synchronize(ex, msg, scope, filter, text, "release/acquire (fence)")?;
     }
     Ok(())

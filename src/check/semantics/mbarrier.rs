@@ -3,7 +3,7 @@
 
 use super::base::exec::{self, operand, Exec, Readiness};
 use super::base::sync::{self, bare_relaxed, defer, merge, synchronize};
-use crate::check::machine::{covers, merge_bare, BareArrival, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
+use crate::check::machine::{covers, merge_bare, BareArrival, Carried, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
 use crate::model::{MbarKind, MbarOp, Scope, Sem};
 
@@ -265,7 +265,7 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
             to_step: ex.step,
             reason: RaceReason::WrongPhase,
             text: format!("`{text}` returned true at once: `{}` is still in phase 0, so the wait observed no completed phase (start consumers at parity 0)", op.bar),
-            knowledge: k.into(),
+            carried: Carried::Knowledge(k.into()),
         });
         return Ok(());
     }

@@ -4,8 +4,8 @@
 
 use super::exec::{agent_name, instr_text, internal, pragmatic, Exec, RawAccess, RawFinding};
 use super::race::classify;
-use super::sync::{defer, fail, merge, morally_strong, synchronize, OpSem, Side};
-use crate::check::machine::{needed, Filter, Knowledge, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
+use super::sync::{defer, fail, fail_event, merge, morally_strong, synchronize, OpSem, Side};
+use crate::check::machine::{needed, Filter, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
 use crate::check::report::{FindingKind, RaceReason};
 use crate::model::{AtomOp, Scope};
 
@@ -360,15 +360,6 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     let writer = ex.text(|| ex.name_of(w.event.agent));
     let reader = ex.text(|| ex.name_of(ex.agent));
     let wtext: std::sync::Arc<str> = w.instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
-    // The write alone, as a message: what a failed edge would have carried.
-    let just = |ex: &Exec| {
-        let mut just_write = Knowledge::new(ex.layout.cells, w.event.agent);
-        if let Some(m) = just_write.main_mut() {
-            m.vv.set(w.event.agent, w.event.epoch);
-        }
-        let scope = acc.strong.unwrap_or(crate::model::Scope::Cta);
-        Message { origin: w.event, from_agent: w.event.agent, scope, via: wtext.clone(), knowledge: just_write.into(), step: w.step.clone() }
-    };
     // A write already ordered before this read (the data read after a successful acquire)
     // needed no synchronization here: recording a failed edge would only mislead.
     let already_ordered = ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;
@@ -386,10 +377,11 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         } else {
             (RaceReason::ScopeMismatch, ex.text(|| format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads")))
         };
-        let just = just(ex);
-        for msg in w.msgs.iter().chain(std::iter::once(&just)) {
+        for msg in &w.msgs {
             fail(ex, msg, reason, why.clone());
         }
+        // The write alone: what an edge from it would have carried.
+        fail_event(ex, w.event, w.step.0, reason, why);
         return Ok(());
     }
     if w.msgs.is_empty() {
@@ -397,8 +389,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
             return Ok(());
         }
         let why = ex.text(|| format!("`{wtext}` by `{writer}` is not a release and no `fence.release` precedes it: `{reader}` sees the value but gets no ordering (execution order only)"));
-        let just = just(ex);
-        fail(ex, &just, RaceReason::ExecutionOrderOnly, why);
+        fail_event(ex, w.event, w.step.0, RaceReason::ExecutionOrderOnly, why);
         return Ok(());
     }
     if red {

@@ -30,8 +30,8 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, knowledge: impl Into<Shared<Knowled
         regs: Default::default(),
         knowledge,
         status: Status::Running,
-        release_fences: Vec::new(),
-        pending_acquire: Vec::new(),
+        release_fences: Shared::default(),
+        pending_acquire: Shared::default(),
         cluster_arrived: None,
         asyncs: Default::default(),
     }.into());

@@ -77,7 +77,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         // an edge into the earlier reader that this agent (or nobody) failed to form.
         let hit = ex.m.trace.0.failed().chain(&ex.out.failed).find(|f| {
             f.reason == reason
-                && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.knowledge.entries.iter().any(|e| e.vv.contains(event)))
+                && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.carried.contains(event))
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {

@@ -42,7 +42,7 @@
 //!   by program order only across the proxy fences on the way (`access.rs`).
 
 use super::exec::Exec;
-use crate::check::machine::{covers, BareArrival, FailedRec, Filter, Message, Place, Via};
+use crate::check::machine::{covers, BareArrival, Carried, EventId, FailedRec, Filter, Message, Place, Via};
 use crate::check::report::RaceReason;
 use crate::check::text;
 use crate::model::{FenceSem, Scope, Sem};
@@ -154,8 +154,14 @@ pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
         to_step: ex.step,
         reason,
         text,
-        knowledge: msg.knowledge.clone(),
+        carried: Carried::Knowledge(msg.knowledge.clone()),
     });
+}
+
+/// [`fail`] for an edge that would have carried `event` alone (a write that released
+/// nothing, read by this agent), made at `step`.
+pub fn fail_event(ex: &mut Exec, event: EventId, step: Option<usize>, reason: RaceReason, text: String) {
+    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: step, to_agent: ex.agent, to_step: ex.step, reason, text, carried: Carried::Event(event) });
 }
 
 /// Add `msgs` to the agent's pending acquires (for a later acquire fence), deduplicated.
@@ -183,16 +189,11 @@ pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
 /// Explain, for later races, that an arrival reached the barrier without releasing anything
 /// to this waiter.
 pub fn fail_bare(ex: &mut Exec, bare: &BareArrival) {
-    let event = bare.event;
-    if event.agent == ex.agent {
+    if bare.event.agent == ex.agent {
         return;
     }
-    let mut k = crate::check::machine::Knowledge::new(ex.layout.cells, event.agent);
-    if let Some(m) = k.main_mut() {
-        m.vv.set(event.agent, event.epoch);
-    }
     let (reason, text) = bare.why.0.clone();
-    ex.out.failed.push(FailedRec { from_agent: event.agent, from_step: bare.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, knowledge: k.into() });
+    fail_event(ex, bare.event, bare.step.0, reason, text);
 }
 
 /// A relaxed arrival with no release fence before it: the waiter sees it, nothing more.

@@ -201,7 +201,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         TcOp::FenceBeforeThreadSync => before_thread_sync(ex)?,
         TcOp::FenceAfterThreadSync => {
             let mut k = ex.me()?.knowledge.restrict(Filter::Tmem, ex.layout);
-            for msg in ex.me()?.pending_acquire.clone() {
+            for msg in ex.me()?.pending_acquire.to_vec() {
                 k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
             }
             // Ordinary memory too: the mma's smem operand reads follow the thread's prior

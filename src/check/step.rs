@@ -129,7 +129,7 @@ impl Stepper {
         let kind = match a.map(|a| &a.kind) {
             Some(AgentKind::Async { issuer, op }) => AgentKindView::Async {
                 kind: op.kind_name().to_string(),
-                issuer: layout.threads.get(issuer.thread).map_or(String::new(), |t| t.name.clone()),
+                issuer: layout.threads.get(issuer.thread()).map_or(String::new(), |t| t.name.clone()),
             },
             _ => AgentKindView::Thread { cta: a.map_or(String::new(), |a| layout.cta_name(a.place.cta).to_string()) },
         };
@@ -145,7 +145,7 @@ impl Stepper {
             (_, AgentStatusView::Done) => (None, None),
             (Some(a), _) => match a.kind {
                 AgentKind::Thread(t) => (Some(a.pc), layout.threads.get(t).and_then(|t| t.program.get(a.pc)).map(super::text::instr)),
-                AgentKind::Async { issuer, .. } => (Some(issuer.pc), Some(semantics::exec::instr_text(layout, issuer).to_string())),
+                AgentKind::Async { issuer, .. } => (Some(issuer.pc()), Some(semantics::exec::instr_text(layout, issuer).to_string())),
             },
             (None, _) => (None, None),
         };

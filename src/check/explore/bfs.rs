@@ -42,10 +42,21 @@ pub struct Explored {
     pub terminals: Vec<Terminal>,
 }
 
+/// A state's record. The parent is a plain id (the root's is `ROOT`), not an `Option`,
+/// which would round the record up from 24 to 32 bytes.
 struct Node {
-    parent: Option<(u32, Step)>,
+    parent: u32,
+    step: Step,
     depth: u32,
     paths: u64,
+}
+
+impl Node {
+    const ROOT: u32 = u32::MAX;
+
+    fn parent(&self) -> Option<(u32, Step)> {
+        (self.parent != Node::ROOT).then_some((self.parent, self.step))
+    }
 }
 
 /// Where exploration stops: distinct states, and the estimated bytes held by the states
@@ -99,7 +110,7 @@ impl<T> BlockQueue<T> {
 
 fn witness(nodes: &[Node], mut id: u32, last: Option<Step>) -> Schedule {
     let mut steps: Vec<Step> = last.into_iter().collect();
-    while let Some((parent, step)) = nodes.get(id as usize).and_then(|n| n.parent) {
+    while let Some((parent, step)) = nodes.get(id as usize).and_then(Node::parent) {
         steps.push(step);
         id = parent;
     }
@@ -128,7 +139,7 @@ pub fn explore(
     };
     // Queued states' own heap (a part counts while one state holds it) plus the records.
     let mut bytes = own_bytes(&m0) + STATE_RECORD_BYTES;
-    let mut nodes = vec![Node { parent: None, depth: 0, paths: 1 }];
+    let mut nodes = vec![Node { parent: Node::ROOT, step: Step { agent: 0, choice: 0 }, depth: 0, paths: 1 }];
     let mut succs = Successors::default();
     let mut seen: HashMap<u128, u32, FingerprintHashing> = HashMap::default();
     let mut keys = StateKeys::default();
@@ -223,7 +234,7 @@ pub fn explore(
                     }
                     None => {
                         let v = nodes.len() as u32;
-                        nodes.push(Node { parent: Some((id, step)), depth: depth + 1, paths });
+                        nodes.push(Node { parent: id, step, depth: depth + 1, paths });
                         seen.insert(k, v);
                         out.states += 1;
                         bytes += own_bytes(&next) + STATE_RECORD_BYTES;
@@ -269,7 +280,7 @@ pub fn explore(
                     .filter_map(|a| match m.agents.get(a as usize) {
                         Some(x) if x.status != Status::Done => match x.kind {
                             crate::check::machine::AgentKind::Thread(t) => {
-                                Some((agent_name(layout, &m, a), crate::check::machine::InstrRef { thread: t, pc: x.pc }, "spins in a loop it can never leave".to_string()))
+                                Some((agent_name(layout, &m, a), crate::check::machine::InstrRef::new(t, x.pc), "spins in a loop it can never leave".to_string()))
                             }
                             crate::check::machine::AgentKind::Async { issuer, .. } => Some((agent_name(layout, &m, a), issuer, "never completes".to_string())),
                         },
@@ -348,7 +359,7 @@ fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], wi
         .iter()
         .filter_map(|(a, why)| match m.agents.get(*a as usize) {
             Some(x) => match x.kind {
-                crate::check::machine::AgentKind::Thread(t) => Some((agent_name(layout, m, *a), crate::check::machine::InstrRef { thread: t, pc: x.pc }, why.clone())),
+                crate::check::machine::AgentKind::Thread(t) => Some((agent_name(layout, m, *a), crate::check::machine::InstrRef::new(t, x.pc), why.clone())),
                 crate::check::machine::AgentKind::Async { issuer, .. } => Some((agent_name(layout, m, *a), issuer, why.clone())),
             },
             None => None,

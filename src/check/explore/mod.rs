@@ -75,8 +75,8 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
             .iter()
             .map(|a| Access {
                 agent: a.agent_name.clone(),
-                thread: a.instr.and_then(|i| layout.threads.get(i.thread)).map_or(String::new(), |t| t.name.clone()),
-                instr: a.instr.map_or(0, |i| i.pc),
+                thread: a.instr.and_then(|i| layout.threads.get(i.thread())).map_or(String::new(), |t| t.name.clone()),
+                instr: a.instr.map_or(0, |i| i.pc()),
                 location: layout.locs.get(a.loc).map_or(String::new(), |l| l.name.clone()),
                 is_write: a.is_write,
                 step: a.step.unwrap_or(0),
@@ -98,8 +98,8 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
             .iter()
             .map(|(agent, at, why)| Blocked {
                 agent: agent.clone(),
-                thread: layout.threads.get(at.thread).map_or(String::new(), |t| t.name.clone()),
-                instr: at.pc,
+                thread: layout.threads.get(at.thread()).map_or(String::new(), |t| t.name.clone()),
+                instr: at.pc(),
                 waits_for: why.clone(),
             })
             .collect();

@@ -179,7 +179,7 @@ impl Reduction {
     pub fn component_of(&self, m: &Machine, agent: u32) -> usize {
         match m.agents.get(agent as usize).map(|a| &a.kind) {
             Some(AgentKind::Thread(t)) => self.components.get(*t).copied().unwrap_or(0),
-            Some(AgentKind::Async { issuer, .. }) => self.components.get(issuer.thread).copied().unwrap_or(0),
+            Some(AgentKind::Async { issuer, .. }) => self.components.get(issuer.thread()).copied().unwrap_or(0),
             None => 0,
         }
     }

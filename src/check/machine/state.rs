@@ -15,11 +15,26 @@ use crate::check::report::RaceReason;
 use crate::model::Scope;
 
 
-/// An instruction of a thread's program.
+/// An instruction of a thread's program. In `u32`s: states hold many (every write and
+/// read record, every async agent), and no scenario has 2^32 threads or instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstrRef {
-    pub thread: usize,
-    pub pc: usize,
+    pub thread: u32,
+    pub pc: u32,
+}
+
+impl InstrRef {
+    pub fn new(thread: usize, pc: usize) -> InstrRef {
+        InstrRef { thread: thread as u32, pc: pc as u32 }
+    }
+
+    pub fn thread(self) -> usize {
+        self.thread as usize
+    }
+
+    pub fn pc(self) -> usize {
+        self.pc as usize
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

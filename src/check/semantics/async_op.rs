@@ -49,7 +49,7 @@ pub fn views(layout: &Layout, m: &Machine) -> Vec<crate::check::view::AsyncOpVie
             Some(AsyncOpView {
                 agent: id,
                 name: agent_name(layout, m, id),
-                issuer: layout.threads.get(issuer.thread).map_or(String::new(), |t| t.name.clone()),
+                issuer: layout.threads.get(issuer.thread()).map_or(String::new(), |t| t.name.clone()),
                 state,
                 description,
             })

@@ -85,7 +85,7 @@ impl Exec<'_> {
     pub fn instr_ref(&self) -> Option<InstrRef> {
         let a = self.m.agents.get(self.agent as usize)?;
         match a.kind {
-            AgentKind::Thread(t) => Some(InstrRef { thread: t, pc: a.pc }),
+            AgentKind::Thread(t) => Some(InstrRef::new(t, a.pc)),
             AgentKind::Async { issuer, .. } => Some(issuer),
         }
     }
@@ -132,7 +132,7 @@ impl Exec<'_> {
     /// its issuer's), or the operation a `wait` spins on.
     pub fn op_text(&self) -> Arc<str> {
         self.instr_ref()
-            .and_then(|at| self.layout.texts.get(at.thread).and_then(|t| t.get(at.pc)))
+            .and_then(|at| self.layout.texts.get(at.thread()).and_then(|t| t.get(at.pc())))
             .map_or_else(|| "exit".into(), |t| t.op.clone())
     }
 
@@ -196,7 +196,7 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
     match m.agents.get(agent as usize).map(|a| &a.kind) {
         Some(AgentKind::Thread(t)) => layout.threads.get(*t).map_or("?".into(), |t| t.name.clone()),
         Some(AgentKind::Async { issuer, op }) => {
-            let issuer = layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
+            let issuer = layout.threads.get(issuer.thread()).map_or("?", |t| t.name.as_str());
             format!("{}#{agent} ({issuer})", op.kind_name())
         }
         None => "?".into(),
@@ -205,7 +205,7 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
 
 /// Text of the instruction at `at`, as the author wrote it.
 pub fn instr_text(layout: &Layout, at: InstrRef) -> Arc<str> {
-    layout.texts.get(at.thread).and_then(|t| t.get(at.pc)).map_or_else(|| "exit".into(), |t| t.whole.clone())
+    layout.texts.get(at.thread()).and_then(|t| t.get(at.pc())).map_or_else(|| "exit".into(), |t| t.whole.clone())
 }
 
 /// The value of an operand in `agent`'s registers (0 for a register never written).

@@ -32,7 +32,7 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
     // own unfinished copies at its exit are a separate question the spec leaves open
     // (reference §12): only peers are this rule.
     let accessor_cta = match ex.m.agents.get(ex.agent as usize).map(|a| &a.kind) {
-        Some(AgentKind::Async { issuer, .. }) => ex.layout.threads.get(issuer.thread).map(|t| t.place.cta),
+        Some(AgentKind::Async { issuer, .. }) => ex.layout.threads.get(issuer.thread()).map(|t| t.place.cta),
         Some(AgentKind::Thread(_)) => Some(ex.place().cta),
         None => None,
     };
@@ -88,7 +88,7 @@ pub fn tmem_held_at_exit(ex: &mut Exec, cta: usize) {
         // One finding per CTA, whichever thread happens to finish last: keyed by the end
         // of the CTA's first program, a position no instruction has.
         let exit = ex.layout.threads.iter().position(|t| t.place.cta == cta).and_then(|thread| {
-            ex.layout.threads.get(thread).map(|t| InstrRef { thread, pc: t.program.len() })
+            ex.layout.threads.get(thread).map(|t| InstrRef::new(thread, t.program.len()))
         });
         ex.undefined_at(
             exit.into_iter().collect(),

@@ -71,7 +71,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         RaceReason::ExecutionOrderOnly,
     ];
     // An async agent inherited its issuer's knowledge: failures into the issuer count.
-    let issuer = op_of(ex.m, ex.agent).map(|(i, _)| i.thread as u32);
+    let issuer = op_of(ex.m, ex.agent).map(|(i, _)| i.thread);
     for reason in priority {
         // Read side: an edge into this agent that would have carried the write. Write side:
         // an edge into the earlier reader that this agent (or nobody) failed to form.
@@ -152,7 +152,7 @@ fn describe(filter: Filter, ex: &Exec) -> String {
 pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
     let (issuer, op) = op_of(ex.m, agent)?;
     let name = ex.name_of(agent);
-    let issuer = ex.layout.threads.get(issuer.thread).map_or("?", |t| t.name.as_str());
+    let issuer = ex.layout.threads.get(issuer.thread()).map_or("?", |t| t.name.as_str());
     let how = op.what.observed_by();
     Some(format!(
         "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \

@@ -53,10 +53,10 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize) -> Option<(RaceReason, St
     if let (Some((first_at, first)), Some((second_at, second))) = (&earlier, &later) {
         if first_at.thread == second_at.thread {
             // The thread waited in between (commit + wait) but did not fence after the wait.
-            if let Some(missing) = consumer_side(ex, *second_at).filter(|(sync, _)| *sync > first_at.pc) {
+            if let Some(missing) = consumer_side(ex, *second_at).filter(|(sync, _)| *sync > first_at.pc()) {
                 return Some((RaceReason::MissingTcgen05Fence, missing.1));
             }
-            let thread = ex.layout.threads.get(first_at.thread).map_or("?", |t| t.name.as_str());
+            let thread = ex.layout.threads.get(first_at.thread()).map_or("?", |t| t.name.as_str());
             let fix = match first {
                 TcWhat::Ld { .. } => "`tcgen05.wait::ld`",
                 TcWhat::St { .. } => "`tcgen05.wait::st`",
@@ -95,11 +95,11 @@ pub fn unfenced_operand(ex: &Exec, event: EventId, loc: usize) -> Option<(usize,
         return None;
     }
     let (at, _) = tc_op(ex, ex.agent)?;
-    let issuer_knows = ex.m.agents.get(at.thread).is_some_and(|a| a.knowledge.orders_ignoring_proxies(ex.layout, event, loc));
+    let issuer_knows = ex.m.agents.get(at.thread()).is_some_and(|a| a.knowledge.orders_ignoring_proxies(ex.layout, event, loc));
     if !issuer_knows {
         return None;
     }
-    consumer_side(ex, at).map(|(_, text)| (at.thread, text))
+    consumer_side(ex, at).map(|(_, text)| (at.thread(), text))
 }
 
 /// Which thread-sync fences are missing or misplaced between a `tcgen05.alloc` at
@@ -113,11 +113,11 @@ pub fn alloc_handoff(ex: &Exec, alloc_at: InstrRef, op_at: InstrRef) -> Vec<Stri
 /// The issuer of an earlier tcgen05 op must, before its next synchronization, complete it
 /// (ld/st: `wait::*`) and run `fence::before_thread_sync`.
 fn producer_side(ex: &Exec, at: InstrRef, op: &TcWhat) -> Option<String> {
-    let thread = ex.layout.threads.get(at.thread)?;
+    let thread = ex.layout.threads.get(at.thread())?;
     let program = &thread.program;
-    let sync = (at.pc + 1..program.len()).find(|&pc| program.get(pc).is_some_and(is_release_side_sync))?;
-    let between = |want: &TcOp| (at.pc + 1..sync).any(|pc| program.get(pc).is_some_and(|i| is_tc(i, want)));
-    let sync_text = instr_text(ex.layout, InstrRef { thread: at.thread, pc: sync });
+    let sync = (at.pc() + 1..program.len()).find(|&pc| program.get(pc).is_some_and(is_release_side_sync))?;
+    let between = |want: &TcOp| (at.pc() + 1..sync).any(|pc| program.get(pc).is_some_and(|i| is_tc(i, want)));
+    let sync_text = instr_text(ex.layout, InstrRef::new(at.thread(), sync));
     let name = &thread.name;
     let op_name = op.kind_name();
     let wait = match op {
@@ -153,14 +153,14 @@ fn producer_side(ex: &Exec, at: InstrRef, op: &TcWhat) -> Option<String> {
 /// synchronization and before issuing it.
 /// Returns the pc of the synchronization and the sentence.
 fn consumer_side(ex: &Exec, at: InstrRef) -> Option<(usize, String)> {
-    let thread = ex.layout.threads.get(at.thread)?;
+    let thread = ex.layout.threads.get(at.thread())?;
     let program = &thread.program;
-    let sync = (0..at.pc).rev().find(|&pc| program.get(pc).is_some_and(is_acquire_side_sync))?;
+    let sync = (0..at.pc()).rev().find(|&pc| program.get(pc).is_some_and(is_acquire_side_sync))?;
     let fence = |range: std::ops::Range<usize>| range.into_iter().any(|pc| program.get(pc).is_some_and(|i| is_tc(i, &TcOp::FenceAfterThreadSync)));
-    if fence(sync + 1..at.pc) {
+    if fence(sync + 1..at.pc()) {
         return None;
     }
-    let sync_text = instr_text(ex.layout, InstrRef { thread: at.thread, pc: sync });
+    let sync_text = instr_text(ex.layout, InstrRef::new(at.thread(), sync));
     let op_text = instr_text(ex.layout, at);
     let name = &thread.name;
     let text = if fence(0..sync) {
@@ -180,7 +180,7 @@ fn consumer_side(ex: &Exec, at: InstrRef) -> Option<(usize, String)> {
         .threads
         .iter()
         .enumerate()
-        .filter(|(t, info)| *t != at.thread && info.program.iter().any(|i| is_tc(i, &TcOp::FenceAfterThreadSync)))
+        .filter(|(t, info)| *t != at.thread() && info.program.iter().any(|i| is_tc(i, &TcOp::FenceAfterThreadSync)))
         .map(|(_, info)| format!("`{}`", info.name))
         .collect();
     let text = if elsewhere.is_empty() {

@@ -163,7 +163,7 @@ fn alloc_point(ex: &mut Exec) -> Result<u32, String> {
 fn alloc_issuer(m: &Machine, id: u32) -> Option<(InstrRef, EventId)> {
     let agent = m.agents.get(id as usize)?;
     let AgentKind::Async { issuer, .. } = agent.kind else { return None };
-    let thread_agent = issuer.thread as u32;
+    let thread_agent = issuer.thread;
     let epoch = agent.knowledge.main().map_or(0, |e| e.vv.get(thread_agent));
     Some((issuer, EventId { agent: thread_agent, epoch }))
 }

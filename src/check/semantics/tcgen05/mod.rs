@@ -32,7 +32,7 @@ fn pipelined(earlier: &TcWhat, later: &TcWhat) -> bool {
 fn tc_of(m: &Machine, id: u32) -> Option<(usize, &TcWhat, Stage)> {
     match &m.agents.get(id as usize)?.kind {
         AgentKind::Async { issuer, op } => match &op.what {
-            AsyncWhat::Tc(t) => Some((issuer.thread, t, op.stage)),
+            AsyncWhat::Tc(t) => Some((issuer.thread(), t, op.stage)),
             _ => None,
         },
         AgentKind::Thread(_) => None,
@@ -47,7 +47,7 @@ fn issued_by(m: &Machine, thread: usize, pred: impl Fn(&TcWhat, Stage) -> bool) 
 }
 
 fn thread_of(ex: &Exec) -> Result<usize, String> {
-    ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("tcgen05 without thread"))
+    ex.instr_ref().map(|r| r.thread()).ok_or_else(|| internal("tcgen05 without thread"))
 }
 
 /// Knowledge naming the accesses of `ids` (pipelined producers, run or not: a consumer
@@ -201,7 +201,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         TcOp::FenceBeforeThreadSync => before_thread_sync(ex)?,
         TcOp::FenceAfterThreadSync => {
             let mut k = ex.me()?.knowledge.restrict(Filter::Tmem, ex.layout);
-            for msg in ex.me()?.pending_acquire.to_vec() {
+            for msg in ex.me()?.pending_acquire.iter() {
                 k.join(&msg.knowledge.restrict(Filter::Tmem, ex.layout));
             }
             // Ordinary memory too: the mma's smem operand reads follow the thread's prior
@@ -388,7 +388,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
     if stage == Stage::Accessed {
         if let TcWhat::Ld { dst, .. } = t {
             let v = ex.reg("value");
-            let issuer = ex.instr_ref().map(|r| r.thread).ok_or_else(|| internal("ld issuer"))?;
+            let issuer = ex.instr_ref().map(|r| r.thread()).ok_or_else(|| internal("ld issuer"))?;
             if let Some(a) = ex.m.agents.get_mut(issuer) {
                 a.regs.insert(dst.as_str().into(), v);
             }

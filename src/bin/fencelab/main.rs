@@ -4,8 +4,9 @@
 //! Exit codes: 0 success, 1 an expectation or check failed, 2 invalid input or usage.
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: alloc::Allocator = alloc::Allocator;
 
+mod alloc;
 mod check;
 mod completions;
 mod cost;

@@ -25,11 +25,25 @@ impl Fingerprinter {
 
 impl Hasher for Fingerprinter {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut whole = [0u8; 8];
+            whole.copy_from_slice(word);
+            self.write_u64(u64::from_le_bytes(whole));
+        }
+        let tail = words.remainder();
+        if !tail.is_empty() {
             let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
+            word[..tail.len()].copy_from_slice(tail);
             self.write_u64(u64::from_le_bytes(word));
         }
+    }
+
+    /// Two words, not sixteen bytes through `write`: state keys are mostly the parts'
+    /// cached fingerprints.
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
     }
 
     fn write_u64(&mut self, n: u64) {

@@ -171,6 +171,9 @@ pub struct Layout {
     /// What every step asks of each instruction, per thread and pc, worked out once from
     /// its facts (asking the facts on each step cost a tenth of the explorer's time).
     pub step_facts: Vec<Vec<StepFacts>>,
+    /// Every register name the programs use, made once: a step that writes a register
+    /// for the first time shares its name instead of allocating one.
+    pub register_names: HashMap<String, Arc<str>, BuildHasherDefault<NameHasher>>,
 }
 
 /// The facts of one program instruction (past its guard) that the explorer needs on every
@@ -336,10 +339,23 @@ impl Layout {
             cta_names: scenario.ctas.iter().map(|c| c.name.clone()).collect(),
             cluster_names: scenario.clusters.iter().map(|c| c.name.clone()).collect(),
             cta_cluster,
+            register_names: HashMap::default(),
         };
         layout.step_facts =
             layout.threads.iter().map(|t| t.program.iter().map(|instr| StepFacts::of(&layout, instr)).collect()).collect();
+        for instr in layout.threads.iter().flat_map(|t| &t.program) {
+            let facts = instr.facts();
+            for name in facts.reads.iter().chain(&facts.writes).chain(&facts.accumulator) {
+                layout.register_names.entry(name.to_string()).or_insert_with(|| Arc::from(*name));
+            }
+        }
         Ok(layout)
+    }
+
+    /// The shared copy of register name `name` (a new one for a name no program uses,
+    /// such as an async agent's `value`).
+    pub fn register_name(&self, name: &str) -> Arc<str> {
+        self.register_names.get(name).cloned().unwrap_or_else(|| Arc::from(name))
     }
 
     /// [`StepFacts::thread_access`] of `instr`, whose facts are `facts`.

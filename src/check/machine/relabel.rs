@@ -105,6 +105,10 @@ impl StateKeys {
 
 /// New id per old id, or `None` when the agents are already in canonical order.
 fn canonical_ids(m: &Machine) -> Option<Renaming> {
+    // Most states of most scenarios have no async agent: nothing to order or allocate.
+    if m.agents.iter().all(|a| matches!(a.kind, AgentKind::Thread(_))) {
+        return None;
+    }
     let mut order: Vec<(usize, Option<(InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
     let mut spawned: BTreeMap<InstrRef, usize> = BTreeMap::new();
     for (id, a) in m.agents.iter().enumerate() {

@@ -90,10 +90,6 @@ impl Regs {
         self.find(name).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
     }
 
-    pub fn get_mut(&mut self, name: &str) -> Option<&mut i64> {
-        self.find(name).ok().and_then(|i| self.0.get_mut(i)).map(|(_, v)| v)
-    }
-
     pub fn insert(&mut self, name: Arc<str>, value: i64) {
         match self.find(&name) {
             Ok(i) => {
@@ -102,6 +98,27 @@ impl Regs {
                 }
             }
             Err(i) => self.0.insert(i, (name, value)),
+        }
+    }
+
+    /// A copy with `name` set to `value`, allocated once at its final size (a step copies
+    /// a shared list to write it, and copying first then growing would allocate twice).
+    pub fn with(&self, name: Arc<str>, value: i64) -> Regs {
+        match self.find(&name) {
+            Ok(i) => {
+                let mut copy = self.clone();
+                if let Some(held) = copy.0.get_mut(i) {
+                    held.1 = value;
+                }
+                copy
+            }
+            Err(i) => {
+                let mut copy = Vec::with_capacity(self.0.len() + 1);
+                copy.extend(self.0.get(..i).unwrap_or_default().iter().cloned());
+                copy.push((name, value));
+                copy.extend(self.0.get(i..).unwrap_or_default().iter().cloned());
+                Regs(copy)
+            }
         }
     }
 
@@ -151,6 +168,28 @@ pub struct Cell {
     pub writes: Vec<Shared<WriteRec>>,
     /// Latest read per agent and proxy (earlier ones are program-ordered before it).
     pub reads: Vec<ReadRec>,
+}
+
+impl Cell {
+    /// A copy with `read` as its reader's latest read through `read`'s proxy. Copies are
+    /// made at their final size: a step copies the cell it changes (its parent state
+    /// still holds the original), and most states that hold a copy are never stepped
+    /// again, so spare room would be wasted and growing would allocate twice.
+    pub fn with_read(&self, read: ReadRec) -> Cell {
+        let mut reads = Vec::with_capacity(self.reads.len() + 1);
+        reads.extend(self.reads.iter().filter(|r| !(r.event.agent == read.event.agent && r.key == read.key)).cloned());
+        reads.push(read);
+        reads.sort_by_key(|r| (r.event, r.key));
+        Cell { writes: self.writes.clone(), reads }
+    }
+
+    /// A copy with `write` last in coherence order (sized as in [`Cell::with_read`]).
+    pub fn with_write(&self, write: WriteRec) -> Cell {
+        let mut writes = Vec::with_capacity(self.writes.len() + 1);
+        writes.extend(self.writes.iter().cloned());
+        writes.push(write.into());
+        Cell { writes, reads: self.reads.clone() }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

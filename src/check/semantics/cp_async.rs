@@ -146,7 +146,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
             for id in after {
                 k.join(&async_agent::own_events(ex.layout, ex.m, *id, fence));
             }
-            let who = ex.name_of(ex.agent);
+            let who = ex.text(|| ex.name_of(ex.agent));
             let msg = async_agent::message(ex, crate::model::Scope::Cta, ex.text(|| format!("{who} arrive-on")), k)?;
             if completion::signal(ex, *mbar, 1, 0, Some(msg), &who)? {
                 async_agent::set_stage(ex, Stage::Completed)?;

@@ -83,7 +83,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
     }
     let fence = exec::pragmatic(ex);
     let k = async_agent::own_events(ex.layout, ex.m, ex.agent, fence);
-    let who = ex.name_of(ex.agent);
+    let who = ex.text(|| ex.name_of(ex.agent));
     let msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("complete_tx of {who} (.release.cluster)")), k)?;
     if completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
         async_agent::set_stage(ex, Stage::Completed)?;

@@ -179,7 +179,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         }
         (AsyncWhat::Bulk { bytes, mbar, .. }, _) => {
             let k = async_agent::own_events(ex.layout, ex.m, ex.agent, true);
-            let who = ex.name_of(ex.agent);
+            let who = ex.text(|| ex.name_of(ex.agent));
             let msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("complete_tx of {who}")), k)?;
             if completion::signal(ex, *mbar, 0, i64::from(*bytes), Some(msg), &who)? {
                 async_agent::set_stage(ex, Stage::Completed)?;

@@ -122,12 +122,7 @@ fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Sh
     let event = crate::check::machine::EventId { agent: ex.agent, epoch };
     let rec = ReadRec { event, loc: acc.loc, key: acc.key, strong: acc.strong, instr: ex.instr_ref(), step: Meta(Some(ex.step)) };
     if let Some(c) = ex.m.cells.get_mut(cell) {
-        c.reads.retain(|r| !(r.event.agent == ex.agent && r.key == acc.key));
-        // A copied cell's lists have no spare room, and most states that hold one are
-        // never stepped again: grow by one, not by doubling.
-        c.reads.reserve_exact(1);
-        c.reads.push(rec);
-        c.reads.sort_by_key(|r| (r.event, r.key));
+        *c = Shared::new(c.with_read(rec));
     }
     // SC per location binds only morally strong accesses (§1.9): a weak read that races
     // leaves no coherence floor behind (CoRR-weak-weak is allowed).
@@ -202,8 +197,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
         step: Meta(Some(ex.step)),
     };
     let c = ex.m.cells.get_mut(cell).ok_or_else(|| internal("cell"))?;
-    c.writes.reserve_exact(1);
-    c.writes.push(rec.into());
+    *c = Shared::new(c.with_write(rec));
     Ok(c.writes.len() - 1)
 }
 

@@ -4,18 +4,19 @@
 use super::exec::{internal, Exec};
 use super::exit::into_exited_cta;
 use super::sync::merge;
-use crate::check::machine::Message;
+use crate::check::machine::{Layout, Message};
 
 const MAX_COUNT: i64 = (1 << 20) - 1;
 
-fn name(ex: &Exec, idx: usize) -> String {
-    ex.layout.mbar_locs.get(idx).and_then(|l| ex.layout.locs.get(*l)).map_or("?".into(), |l| l.name.clone())
+fn mbar_name(layout: &Layout, idx: usize) -> &str {
+    layout.mbar_locs.get(idx).and_then(|l| layout.locs.get(*l)).map_or("?", |l| l.name.as_str())
 }
 
 /// `arrivals` arrive-ons and a complete-tx of `bytes` on barrier `idx`, carrying `msg`.
-/// Returns false when the signal was undefined behaviour (already reported).
+/// Returns false when the signal was undefined behaviour (already reported). `what` names
+/// the signalling agent; it may be empty while exploring ([`Exec::text`]).
 pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<Message>, what: &str) -> Result<bool, String> {
-    let bar = name(ex, idx);
+    let bar = mbar_name(ex.layout, idx);
     let loc = *ex.layout.mbar_locs.get(idx).ok_or_else(|| internal("mbar loc"))?;
     let verb = if arrivals > 0 { "arrives on" } else { "signals complete-tx on" };
     if into_exited_cta(ex, loc, true, || format!("{verb} mbarrier `{bar}`")) {
@@ -54,29 +55,30 @@ pub fn signal(ex: &mut Exec, idx: usize, arrivals: i64, bytes: i64, msg: Option<
         return Ok(false);
     }
     merge(&mut b.current, msg);
-    let mut desc = if arrivals > 0 {
-        format!("{what}: arrive-on `{bar}`, {} pending, tx-count {:+}", b.pending, b.tx)
-    } else {
-        format!("{what}: complete_tx {bytes} bytes on `{bar}`, tx-count {:+}", b.tx)
-    };
+    if ex.explain {
+        ex.out.description = if arrivals > 0 {
+            format!("{what}: arrive-on `{bar}`, {} pending, tx-count {:+}", b.pending, b.tx)
+        } else {
+            format!("{what}: complete_tx {bytes} bytes on `{bar}`, tx-count {:+}", b.tx)
+        };
+    }
     if b.pending == 0 && b.tx == 0 {
         b.phase += 1;
         b.pending = b.expected;
         let cur = std::mem::take(&mut b.current);
         merge(&mut b.completed, cur);
         b.unobserved = true;
-        desc.push_str(&format!("; phase {} completed", b.phase - 1));
+        if ex.explain {
+            ex.out.description.push_str(&format!("; phase {} completed", b.phase - 1));
+        }
     }
     *ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))? = b;
-    if ex.explain {
-        ex.out.description = desc;
-    }
     Ok(true)
 }
 
 /// `cp.async.mbarrier.arrive` without `.noinc`: pending += 1 at issue (§4.3).
 pub fn add_pending(ex: &mut Exec, idx: usize, what: &str) -> Result<bool, String> {
-    let bar = name(ex, idx);
+    let bar = mbar_name(ex.layout, idx);
     let b = ex.m.mbars.get_mut(idx).ok_or_else(|| internal("mbar"))?;
     if !b.valid {
         let state = if b.invalidated { "invalidated" } else { "uninitialized" };

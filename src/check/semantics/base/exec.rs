@@ -102,13 +102,9 @@ impl Exec<'_> {
         if name == "_" || self.me()?.regs.get(name) == Some(&value) {
             return Ok(());
         }
+        let name = self.layout.register_name(name);
         let regs = &mut self.me_mut()?.regs;
-        match regs.get_mut(name) {
-            Some(held) => *held = value,
-            None => {
-                regs.insert(name.into(), value);
-            }
-        }
+        *regs = Shared::new(regs.with(name, value));
         Ok(())
     }
 

@@ -376,7 +376,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
                 k.join(&a.knowledge.clone());
             }
         }
-        let who = ex.name_of(ex.agent);
+        let who = ex.text(|| ex.name_of(ex.agent));
         for bar in bars {
             let msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("{who} arrive-on")), k.clone())?;
             if !completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {

@@ -182,7 +182,7 @@ impl Parser {
     }
 
     fn finish(mut self) -> Parsed {
-        self.diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+        Diagnostic::sort_in_source_order(&mut self.diags);
         Parsed { scenario: self.scenario, source_map: self.map, diagnostics: self.diags }
     }
 }

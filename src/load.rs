@@ -37,7 +37,7 @@ pub fn load(src: &str) -> Loaded {
     let mut diagnostics = parsed.diagnostics;
     if !diagnostics.iter().any(Diagnostic::is_error) {
         diagnostics.extend(verify(&parsed.scenario, &parsed.source_map));
-        diagnostics.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+        Diagnostic::sort_in_source_order(&mut diagnostics);
     }
     Loaded { scenario: parsed.scenario, source_map: parsed.source_map, diagnostics }
 }

@@ -63,7 +63,8 @@ pub fn Editor(
 
     let on_keydown = move |ev: KeyboardEvent| {
         let modifier = ev.ctrl_key() || ev.meta_key();
-        let key = ev.key().to_lowercase();
+        // The shortcuts are ASCII letters (Unicode lowercasing would link its case tables).
+        let key = ev.key().to_ascii_lowercase();
         let undo = modifier && key == "z" && !ev.shift_key();
         let redo = modifier && (key == "y" || key == "z" && ev.shift_key());
         if undo || redo {

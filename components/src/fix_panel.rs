@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent};
 
 use crate::check_client::{start_worker, Attached, CheckState};
+use crate::decimal::fixed;
 use crate::instr_notes::{words, StepMarks};
 use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixOutcome, FixRequest, MAX_EDITS};
 use crate::state::{use_app_state, AppState};
@@ -188,7 +189,7 @@ pub fn FixPanel() -> impl IntoView {
         let start = move |_| search.start(state, untrack(asked));
         let running = move || matches!(search.state.get(), FixState::Running { .. });
         let search_ms = move || match search.state.get() {
-            FixState::Done(_, ms) => Some(format!("{ms:.1}")),
+            FixState::Done(_, ms) => Some(fixed(ms, 1)),
             _ => None,
         };
         Some(view! {

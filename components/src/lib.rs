@@ -5,6 +5,7 @@ mod analysis;
 mod blocks;
 mod check_client;
 mod coalesce;
+mod decimal;
 mod editor;
 mod explore;
 mod finding_marks;

@@ -3,6 +3,7 @@
 use fencelab::check::view::MachineView as Snapshot;
 use leptos::prelude::*;
 
+use crate::decimal::fixed;
 use crate::layout::gauge_percent;
 
 /// One location: its writes in coherence order and, per agent and proxy, which of them a
@@ -138,12 +139,12 @@ pub fn MbarrierWidget(
             <div class="mbar-state" hidden=move || bar.with(Option::is_none)>
             <div class="gauge" role="meter" aria-label="arrivals"
                 aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
-                <div class="gauge-fill" style=move || format!("width: {}%", gauge_percent(arrived(), expected()))></div>
+                <div class="gauge-fill" style=move || format!("width: {}%", fixed(gauge_percent(arrived(), expected()), 2))></div>
                 <span class="gauge-text">{move || bar.with(|b| b.as_ref().map_or(String::new(), |b| b.arrivals_caption.clone()))}</span>
             </div>
             <div class="gauge gauge-tx" class:tx-negative={move || tx() < 0} class:tx-positive={move || tx() > 0}
                 role="meter" aria-label="transaction count in bytes" aria-valuenow=move || tx().to_string()>
-                <div class="gauge-fill" style=move || format!("width: {}%", if tx() == 0 { 0.0 } else { 100.0 })></div>
+                <div class="gauge-fill" style=move || if tx() == 0 { "width: 0%" } else { "width: 100%" }></div>
                 <span class="gauge-text">{move || {
                     let t = tx();
                     let sign = if t > 0 { "+" } else { "" };

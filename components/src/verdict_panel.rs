@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
+use crate::decimal::fixed;
 use crate::finding_marks::Marked;
 use crate::fix_panel::FixPanel;
 use crate::source_link::SourceLines;
@@ -35,7 +36,7 @@ pub fn VerdictPanel() -> impl IntoView {
     };
     // Stage times of the last verdict shown, for e2e/timing.mjs.
     let timing = move |pick: fn(&Timing) -> Option<f64>| {
-        move || client.timing.with(|t| t.as_ref().and_then(pick).map(|ms| format!("{ms:.2}")))
+        move || client.timing.with(|t| t.as_ref().and_then(pick).map(|ms| fixed(ms, 2)))
     };
     view! {
         <section class="panel panel-verdict" data-region="verdict" aria-labelledby="verdict-title"
@@ -186,7 +187,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
     let stats = move || {
         let check_ms = client.timing.with(|t| t.map_or(0.0, |t| t.worker.check_ms));
         let cap = if complete { "" } else { " (stopped at the state cap)" };
-        format!("{} states, {} transitions, {check_ms:.0} ms{cap}", grouped(states), grouped(transitions))
+        format!("{} states, {} transitions, {} ms{cap}", grouped(states), grouped(transitions), fixed(check_ms, 0))
     };
     view! {
         <div class=format!("verdict {class}") data-verdict=word>

@@ -149,4 +149,11 @@ impl Diagnostic {
     pub fn primary_start(&self) -> Option<u32> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span.start)
     }
+
+    /// Sorts `diagnostics` in source order (stably; those without a primary label last).
+    /// One shared sort for the parser, the verifier and `load` (a standard sort per call
+    /// site is a few KiB of wasm each).
+    pub fn sort_in_source_order(diagnostics: &mut [Diagnostic]) {
+        crate::sort::sort_by_key(diagnostics, |d| d.primary_start().unwrap_or(u32::MAX));
+    }
 }

@@ -22,9 +22,12 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// (distance at most a third of the word, and at least 1 allowed).
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
+    // ASCII case folding: names and keywords are ASCII, and Unicode's would link its
+    // case tables into the wasm (issue 19).
+    let word = word.to_ascii_lowercase();
     candidates
         .into_iter()
-        .map(|c| (edit_distance(&word.to_lowercase(), &c.to_lowercase()), c))
+        .map(|c| (edit_distance(&word, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)

@@ -11,9 +11,11 @@ pub struct Ctx<'a> {
     pub s: &'a Scenario,
     pub map: &'a SourceMap,
     diags: Vec<Diagnostic>,
-    /// Name lookups (first declaration wins), so large scenarios verify in linear time.
-    locations: HashMap<&'a str, &'a Location>,
-    mbarriers: HashMap<&'a str, &'a Mbarrier>,
+    /// Name lookups to indices in the scenario (first declaration wins), so large
+    /// scenarios verify in linear time. One map type for all three: each type of hash map
+    /// is its own copy of the hashing code in the wasm.
+    locations: HashMap<&'a str, usize>,
+    mbarriers: HashMap<&'a str, usize>,
     threads: HashMap<&'a str, usize>,
     cluster_sizes: Vec<usize>,
 }
@@ -37,12 +39,12 @@ pub enum Reach {
 impl<'a> Ctx<'a> {
     pub fn new(s: &'a Scenario, map: &'a SourceMap) -> Ctx<'a> {
         let mut locations = HashMap::new();
-        for l in &s.locations {
-            locations.entry(l.name.as_str()).or_insert(l);
+        for (i, l) in s.locations.iter().enumerate() {
+            locations.entry(l.name.as_str()).or_insert(i);
         }
         let mut mbarriers = HashMap::new();
-        for m in &s.mbarriers {
-            mbarriers.entry(m.name.as_str()).or_insert(m);
+        for (i, m) in s.mbarriers.iter().enumerate() {
+            mbarriers.entry(m.name.as_str()).or_insert(i);
         }
         let mut threads = HashMap::new();
         for (i, t) in s.threads.iter().enumerate() {
@@ -102,11 +104,11 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn location(&self, name: &str) -> Option<&'a Location> {
-        self.locations.get(name).copied()
+        self.locations.get(name).and_then(|&i| self.s.locations.get(i))
     }
 
     pub fn mbarrier(&self, name: &str) -> Option<&'a Mbarrier> {
-        self.mbarriers.get(name).copied()
+        self.mbarriers.get(name).and_then(|&i| self.s.mbarriers.get(i))
     }
 
     pub fn thread_index(&self, name: &str) -> Option<usize> {

@@ -68,10 +68,10 @@ fn names(ctx: &mut Ctx) {
         );
     }
     let mut seen = HashSet::new();
-    let memory = s.locations.iter().map(|l| &l.name).chain(s.mbarriers.iter().map(|m| &m.name));
-    let dups: Vec<String> = memory.filter(|n| !seen.insert(*n)).cloned().collect();
+    let memory = s.locations.iter().map(|l| l.name.as_str()).chain(s.mbarriers.iter().map(|m| m.name.as_str()));
+    let dups: Vec<&str> = memory.filter(|n| !seen.insert(*n)).collect();
     let mut seen = HashSet::new();
-    let threads: Vec<String> = s.threads.iter().map(|t| &t.name).filter(|n| !seen.insert(*n)).cloned().collect();
+    let threads: Vec<&str> = s.threads.iter().map(|t| t.name.as_str()).filter(|n| !seen.insert(*n)).collect();
     for name in dups.into_iter().chain(threads) {
         ctx.push(Diagnostic::error("F0106", format!("`{name}` is declared twice")));
     }

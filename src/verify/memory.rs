@@ -1,7 +1,7 @@
 //! `ld`/`st`/`atom`/`red`: semantics and scope rules (ref §1.1, §1.2), state-space
 //! qualifiers against where the location lives (ref §2.1), and suspicious scopes.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use super::context::{Ctx, Reach};
 use crate::diag::Diagnostic;
@@ -10,7 +10,8 @@ use crate::model::{AddrSpace, Instr, Location, Scope, Sem, Space};
 
 pub fn check(ctx: &mut Ctx) {
     let mut clamp_noted = false;
-    let mut ctas_per_location: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+    // (location, CTA) of every access; distinct pairs are counted per location below.
+    let mut accessed_from: Vec<(&str, usize)> = Vec::new();
     let mut narrow: Vec<(usize, usize, &str)> = Vec::new();
     for (t, i, instr) in ctx.instrs().collect::<Vec<_>>() {
         let (op, sem, scope, space, addr, k) = match instr {
@@ -25,7 +26,7 @@ pub fn check(ctx: &mut Ctx) {
         let Some(loc) = ctx.resolve_location(t, i, k, addr) else { continue };
         check_space(ctx, t, i, k, op, *space, loc);
         if let Some(cta) = ctx.thread_cta(t) {
-            ctas_per_location.entry(loc.alias.as_ref().map_or(&loc.name, |a| &a.target)).or_default().insert(cta);
+            accessed_from.push((loc.alias.as_ref().map_or(&loc.name, |a| &a.target), cta));
         }
         if *scope == Some(Scope::Cta) {
             narrow.push((t, i, loc.alias.as_ref().map_or(&loc.name, |a| &a.target)));
@@ -53,8 +54,15 @@ pub fn check(ctx: &mut Ctx) {
             }
         }
     }
+    // Sorted and counted rather than a map of sets: the verifier's one map type serves.
+    crate::sort::sort(&mut accessed_from);
+    accessed_from.dedup();
+    let mut ctas_per_location: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in &accessed_from {
+        *ctas_per_location.entry(name).or_insert(0) += 1;
+    }
     for (t, i, name) in narrow {
-        let ctas = ctas_per_location.get(name).map_or(0, BTreeSet::len);
+        let ctas = ctas_per_location.get(name).copied().unwrap_or(0);
         if ctas > 1 {
             ctx.push(
                 Diagnostic::warning("F0403", format!("`.cta` scope on `{name}`, which threads of {ctas} CTAs access"))

@@ -48,7 +48,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
             d.notes.push("reported as a warning because the scenario expects `undefined`".into());
         }
     }
-    diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+    Diagnostic::sort_in_source_order(&mut diags);
     if diags.len() > MAX_DIAGNOSTICS {
         let hidden = diags.len() - MAX_DIAGNOSTICS;
         let errors = diags.iter().skip(MAX_DIAGNOSTICS).filter(|d| d.is_error()).count();

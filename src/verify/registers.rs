@@ -11,21 +11,23 @@ use crate::diag::Diagnostic;
 use crate::model::Term;
 
 pub fn check(ctx: &mut Ctx) {
-    let mut written_by: Vec<HashSet<String>> = Vec::new();
+    let s = ctx.s;
+    // Sets of `&str` borrowed from the scenario, the set type the other passes use.
+    let mut written_by: Vec<HashSet<&str>> = Vec::new();
     let mut found = Vec::new();
-    for (t, thread) in ctx.s.threads.iter().enumerate() {
-        let mut written: HashSet<String> = HashSet::new();
-        let mut warned: HashSet<String> = HashSet::new();
+    for (t, thread) in s.threads.iter().enumerate() {
+        let mut written: HashSet<&str> = HashSet::new();
+        let mut warned: HashSet<&str> = HashSet::new();
         for (i, instr) in thread.program.iter().enumerate() {
             let facts = instr.facts();
             for r in &facts.reads {
-                if !written.contains(*r) && warned.insert(r.to_string()) {
-                    found.push((t, i, r.to_string()));
+                if !written.contains(r) && warned.insert(*r) {
+                    found.push((t, i, *r));
                 }
             }
             // An accumulator the wgmma reads starts at 0 on purpose (the first MMA of a
             // tile); that it is written is what a later read needs.
-            written.extend(facts.writes.iter().chain(&facts.accumulator).map(|r| r.to_string()));
+            written.extend(facts.writes.iter().chain(&facts.accumulator).copied());
         }
         written_by.push(written);
     }
@@ -42,7 +44,7 @@ pub fn check(ctx: &mut Ctx) {
         for term in terms {
             if let Term::Reg { thread, reg } = term {
                 let Some(t) = ctx.thread_index(thread) else { continue };
-                if !written_by.get(t).is_some_and(|w| w.contains(reg)) {
+                if !written_by.get(t).is_some_and(|w| w.contains(reg.as_str())) {
                     ctx.push(
                         Diagnostic::warning("F0411", format!("`{thread}` never writes register `{reg}`"))
                             .with_primary(ctx.map.condition(i), "this condition reads it"),

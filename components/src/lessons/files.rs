@@ -25,7 +25,8 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
 pub async fn read_picked(input: &web_sys::HtmlInputElement, max_bytes: usize) -> Result<String, String> {
     let file = input.files().and_then(|files| files.get(0)).ok_or("no file was chosen")?;
     if file.size() > max_bytes as f64 {
-        return Err(format!("the file is {} bytes; a progress file is at most {max_bytes}", file.size()));
+        // Whole bytes, printed as an integer: an `f64` would link the float printer.
+        return Err(format!("the file is {} bytes; a progress file is at most {max_bytes}", file.size() as u64));
     }
     let text = JsFuture::from(file.text()).await.map_err(describe)?;
     text.as_string().ok_or_else(|| "the file is not text".to_string())

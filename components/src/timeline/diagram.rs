@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::geometry::{self, Arrow, ArrowKind, Column, Dot, Row, TimelineInput, DOT_RADIUS, GUTTER, ROW_HEIGHT};
+use crate::decimal::{coordinate, fixed};
 use crate::state::{use_app_state, AppState};
 
 const HINT: &str = "Hover or Tab to a dot or an arrow to read it here; Enter on a dot goes to just after that step.";
@@ -36,9 +37,9 @@ pub fn Timeline() -> impl IntoView {
                 <div class="timeline-scroll">
                     <svg class="timeline-svg" role="group" aria-label="Timeline diagram: one column per agent, one row per step"
                         aria-describedby="timeline-summary"
-                        viewBox=format!("0 0 {:.0} {:.0}", tl.width, tl.height)
-                        width=format!("{:.0}", tl.width) height=format!("{:.0}", tl.height)
-                        style=format!("--tl-width: {:.0}px", tl.width)>
+                        viewBox=format!("0 0 {} {}", fixed(tl.width, 0), fixed(tl.height, 0))
+                        width=fixed(tl.width, 0) height=fixed(tl.height, 0)
+                        style=format!("--tl-width: {}px", fixed(tl.width, 0))>
                         {tl.rows.iter().map(row_view).collect_view()}
                         {tl.columns.iter().map(|c| column_view(c, tl.height)).collect_view()}
                         {
@@ -110,8 +111,8 @@ fn row_view(row: &Row) -> impl IntoView {
     let top = row.y - ROW_HEIGHT / 2.0;
     view! {
         <g class="tl-row" class:tl-current=row.current class:tl-ahead=row.ahead>
-            {row.current.then(|| view! { <rect class="tl-now" x="0" y=top width="100%" height=ROW_HEIGHT rx="4"></rect> })}
-            <text class="tl-row-label" x=GUTTER - 10.0 y=row.y + 4.0 text-anchor="end">{label}</text>
+            {row.current.then(|| view! { <rect class="tl-now" x="0" y=coordinate(top) width="100%" height=coordinate(ROW_HEIGHT) rx="4"></rect> })}
+            <text class="tl-row-label" x=coordinate(GUTTER - 10.0) y=coordinate(row.y + 4.0) text-anchor="end">{label}</text>
         </g>
     }
 }
@@ -122,17 +123,17 @@ fn column_view(column: &Column, height: f64) -> impl IntoView {
     let class = format!("tl-badge tl-badge-{}", word.replace(' ', "-"));
     view! {
         <g class="tl-column">
-            <line class="tl-life" x1=column.x x2=column.x y1=column.life_from y2=height - 8.0></line>
+            <line class="tl-life" x1=coordinate(column.x) x2=coordinate(column.x) y1=coordinate(column.life_from) y2=coordinate(height - 8.0)></line>
             {matches!(column.badge, geometry::ColumnBadge::Thread).then(|| view! {
-                <circle class="tl-start" cx=column.x cy=geometry::row_y(0) r="4"></circle>
+                <circle class="tl-start" cx=coordinate(column.x) cy=coordinate(geometry::row_y(0)) r="4"></circle>
             })}
-            <text class="tl-name" x=column.x y="17" text-anchor="middle">
+            <text class="tl-name" x=coordinate(column.x) y="17" text-anchor="middle">
                 <title>{column.name.clone()}</title>
                 {column.short_name.clone()}
             </text>
             <g class=class>
-                <rect x=column.x - badge_width / 2.0 y="25" width=badge_width height="17" rx="8.5"></rect>
-                <text x=column.x y="37.5" text-anchor="middle">{word}</text>
+                <rect x=coordinate(column.x - badge_width / 2.0) y="25" width=coordinate(badge_width) height="17" rx="8.5"></rect>
+                <text x=coordinate(column.x) y="37.5" text-anchor="middle">{word}</text>
             </g>
         </g>
     }
@@ -191,9 +192,9 @@ fn dot_view(dot: Dot, ui: Ui) -> impl IntoView {
                 }
             }>
             <title>{dot.caption.clone()}</title>
-            {dot.ringed.then(|| view! { <circle class="tl-ring" cx=dot.x cy=dot.y r=DOT_RADIUS + 5.0></circle> })}
-            <circle class="tl-dot-mark" cx=dot.x cy=dot.y r=DOT_RADIUS></circle>
-            <text class="tl-dot-label" x=dot.x + DOT_RADIUS + 5.0 y=dot.y + 3.5 aria-hidden="true">{dot.label.clone()}</text>
+            {dot.ringed.then(|| view! { <circle class="tl-ring" cx=coordinate(dot.x) cy=coordinate(dot.y) r=coordinate(DOT_RADIUS + 5.0)></circle> })}
+            <circle class="tl-dot-mark" cx=coordinate(dot.x) cy=coordinate(dot.y) r=coordinate(DOT_RADIUS)></circle>
+            <text class="tl-dot-label" x=coordinate(dot.x + DOT_RADIUS + 5.0) y=coordinate(dot.y + 3.5) aria-hidden="true">{dot.label.clone()}</text>
         </g>
     }
 }

@@ -6,6 +6,7 @@
 use fencelab::check::view::{AgentKindView, AgentView, AsyncOpState, AsyncOpView, EdgeView, EventView, FailedEdgeView};
 
 use super::labels::{dot_caption, dot_label, shorten, step_words};
+use crate::decimal::fixed;
 
 /// Left margin holding the row numbers.
 pub const GUTTER: f64 = 58.0;
@@ -295,7 +296,7 @@ fn head_points(tip: (f64, f64), unit: (f64, f64)) -> String {
 
 /// A coordinate for SVG text: one decimal is plenty.
 fn f(v: f64) -> String {
-    format!("{:.1}", v)
+    fixed(v, 1)
 }
 
 #[cfg(test)]

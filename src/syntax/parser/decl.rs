@@ -164,6 +164,7 @@ impl Parser {
         let count = if c.eat_keyword("count") { Some(c.u32("an expected arrival count")?.0) } else { None };
         c.finish("the mbarrier declaration")?;
         self.check_memory_name(&name, span)?;
+        self.names.mbarriers.insert(name.clone(), self.scenario.mbarriers.len());
         self.scenario.mbarriers.push(Mbarrier { name, cta, count });
         self.map.mbarriers.push(line_span(line));
         Ok(())
@@ -177,7 +178,8 @@ impl Parser {
         let lanes = if c.eat_keyword("lanes") { c.u32("a lane count")?.0 } else { DEFAULT_LANES };
         c.expect(&Tok::Colon, "`:` ending the thread line")?;
         c.finish("the thread declaration")?;
-        check_unique("thread", &name, span, !self.names.threads.insert(name.clone()))?;
+        check_unique("thread", &name, span, self.names.threads.contains_key(&name))?;
+        self.names.threads.insert(name.clone(), self.scenario.threads.len());
         self.scenario.threads.push(Thread { name, cta, lanes, program: Vec::new() });
         self.map.threads.push(line_span(line));
         self.map.instrs.push(Vec::new());
@@ -231,8 +233,9 @@ impl Parser {
     }
 
     /// Locations and mbarriers share one namespace: both appear inside `[...]`.
-    fn check_memory_name(&mut self, name: &str, span: Span) -> PResult<()> {
-        check_unique("location or mbarrier", name, span, !self.names.memory.insert(name.to_string()))
+    fn check_memory_name(&self, name: &str, span: Span) -> PResult<()> {
+        let taken = self.names.locations.contains_key(name) || self.names.mbarriers.contains_key(name);
+        check_unique("location or mbarrier", name, span, taken)
     }
 }
 

@@ -8,7 +8,7 @@ mod decl;
 mod instr;
 mod mods;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Span};
 use crate::model::Scenario;
@@ -182,21 +182,21 @@ impl Parser {
     }
 
     fn finish(mut self) -> Parsed {
-        self.diags.sort_by_key(|d| d.primary_start().unwrap_or(u32::MAX));
+        Diagnostic::sort_in_source_order(&mut self.diags);
         Parsed { scenario: self.scenario, source_map: self.map, diagnostics: self.diags }
     }
 }
 
-/// Name lookups, so large inputs parse in linear time.
+/// Name lookups to indices in the scenario, so large inputs parse in linear time. One
+/// map type for all: each type of hash map is its own copy of the hashing code in the wasm.
 #[derive(Default)]
 struct Names {
     /// Clusters declared with `cluster` (not the implicit ones of lone CTAs), by index.
     clusters: HashMap<String, usize>,
     ctas: HashMap<String, usize>,
     locations: HashMap<String, usize>,
-    /// Locations and mbarriers: one namespace.
-    memory: HashSet<String>,
-    threads: HashSet<String>,
+    mbarriers: HashMap<String, usize>,
+    threads: HashMap<String, usize>,
 }
 
 fn outside_thread(span: Span) -> Diagnostic {

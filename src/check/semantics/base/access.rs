@@ -140,8 +140,12 @@ fn racing_writes(ex: &Exec, acc: &Access, writes: &[Shared<WriteRec>]) -> Result
     let mut racing = Vec::new();
     for other in writes.iter().filter(|o| o.instr.is_some() && o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
-        let ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
-        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+        // Morally strong accesses of the same bytes never race: only the others need the
+        // (costlier) happens-before question.
+        if morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc) {
+            continue;
+        }
+        if !ordered_before(ex, other.event, other.loc, other.key, acc.key)? {
             racing.push(other.clone());
         }
     }
@@ -167,6 +171,10 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
     let mut racing_reads = Vec::new();
     for other in c.reads.iter().filter(|o| o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
+        // Morally strong accesses of the same bytes never race, ordered or not.
+        if morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc) {
+            continue;
+        }
         let mut ordered = ordered_before(ex, other.event, other.loc, other.key, acc.key)?;
         if !ordered
             && war_generic_then_async(other.key.proxy, acc.key.proxy)
@@ -174,7 +182,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
         {
             ordered = pragmatic(ex);
         }
-        if !(ordered || morally_strong(me, them) && same_bytes(ex.layout, acc.loc, other.loc)) {
+        if !ordered {
             racing_reads.push(other.clone());
         }
     }

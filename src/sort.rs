@@ -1,8 +1,9 @@
-//! Stable sorting for code outside the checker's inner loop (fix search, diagnostics,
-//! cost tables, the app). `slice::sort_by_key` and friends are instantiated per element
-//! type and key, each a few KiB of wasm (the standard library's driftsort); these sort a
-//! permutation with one shared merge sort instead, so each call site adds only a key
-//! function and a reordering loop. Same results as the standard stable sorts.
+//! Stable sorting without the standard library's sorts. `slice::sort_by_key` and friends
+//! are instantiated per element type and key, each a few KiB of wasm (driftsort). Code
+//! outside the checker's inner loop (fix search, diagnostics, cost tables, the app) sorts
+//! a permutation with one shared merge sort instead, so each call site adds only a key
+//! function and a reordering loop; the checker's short lists use [`short_by_key`]. Same
+//! results as the standard stable sorts.
 
 use std::cmp::Ordering;
 
@@ -12,6 +13,20 @@ pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     let keys: Vec<K> = items.iter().map(key).collect();
     let order = stable_order(keys.len(), &|a, b| keys[a].cmp(&keys[b]));
     permute(items, order);
+}
+
+/// Sorts a short, nearly sorted `items` by `key`, keeping equal keys in their order: an
+/// insertion sort, a few instructions per call site. For the checker's inner loop, whose
+/// lists (an agent's pending releases, a cell's latest reads, the agents to rename) hold a
+/// handful of entries and gain one at a time; quadratic on long unsorted input.
+pub fn short_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    for sorted in 1..items.len() {
+        let mut at = sorted;
+        while at > 0 && key(&items[at - 1]) > key(&items[at]) {
+            items.swap(at - 1, at);
+            at -= 1;
+        }
+    }
 }
 
 /// Sorts `items` by `compare`, keeping equal elements in their order (like `slice::sort_by`).
@@ -100,6 +115,15 @@ mod tests {
             let compare = |a: &(u8, u16), b: &(u8, u16)| (a.0 % 3).cmp(&(b.0 % 3)).then(b.1.cmp(&a.1));
             sort_by(&mut ours, compare);
             std_sorted.sort_by(compare);
+            prop_assert_eq!(ours, std_sorted);
+        }
+
+        #[test]
+        fn short_lists_sort_by_key_exactly_as_the_standard_stable_sort(pairs in proptest::collection::vec((0u8..6, any::<u16>()), 0..40)) {
+            let mut ours = pairs.clone();
+            let mut std_sorted = pairs;
+            short_by_key(&mut ours, |p| p.0);
+            std_sorted.sort_by_key(|p| p.0);
             prop_assert_eq!(ours, std_sorted);
         }
 

@@ -187,7 +187,7 @@ pub fn explore(
                 out.terminals.push(Terminal { machine: m, paths, witness: witness(&nodes, id, None) });
             } else {
                 let mut dkey: Vec<(u32, usize)> = blocked.iter().map(|(a, _)| (*a, m.agents.get(*a as usize).map_or(0, |x| x.pc))).collect();
-                dkey.sort_unstable();
+                crate::sort::short_by_key(&mut dkey, |k| *k);
                 if deadlock_keys.insert(dkey) {
                     out.deadlocks.push(describe_deadlock(layout, &m, &blocked, witness(&nodes, id, None)));
                 }

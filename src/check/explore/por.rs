@@ -103,7 +103,7 @@ fn peer_touched(layout: &Layout) -> Vec<usize> {
             }));
         }
     }
-    out.sort_unstable();
+    crate::sort::sort(&mut out);
     out.dedup();
     out
 }

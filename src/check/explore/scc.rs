@@ -103,7 +103,7 @@ pub fn closed_cycles(succs: &Successors) -> Vec<Vec<u32>> {
             closed && cyclic
         })
         .map(|(_, mut members)| {
-            members.sort_unstable();
+            crate::sort::sort(&mut members);
             members
         })
         .collect()

@@ -127,7 +127,7 @@ fn canonical_ids(m: &Machine) -> Option<Renaming> {
     if sorted {
         return None;
     }
-    order.sort_by_key(|(_, key)| *key);
+    crate::sort::short_by_key(&mut order, |(_, key)| *key);
     let mut new_id = vec![0u32; order.len()];
     for (new, (old, _)) in order.iter().enumerate() {
         if let Some(slot) = new_id.get_mut(*old) {
@@ -290,7 +290,7 @@ impl Relabel for Agent {
         knowledge.relabel(map);
         release_fences.relabel(map);
         pending_acquire.relabel(map);
-        pending_acquire.sort_by_key(|p| (p.origin, p.scope));
+        crate::sort::short_by_key(pending_acquire, |p| (p.origin, p.scope));
         asyncs.relabel(map);
     }
 }
@@ -306,19 +306,19 @@ impl Relabel for Cell {
         for ReadRec { event, loc: _, key: _, strong: _, instr: _, step: _ } in reads.iter_mut() {
             event.relabel(map);
         }
-        reads.sort_by_key(|r| (r.event, r.key));
+        crate::sort::short_by_key(reads, |r| (r.event, r.key));
     }
 }
 
 /// Message lists kept one per origin and scope, sorted (`sync::merge`).
 fn relabel_merged(msgs: &mut Vec<Message>, map: &Renaming) {
     msgs.relabel(map);
-    msgs.sort_by_key(|p| (p.origin, p.scope));
+    crate::sort::short_by_key(msgs, |p| (p.origin, p.scope));
 }
 
 fn relabel_bare(arrivals: &mut Vec<BareArrival>, map: &Renaming) {
     arrivals.relabel(map);
-    arrivals.sort_by_key(|b| b.event);
+    crate::sort::short_by_key(arrivals, |b| b.event);
 }
 
 impl Relabel for MbarState {

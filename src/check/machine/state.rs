@@ -179,7 +179,7 @@ impl Cell {
         let mut reads = Vec::with_capacity(self.reads.len() + 1);
         reads.extend(self.reads.iter().filter(|r| !(r.event.agent == read.event.agent && r.key == read.key)).cloned());
         reads.push(read);
-        reads.sort_by_key(|r| (r.event, r.key));
+        crate::sort::short_by_key(&mut reads, |r| (r.event, r.key));
         Cell { writes: self.writes.clone(), reads }
     }
 
@@ -230,7 +230,7 @@ pub fn merge_bare(into: &mut Vec<BareArrival>, arrivals: impl IntoIterator<Item 
             into.push(a);
         }
     }
-    into.sort_by_key(|b| b.event);
+    crate::sort::short_by_key(into, |b| b.event);
 }
 
 impl MbarState {

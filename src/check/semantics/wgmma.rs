@@ -120,7 +120,7 @@ pub fn hazard(ex: &mut Exec, instr: &Instr) -> Result<bool, String> {
             a.dirty_regs.push(w.to_string());
         }
     }
-    a.dirty_regs.sort();
+    crate::sort::sort(&mut a.dirty_regs);
     Ok(false)
 }
 

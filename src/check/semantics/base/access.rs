@@ -289,7 +289,7 @@ fn race(
         ex.name_of(ex.agent),
     ));
     let mut key: Vec<_> = other_instr.into_iter().chain(mine).collect();
-    key.sort();
+    crate::sort::short_by_key(&mut key, |r| *r);
     ex.out.findings.push(RawFinding {
         kind: FindingKind::Race,
         reason: Some(reason),

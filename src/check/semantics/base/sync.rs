@@ -172,7 +172,7 @@ pub fn defer(ex: &mut Exec, msgs: &[Message]) -> Result<(), String> {
             me.pending_acquire.push(msg.clone());
         }
     }
-    me.pending_acquire.sort_by_key(|p| (p.origin, p.scope));
+    crate::sort::short_by_key(&mut me.pending_acquire, |p| (p.origin, p.scope));
     Ok(())
 }
 
@@ -183,7 +183,7 @@ pub fn merge(into: &mut Vec<Message>, msgs: impl IntoIterator<Item = Message>) {
             into.push(msg);
         }
     }
-    into.sort_by_key(|p| (p.origin, p.scope));
+    crate::sort::short_by_key(into, |p| (p.origin, p.scope));
 }
 
 /// Explain, for later races, that an arrival reached the barrier without releasing anything

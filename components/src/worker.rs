@@ -101,12 +101,12 @@ mod engine {
     /// network or a core with it.
     const AFTER_READY_MS: f64 = 1000.0;
 
-    /// How many times the engine checks its warm-up scenario before it answers. V8 runs a
+    /// How many warm-up checks the engine runs before it answers (`warm_up`). V8 runs a
     /// wasm function's baseline code until that function has done enough work, then
     /// optimises it on another thread; a check of a few milliseconds ends long before
-    /// that, so the engine's first checks ran 3-8x slower than its later ones
-    /// (docs/performance.md). About 40 runs of the warm-up pipeline get its hot code
-    /// optimised; they take a few hundred milliseconds of the worker's idle time.
+    /// that, so the engine's first checks of a small pipeline ran several times slower
+    /// than its later ones (docs/performance.md). These take a few hundred milliseconds
+    /// of the worker's idle time, one check per task.
     const WARM_UP_RUNS: u32 = 40;
 
     thread_local! {
@@ -188,8 +188,8 @@ mod engine {
         JsFuture::from(export("default")?.call0(&JsValue::NULL)?.unchecked_into::<js_sys::Promise>()).await?;
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let warm_up = export("warm_up")?;
-        for _ in 0..WARM_UP_RUNS {
-            warm_up.call0(&JsValue::NULL)?;
+        for run in 0..WARM_UP_RUNS {
+            warm_up.call1(&JsValue::NULL, &run.into())?;
             // One run per task: a request that comes meanwhile is answered between runs.
             let next_task = js_sys::Promise::new(&mut |resolve, _| {
                 let _ = scope.set_timeout_with_callback(&resolve);

@@ -14,7 +14,7 @@ fi
 cargo build --quiet --offline --package fencelab-engine --lib --target wasm32-unknown-unknown --profile "$profile"
 dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name fencelab-engine \
-    "target/wasm32-unknown-unknown/$dir/fencelab_engine.wasm"
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$dir/fencelab_engine.wasm"
 if [ "$profile" = wasm-speed ]; then
     wasm-opt -O3 "$out/fencelab-engine_bg.wasm" -o "$out/fencelab-engine_bg.wasm"
 fi

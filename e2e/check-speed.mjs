@@ -11,17 +11,39 @@
 // for that, runs each scenario once untimed (first-call compiles), and times only answers
 // the engine gave (`data-worker-answered-by`). `--app` blocks the engine's fetch and times
 // the app's own (size-built) wasm instead.
+// Without FILEs: three small async pipelines, the 3x3 pipeline, and two synchronous
+// scenarios (relaxed threads, generated as the benches do).
 // Native: `fencelab check --json --mode pragmatic FILE`, whose `stats.ms` times the same
 // `check` call (mode-note pass included) without process start-up.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { launch, skipReason } from "./harness.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
 const appOnly = process.argv.includes("--app");
 const answerer = appOnly ? "worker" : "engine";
 const named = process.argv.slice(3).filter((arg) => arg !== "--app");
+/** `tests/support/relaxed_threads.rs`: threads with relaxed loads and stores over three
+ *  shared locations, no async agents (the benches' synchronous scenario, smaller). */
+function relaxedThreads(threads, accesses) {
+    let s = "cta A\nshared x0 @A = 0\nshared x1 @A = 0\nshared x2 @A = 0\n";
+    for (let t = 0; t < threads; t++) {
+        s += `thread t${t} @A:\n`;
+        for (let i = 0; i < accesses; i++) {
+            const loc = (t + i) % 3;
+            s += i % 2 === 0 ? `    st.relaxed.cta.shared [x${loc}], ${i + 1}\n` : `    ld.relaxed.cta.shared r${i}, [x${loc}]\n`;
+        }
+    }
+    return s + "expect race\n";
+}
+const generated = mkdtempSync(join(tmpdir(), "fencelab-speed-"));
+const relaxed = (threads, accesses) => {
+    const file = join(generated, `relaxed_threads_${threads}x${accesses}.fence`);
+    writeFileSync(file, relaxedThreads(threads, accesses));
+    return file;
+};
 const files = named.length
     ? named
     : [
@@ -29,6 +51,8 @@ const files = named.length
           "tests/scenarios/async/pipeline_ws_missing_proxy_fence.fence",
           "tests/scenarios/async/pipeline_ws_missing_expect_tx.fence",
           "benches/data/pipeline_ws_3x3.fence",
+          relaxed(3, 4),
+          relaxed(3, 5),
       ];
 const cli = "target/release/fencelab";
 const skip = (await skipReason()) ?? (existsSync(cli) ? null : `${cli} is missing (cargo build --release)`);
@@ -121,3 +145,4 @@ for (const file of files) {
 }
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 await browser.close();
+rmSync(generated, { recursive: true, force: true });

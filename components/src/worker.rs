@@ -105,8 +105,8 @@ mod engine {
     /// wasm function's baseline code until that function has done enough work, then
     /// optimises it on another thread; a check of a few milliseconds ends long before
     /// that, so the engine's first checks of a small pipeline ran several times slower
-    /// than its later ones (docs/performance.md). These take a few hundred milliseconds
-    /// of the worker's idle time, one check per task.
+    /// than its later ones (docs/performance.md). These take well under a second of the
+    /// worker's idle time, one check per task.
     const WARM_UP_RUNS: u32 = 40;
 
     thread_local! {

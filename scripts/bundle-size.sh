@@ -2,8 +2,8 @@
 # Prints the size of every wasm and js file trunk put in dist/, raw and gzipped, against
 # the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
 # only on demand, on the first lessons page: the lessons and the Markdown renderer
-# (fencelab-markdown*, built by scripts/build-markdown.sh), and what the checker worker
-# fetches after load: the speed-built engine (fencelab-engine*, scripts/build-engine.sh).
+# (fencelab-markdown*, built by scripts/build-wasm-crate.sh), and what the checker worker
+# fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh).
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -93,7 +93,7 @@ mod engine {
 
     use super::*;
 
-    /// Where the engine's glue is, beside the app's glue (scripts/build-engine.sh).
+    /// Where the engine's glue is, beside the app's glue (scripts/build-wasm-crate.sh).
     const ENGINE_URL: &str = "./fencelab-engine.js";
 
     /// The engine is fetched no sooner than this after the worker is ready (ms), so that a

@@ -1,5 +1,5 @@
 //! The checker worker's request answering (`fencelab_protocol::answer`, `answer_fix`)
-//! as a wasm of its own, built for speed (`[profile.wasm-speed]`, scripts/build-engine.sh).
+//! as a wasm of its own, built for speed (`[profile.wasm-speed]`, scripts/build-wasm-crate.sh).
 //! The app's wasm is built for size, which the checker's inner loop pays for; the worker
 //! answers with the app's wasm until it has fetched this one after load, then hands its
 //! requests here (components/src/worker.rs, docs/performance.md).

@@ -2,7 +2,8 @@
 # Prints the size of every wasm and js file trunk put in dist/, raw and gzipped, against
 # the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
 # only on demand, on the first lessons page: the lessons and the Markdown renderer
-# (fencelab-markdown*, built by scripts/build-markdown.sh).
+# (fencelab-markdown*, built by scripts/build-wasm-crate.sh), and what the checker worker
+# fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh).
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ total_gz=0
 printf '%-44s %10s %10s\n' file bytes gzipped
 for f in "$dist"/*.wasm "$dist"/*.js; do
     [ -e "$f" ] || continue
-    case "$(basename "$f")" in fencelab-markdown*) continue ;; esac
+    case "$(basename "$f")" in fencelab-markdown* | fencelab-engine*) continue ;; esac
     raw=$(wc -c < "$f")
     packed=$(gz "$f")
     total_raw=$((total_raw + raw))
@@ -30,6 +31,10 @@ printf '%-44s %10d %10d  (%d KiB gzipped; budget %d KiB: %s)\n' total "$total_ra
 for f in "$dist"/fencelab-markdown*; do
     [ -e "$f" ] || continue
     printf '%-44s %10d %10d\n' "on demand: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
+done
+for f in "$dist"/fencelab-engine*; do
+    [ -e "$f" ] || continue
+    printf '%-44s %10d %10d\n' "after load: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
 done
 if [ -d "$dist/lessons" ]; then
     lessons_raw=0

@@ -15,7 +15,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
 use crate::perf::{self, measured, now_ms};
-use crate::protocol::{decode_reply, encode_request, quick_check, CheckReply, CheckRequest, WorkerTiming};
+use crate::protocol::{decode_reply, encode_request, quick_check, Answerer, CheckReply, CheckRequest, WorkerTiming};
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
@@ -245,7 +245,7 @@ impl CheckClient {
                 live.queued.borrow_mut().take();
             }
         });
-        self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - started }, now_ms());
+        self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - started, answered_by: Answerer::Page }, now_ms());
         self.act(|d, now| d.finished(now));
     }
 

@@ -44,7 +44,8 @@ pub fn VerdictPanel() -> impl IntoView {
             data-timed-request=move || client.timing.with(|t| t.map(|t| t.request.to_string()))
             data-posted-at=timing(|t| Some(t.posted_at)) data-reply-at=timing(|t| Some(t.reply_at))
             data-shown-at=timing(|t| t.shown_at) data-worker-decode-ms=timing(|t| Some(t.worker.decode_ms))
-            data-worker-check-ms=timing(|t| Some(t.worker.check_ms))>
+            data-worker-check-ms=timing(|t| Some(t.worker.check_ms))
+            data-worker-answered-by=move || client.timing.with(|t| t.map(|t| t.worker.answered_by.name()))>
             <div class="panel-head">
                 <h2 id="verdict-title">"Verdict"</h2>
                 <div class="toolbar" role="group" aria-label="Checker mode">

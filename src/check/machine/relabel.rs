@@ -20,7 +20,7 @@
 //! Every id-bearing field is renamed below with its struct destructured in full, so a new
 //! field must be decided here: a field left out would let two different states share a key.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::agents::{AsyncOp, AsyncWhat, TcWhat, ThreadAsync, TmemState};
@@ -110,14 +110,24 @@ fn canonical_ids(m: &Machine) -> Option<Renaming> {
         return None;
     }
     let mut order: Vec<(usize, Option<(InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
-    let mut spawned: BTreeMap<InstrRef, usize> = BTreeMap::new();
+    // Spawns so far per issuing instruction: a handful of instructions issue, so a list
+    // searched in place costs less than a map allocated per state.
+    let mut spawned: Vec<(InstrRef, usize)> = Vec::new();
     for (id, a) in m.agents.iter().enumerate() {
         let key = match &a.kind {
             AgentKind::Thread(_) => None,
             AgentKind::Async { issuer, .. } => {
-                let nth = spawned.entry(*issuer).or_insert(0);
-                *nth += 1;
-                Some((*issuer, *nth))
+                let nth = match spawned.iter_mut().find(|(i, _)| i == issuer) {
+                    Some((_, n)) => {
+                        *n += 1;
+                        *n
+                    }
+                    None => {
+                        spawned.push((*issuer, 1));
+                        1
+                    }
+                };
+                Some((*issuer, nth))
             }
         };
         order.push((id, key));

@@ -189,7 +189,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         (AsyncWhat::BulkGroup { src, .. }, Stage::Issued) => {
             let v = async_agent::perform_reads(ex, &[(*src, ProxyKey::Async)], choice)?;
             let value = v.first().copied().unwrap_or(0);
-            ex.me_mut()?.regs.insert("value".into(), value);
+            ex.set_reg("value", value)?;
             if ex.explain {
                 ex.out.description = format!("read source {} = {value} (async proxy)", name(ex, *src));
             }

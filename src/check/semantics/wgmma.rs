@@ -143,7 +143,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp, choice: u32) -> Result<(), String> {
         let v = async_agent::perform_reads(ex, &[(*a, ProxyKey::Async), (*b, ProxyKey::Async)], choice)?;
         let base = after.and_then(|p| ex.m.agents.get(p as usize)?.regs.get("acc").copied()).unwrap_or(*acc_in);
         let out = base.wrapping_add(v.first().copied().unwrap_or(0).wrapping_mul(v.get(1).copied().unwrap_or(0)));
-        ex.me_mut()?.regs.insert("acc".into(), out);
+        ex.set_reg("acc", out)?;
         if ex.explain {
             ex.out.description = format!("read operands (async proxy): {acc} will be {out}");
         }

@@ -389,8 +389,10 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         if let TcWhat::Ld { dst, .. } = t {
             let v = ex.reg("value");
             let issuer = ex.instr_ref().map(|r| r.thread()).ok_or_else(|| internal("ld issuer"))?;
+            // The issuer's register, not this agent's: `set_reg` writes the executing one.
+            let name = ex.layout.register_name(dst);
             if let Some(a) = ex.m.agents.get_mut(issuer) {
-                a.regs.insert(dst.as_str().into(), v);
+                a.regs.insert(name, v);
             }
         }
         if ex.explain {
@@ -447,7 +449,7 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
             }
         }
         TcWhat::Ld { .. } => {
-            ex.me_mut()?.regs.insert("value".into(), at(0));
+            ex.set_reg("value", at(0))?;
             if ex.explain {
                 ex.out.description = format!("ld: read {} from TMEM", at(0));
             }

@@ -254,40 +254,45 @@ fn race(
     let (reason, why) = match (other_strong, acc.strong) {
         // Both strong, but over different bytes: never morally strong (§1.3, §1.4).
         (Some(_), Some(_)) if !same_bytes(ex.layout, acc.loc, other_loc) => {
-            let other_text = other_instr.map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
-            let my_text = ex.instr_ref().map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
-            let (them, me) = (ex.name_of(other_agent), ex.name_of(ex.agent));
-            (RaceReason::MixedSize, mixed_size_text(ex.layout, &other_text, &them, other_loc, &my_text, &me, acc.loc))
+            let why = ex.text(|| {
+                let other_text = other_instr.map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
+                let my_text = ex.instr_ref().map_or_else(String::new, |i| instr_text(ex.layout, i).to_string());
+                let (them, me) = (ex.name_of(other_agent), ex.name_of(ex.agent));
+                mixed_size_text(ex.layout, &other_text, &them, other_loc, &my_text, &me, acc.loc)
+            });
+            (RaceReason::MixedSize, why)
         }
         // Both strong, same proxy, yet not morally strong: the scopes exclude each other.
         (Some(theirs), Some(mine)) if other_key == acc.key => {
             let them = ex.m.agents.get(other_agent as usize).map_or(ex.place(), |a| a.place);
-            let (who, scope, other, at) = if !crate::check::machine::covers(theirs, them, ex.place()) {
-                (ex.name_of(other_agent), theirs, ex.name_of(ex.agent), ex.place())
-            } else {
-                (ex.name_of(ex.agent), mine, ex.name_of(other_agent), them)
-            };
-            (
-                crate::check::report::RaceReason::ScopeMismatch,
+            let why = ex.text(|| {
+                let (who, scope, other, at) = if !crate::check::machine::covers(theirs, them, ex.place()) {
+                    (ex.name_of(other_agent), theirs, ex.name_of(ex.agent), ex.place())
+                } else {
+                    (ex.name_of(ex.agent), mine, ex.name_of(other_agent), them)
+                };
                 format!(
                     "both accesses are strong, but the `{}` access by `{who}` does not include `{other}` ({}): they are not morally strong",
                     crate::check::text::scope(scope),
                     ex.layout.describe_place(at)
-                ),
-            )
+                )
+            });
+            (crate::check::report::RaceReason::ScopeMismatch, why)
         }
         _ => classify(ex, other_event, other_loc, other_key, acc.key),
     };
-    let other_text = other_instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
-    let my_text = mine.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
     let kind_of = |w: bool| if w { "write" } else { "read" };
-    let message = ex.text(|| format!(
-        "data race on `{name}`: {} `{other_text}` by `{}` and {} `{my_text}` by `{}` are not ordered",
-        kind_of(other_is_write),
-        ex.name_of(other_agent),
-        kind_of(is_write),
-        ex.name_of(ex.agent),
-    ));
+    let message = ex.text(|| {
+        let other_text = other_instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
+        let my_text = mine.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
+        format!(
+            "data race on `{name}`: {} `{other_text}` by `{}` and {} `{my_text}` by `{}` are not ordered",
+            kind_of(other_is_write),
+            ex.name_of(other_agent),
+            kind_of(is_write),
+            ex.name_of(ex.agent),
+        )
+    });
     let mut key: Vec<_> = other_instr.into_iter().chain(mine).collect();
     crate::sort::short_by_key(&mut key, |r| *r);
     ex.out.findings.push(RawFinding {

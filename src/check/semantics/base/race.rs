@@ -15,8 +15,10 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     let Ok(me) = ex.me() else {
         return (RaceReason::NoSynchronization, String::new());
     };
-    let writer = ex.name_of(event.agent);
-    let reader = ex.name_of(ex.agent);
+    // Texts only when explaining (`Exec::text`): the explorer meets a race in many states
+    // and keeps each by its reason; the names and sentences are rebuilt on replay.
+    let writer = || ex.name_of(event.agent);
+    let reader = || ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
     if let Some(found) = tc_explain::classify(ex, event, loc) {
         return found;
@@ -27,39 +29,44 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         // The issuer's synchronization reached the write; the op did not inherit it.
         let proxy_too = !crossing.steps.is_empty()
             && !ex.m.agents.get(issuer).is_some_and(|a| a.knowledge.orders(ex.layout, event, loc, &crossing));
-        let text = if proxy_too { format!("{text}; the path also lacks {}", fence_names(from, to)) } else { text };
+        let text = if proxy_too { ex.text(|| format!("{text}; the path also lacks {}", fence_names(from, to))) } else { text };
         return (RaceReason::MissingTcgen05Fence, text);
     }
     // An edge that reaches the location and lacks only proxy fences: name the fences, whatever
     // filtered entries (tensor-memory-only, restricted fences) the knowledge also holds.
     if !crossing.steps.is_empty() && me.knowledge.orders_ignoring_proxies(ex.layout, event, loc) {
-        let fences = fence_names(from, to);
-        let text = if event.agent == ex.agent {
-            format!(
-                "`{reader}`'s {} access comes first in program order, but program order reaches its {} \
-                 access only across {fences} (reference §1.8); add it between the two",
-                describe_via(ex, from),
-                describe_via(ex, to),
-            )
-        } else {
-            format!(
-                "`{writer}`'s {} access is ordered before `{reader}`'s {} access, but the path \
-                 lacks {fences}; add it after that access, before the release",
-                describe_via(ex, from),
-                describe_via(ex, to),
-            )
-        };
+        let text = ex.text(|| {
+            let (fences, reader) = (fence_names(from, to), reader());
+            if event.agent == ex.agent {
+                format!(
+                    "`{reader}`'s {} access comes first in program order, but program order reaches its {} \
+                     access only across {fences} (reference §1.8); add it between the two",
+                    describe_via(ex, from),
+                    describe_via(ex, to),
+                )
+            } else {
+                format!(
+                    "`{}`'s {} access is ordered before `{reader}`'s {} access, but the path \
+                     lacks {fences}; add it after that access, before the release",
+                    writer(),
+                    describe_via(ex, from),
+                    describe_via(ex, to),
+                )
+            }
+        });
         return (RaceReason::MissingProxyFence, text);
     }
     if let Some(filter) = me.knowledge.orders_ignoring(event) {
         if !filter.contains(ex.layout, loc) && filter != Filter::All {
             return (
                 RaceReason::StateSpaceRestriction,
-                format!(
-                    "`{writer}` did synchronize with `{reader}`, but through a restricted fence \
+                ex.text(|| format!(
+                    "`{}` did synchronize with `{}`, but through a restricted fence \
                      ({}) that does not cover `{loc_name}`; use an unrestricted release/acquire",
+                    writer(),
+                    reader(),
                     describe(filter, ex)
-                ),
+                )),
             );
         }
     }
@@ -90,18 +97,25 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     if me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0) {
         return (
             RaceReason::NoSynchronization,
-            format!(
-                "`{reader}` synchronized with `{writer}` only up to an earlier point of `{writer}`'s \
-                 program; this access comes after it, and a release covers only what precedes it"
-            ),
+            ex.text(|| {
+                let (reader, writer) = (reader(), writer());
+                format!(
+                    "`{reader}` synchronized with `{writer}` only up to an earlier point of `{writer}`'s \
+                     program; this access comes after it, and a release covers only what precedes it"
+                )
+            }),
         );
     }
     (
         RaceReason::NoSynchronization,
-        format!(
-            "nothing orders `{writer}`'s access before `{reader}`'s: no release/acquire pattern, \
-             barrier or mbarrier connects them"
-        ),
+        ex.text(|| {
+            format!(
+                "nothing orders `{}`'s access before `{}`'s: no release/acquire pattern, \
+                 barrier or mbarrier connects them",
+                writer(),
+                reader()
+            )
+        }),
     )
 }
 
@@ -151,11 +165,13 @@ fn describe(filter: Filter, ex: &Exec) -> String {
 /// Explains a race with an asynchronous agent's access: its completion was never observed.
 pub fn unobserved(ex: &Exec, agent: u32) -> Option<String> {
     let (issuer, op) = op_of(ex.m, agent)?;
-    let name = ex.name_of(agent);
-    let issuer = ex.layout.threads.get(issuer.thread()).map_or("?", |t| t.name.as_str());
-    let how = op.what.observed_by();
-    Some(format!(
-        "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
-         and nothing here observed that completion; use {how}"
-    ))
+    Some(ex.text(|| {
+        let name = ex.name_of(agent);
+        let issuer = ex.layout.threads.get(issuer.thread()).map_or("?", |t| t.name.as_str());
+        let how = op.what.observed_by();
+        format!(
+            "`{name}` (issued by `{issuer}`) is asynchronous: only its own completion mechanism orders it, \
+             and nothing here observed that completion; use {how}"
+        )
+    }))
 }

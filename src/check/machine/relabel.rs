@@ -20,7 +20,7 @@
 //! Every id-bearing field is renamed below with its struct destructured in full, so a new
 //! field must be decided here: a field left out would let two different states share a key.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
 use super::agents::{AsyncOp, AsyncWhat, TcWhat, ThreadAsync, TmemState};
@@ -37,6 +37,13 @@ use super::shared::Shared;
 pub struct StateKeys {
     /// (part's own fingerprint, renaming's fingerprint) -> the renamed part's fingerprint.
     renamed: HashMap<(u128, u128), u128, FingerprintHashing>,
+    /// Renaming per spawn order (the fingerprint of each agent's issuer, in id order), or
+    /// `None` where that order is already canonical: only a spawn changes a state's
+    /// renaming, so most keys find theirs here.
+    renamings: HashMap<u128, Option<Renaming>, FingerprintHashing>,
+    /// Scratch for working out a canonical order (no allocation per state).
+    order: Vec<(u32, Option<(InstrRef, u32)>)>,
+    spawned: Vec<(InstrRef, u32)>,
 }
 
 /// Entries kept before the memo starts over (bounds its memory; a miss only costs time).
@@ -47,106 +54,61 @@ impl StateKeys {
     /// of their async agents.
     pub fn key(&mut self, m: &Machine) -> u128 {
         let Machine { agents, cells, mbars, bars, cluster_bars, sc_fences, undefined, tmem, trace: _ } = m;
-        let map = canonical_ids(m);
-        if self.renamed.len() > MEMO_ENTRIES {
-            self.renamed.clear();
+        let StateKeys { renamed, renamings, order, spawned } = self;
+        if renamed.len() > MEMO_ENTRIES {
+            renamed.clear();
         }
+        if renamings.len() > MEMO_ENTRIES {
+            renamings.clear();
+        }
+        let map = match spawn_order(m) {
+            None => None,
+            Some(order_key) => renamings.entry(order_key).or_insert_with(|| Renaming::canonical(m, order, spawned)).as_ref(),
+        };
         let mut f = Fingerprinter::new();
         f.write_usize(agents.len());
-        match &map {
+        match map {
             None => agents.iter().for_each(|a| f.write_u128(a.fingerprint())),
             Some(map) => {
                 for old in &map.old_id {
-                    let part = agents.get(*old as usize).map_or(0, |a| self.part(a, map));
+                    let part = agents.get(*old as usize).map_or(0, |a| renamed_part(renamed, a, map));
                     f.write_u128(part);
                 }
             }
         }
         f.write_usize(cells.len());
         for cell in cells {
-            f.write_u128(self.renamed_part(cell, map.as_ref()));
+            f.write_u128(part_under(renamed, cell, map));
         }
         f.write_usize(mbars.len());
         for mbar in mbars {
-            f.write_u128(self.renamed_part(mbar, map.as_ref()));
+            f.write_u128(part_under(renamed, mbar, map));
         }
-        f.write_u128(self.renamed_part(cluster_bars, map.as_ref()));
-        f.write_u128(self.renamed_part(tmem, map.as_ref()));
-        // The rest is small and unshared: hashed as it is, or a renamed copy.
-        match &map {
-            None => (bars, sc_fences).hash(&mut f),
-            Some(map) => {
-                let mut rest = (bars.clone(), sc_fences.clone());
-                rest.0.values_mut().for_each(|b| b.relabel(map));
-                // Kept in the order the fences ran, not by id: renamed in place.
-                rest.1.relabel(map);
-                rest.hash(&mut f);
-            }
-        }
+        f.write_u128(part_under(renamed, cluster_bars, map));
+        f.write_u128(part_under(renamed, tmem, map));
+        f.write_u128(part_under(renamed, bars, map));
+        f.write_u128(part_under(renamed, sc_fences, map));
         undefined.hash(&mut f);
         f.finish128()
     }
+}
 
-    fn renamed_part<T: Relabel + Clone + Hash>(&mut self, part: &Shared<T>, map: Option<&Renaming>) -> u128 {
-        match map {
-            None => part.fingerprint(),
-            Some(map) => self.part(part, map),
-        }
-    }
-
-    fn part<T: Relabel + Clone + Hash>(&mut self, part: &Shared<T>, map: &Renaming) -> u128 {
-        *self.renamed.entry((part.fingerprint(), map.fingerprint)).or_insert_with(|| {
-            let mut value = T::clone(part);
-            value.relabel(map);
-            fingerprint_of(&value)
-        })
+/// `part`'s fingerprint under `map`: its own where no renaming is needed.
+fn part_under<T: Relabel + Clone + Hash>(memo: &mut Memo, part: &Shared<T>, map: Option<&Renaming>) -> u128 {
+    match map {
+        None => part.fingerprint(),
+        Some(map) => renamed_part(memo, part, map),
     }
 }
 
-/// New id per old id, or `None` when the agents are already in canonical order.
-fn canonical_ids(m: &Machine) -> Option<Renaming> {
-    // Most states of most scenarios have no async agent: nothing to order or allocate.
-    if m.agents.iter().all(|a| matches!(a.kind, AgentKind::Thread(_))) {
-        return None;
-    }
-    let mut order: Vec<(usize, Option<(InstrRef, usize)>)> = Vec::with_capacity(m.agents.len());
-    // Spawns so far per issuing instruction: a handful of instructions issue, so a list
-    // searched in place costs less than a map allocated per state.
-    let mut spawned: Vec<(InstrRef, usize)> = Vec::new();
-    for (id, a) in m.agents.iter().enumerate() {
-        let key = match &a.kind {
-            AgentKind::Thread(_) => None,
-            AgentKind::Async { issuer, .. } => {
-                let nth = match spawned.iter_mut().find(|(i, _)| i == issuer) {
-                    Some((_, n)) => {
-                        *n += 1;
-                        *n
-                    }
-                    None => {
-                        spawned.push((*issuer, 1));
-                        1
-                    }
-                };
-                Some((*issuer, nth))
-            }
-        };
-        order.push((id, key));
-    }
-    // Threads come first and stay put (`None` sorts first, and the sort is stable).
-    let sorted = order.windows(2).all(|w| matches!(w, [(_, a), (_, b)] if a <= b));
-    if sorted {
-        return None;
-    }
-    crate::sort::short_by_key(&mut order, |(_, key)| *key);
-    let mut new_id = vec![0u32; order.len()];
-    for (new, (old, _)) in order.iter().enumerate() {
-        if let Some(slot) = new_id.get_mut(*old) {
-            *slot = new as u32;
-        }
-    }
-    let first_moved = new_id.iter().enumerate().position(|(old, new)| old as u32 != *new).unwrap_or(new_id.len());
-    let old_id: Vec<u32> = order.iter().map(|(old, _)| *old as u32).collect();
-    Some(Renaming { fingerprint: fingerprint_of(&new_id), new_id, old_id, first_moved })
+type Memo = HashMap<(u128, u128), u128, FingerprintHashing>;
+
+fn renamed_part<T: Relabel + Clone + Hash>(memo: &mut Memo, part: &Shared<T>, map: &Renaming) -> u128 {
+    *memo.entry((part.fingerprint(), map.fingerprint)).or_insert_with(|| {
+        let mut value = T::clone(part);
+        value.relabel(map);
+        fingerprint_of(&value)
+    })
 }
 
 struct Renaming {
@@ -158,7 +120,65 @@ struct Renaming {
     first_moved: usize,
 }
 
+/// The fingerprint of which instruction issued each agent, in id order: all a renaming
+/// depends on. `None` when no agent is asynchronous (most states of most scenarios).
+fn spawn_order(m: &Machine) -> Option<u128> {
+    let mut f = Fingerprinter::new();
+    let mut any_async = false;
+    for a in &m.agents {
+        match &a.kind {
+            AgentKind::Thread(_) => f.write_u64(0),
+            AgentKind::Async { issuer, .. } => {
+                any_async = true;
+                f.write_u64((u64::from(issuer.thread() as u32) << 32 | u64::from(issuer.pc() as u32)) + 1);
+            }
+        }
+    }
+    any_async.then(|| f.finish128())
+}
+
 impl Renaming {
+    /// The renaming that puts `m`'s agents in canonical order; `None` when they already are.
+    fn canonical(m: &Machine, order: &mut Vec<(u32, Option<(InstrRef, u32)>)>, spawned: &mut Vec<(InstrRef, u32)>) -> Option<Renaming> {
+        order.clear();
+        // Spawns so far per issuing instruction: a handful of instructions issue, so a list
+        // searched in place costs less than a map.
+        spawned.clear();
+        for (id, a) in m.agents.iter().enumerate() {
+            let key = match &a.kind {
+                AgentKind::Thread(_) => None,
+                AgentKind::Async { issuer, .. } => {
+                    let nth = match spawned.iter_mut().find(|(i, _)| i == issuer) {
+                        Some((_, n)) => {
+                            *n += 1;
+                            *n
+                        }
+                        None => {
+                            spawned.push((*issuer, 1));
+                            1
+                        }
+                    };
+                    Some((*issuer, nth))
+                }
+            };
+            order.push((id as u32, key));
+        }
+        // Threads come first and stay put (`None` sorts first, and the sort is stable).
+        if order.windows(2).all(|w| matches!(w, [(_, a), (_, b)] if a <= b)) {
+            return None;
+        }
+        crate::sort::short_by_key(order, |(_, key)| *key);
+        let mut new_id = vec![0u32; order.len()];
+        for (new, (old, _)) in order.iter().enumerate() {
+            if let Some(slot) = new_id.get_mut(*old as usize) {
+                *slot = new as u32;
+            }
+        }
+        let first_moved = new_id.iter().enumerate().position(|(old, new)| old as u32 != *new).unwrap_or(new_id.len());
+        let old_id = order.iter().map(|(old, _)| *old).collect();
+        Some(Renaming { fingerprint: fingerprint_of(&new_id), new_id, old_id, first_moved })
+    }
+
     fn id(&self, old: u32) -> u32 {
         self.new_id.get(old as usize).copied().unwrap_or(old)
     }
@@ -177,6 +197,12 @@ impl<T: Relabel + Clone> Relabel for Shared<T> {
 impl<T: Relabel> Relabel for Vec<T> {
     fn relabel(&mut self, map: &Renaming) {
         self.iter_mut().for_each(|x| x.relabel(map));
+    }
+}
+
+impl<K, V: Relabel> Relabel for BTreeMap<K, V> {
+    fn relabel(&mut self, map: &Renaming) {
+        self.values_mut().for_each(|v| v.relabel(map));
     }
 }
 
@@ -206,10 +232,7 @@ impl Relabel for VersionVec {
         if self.width() <= map.first_moved {
             return;
         }
-        let old = std::mem::take(self);
-        for (agent, epoch) in old.entries() {
-            self.set(map.id(agent), epoch);
-        }
+        *self = self.renamed(|agent| map.id(agent));
     }
 }
 

@@ -50,6 +50,19 @@ impl VersionVec {
         self.clock.iter().enumerate().filter(|(_, e)| **e != 0).map(|(agent, e)| (agent as u32, *e))
     }
 
+    /// This clock with each agent's entry moved to `new_id(agent)` (a renaming of agents),
+    /// built in one allocation.
+    pub fn renamed(&self, new_id: impl Fn(u32) -> u32) -> VersionVec {
+        let width = self.entries().map(|(agent, _)| new_id(agent) as usize + 1).max().unwrap_or(0);
+        let mut clock = vec![0; width];
+        for (agent, epoch) in self.entries() {
+            if let Some(slot) = clock.get_mut(new_id(agent) as usize) {
+                *slot = epoch;
+            }
+        }
+        VersionVec { clock }
+    }
+
     pub fn get(&self, agent: u32) -> u32 {
         self.clock.get(agent as usize).copied().unwrap_or(0)
     }
@@ -130,5 +143,18 @@ mod tests {
         assert_eq!(a, vv(&[3, 2, 1]));
         assert!(a.contains(EventId { agent: 1, epoch: 2 }));
         assert!(!a.contains(EventId { agent: 1, epoch: 3 }));
+    }
+
+    #[test]
+    fn renaming_moves_entries_and_trims() {
+        // Agents 1 and 3 swap; agent 2's zero entry stays out of the clock.
+        let swap = |a: u32| match a {
+            1 => 3,
+            3 => 1,
+            other => other,
+        };
+        assert_eq!(vv(&[5, 0, 0, 7]).renamed(swap), vv(&[5, 7]));
+        assert_eq!(vv(&[5, 2]).renamed(swap), vv(&[5, 0, 0, 2]));
+        assert_eq!(VersionVec::default().renamed(swap), VersionVec::default());
     }
 }

@@ -48,8 +48,9 @@ pub struct AppState {
     /// Parse + verify of `source`.
     pub analysis: Memo<Analysis>,
     /// The stepping session; `None` while the text has errors, `Err` when the checker
-    /// cannot run the scenario (it says why).
-    pub tape: RwSignal<Option<Result<Tape, StepError>>>,
+    /// cannot run the scenario (it says why). Local storage: the checker's machine states
+    /// share their parts through `Rc` and never leave the main thread.
+    pub tape: RwSignal<Option<Result<Tape, StepError>>, LocalStorage>,
     /// Why the last stepping action failed, shown until the next one.
     pub step_error: RwSignal<Option<String>>,
     /// Auto-stepping on/off and its delay per step.
@@ -159,7 +160,7 @@ impl AppState {
         let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
         let last_typing_ms = StoredValue::new(None);
         let check = start_check(mode, analysis, Box::new(move || last_typing_ms.get_value().is_some()));
-        let tape = RwSignal::new(None::<Result<Tape, StepError>>);
+        let tape = RwSignal::new_local(None::<Result<Tape, StepError>>);
         let pending_schedule = RwSignal::new(None::<Schedule>);
         let marks = RwSignal::new(FindingMarks::default());
         // A new text or mode starts a fresh session from the initial state (or on the

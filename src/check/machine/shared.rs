@@ -5,16 +5,20 @@
 //! copied only when a step writes to it. Each part caches its fingerprint, which a write
 //! clears, so hashing a state rehashes only the parts a step changed.
 
+use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::rc::Rc;
 
 use super::fingerprint::fingerprint_of;
 
 /// A value shared between machine states until one of them changes it.
+///
+/// Counted with `Rc`, not `Arc`: a transition clones and drops every part handle of a
+/// state, and atomic counts made that a fifth of a small pipeline's wall time. Machine
+/// states therefore stay on the thread that made them (the explorer is single-threaded).
 #[derive(Clone, Debug, Default)]
-pub struct Shared<T>(Arc<Part<T>>);
+pub struct Shared<T>(Rc<Part<T>>);
 
 #[derive(Debug, Default)]
 struct Part<T> {
@@ -29,33 +33,31 @@ impl<T: Clone> Clone for Part<T> {
     }
 }
 
-/// A fingerprint computed at most once per part (a `OnceLock` cost more than the hashing
-/// it saved). A low half of 0 means "not yet": the high half is stored first and the low
-/// one releases it, so a reader that sees a low half also sees its high half. Two threads
-/// may both compute it, but they compute the same value. A fingerprint whose low half is
-/// 0 is never kept, only recomputed (one part in 2^64).
+/// A fingerprint computed at most once per part (a `OnceCell` cost more than the hashing
+/// it saved). A low half of 0 means "not yet"; a fingerprint whose low half is 0 is never
+/// kept, only recomputed (one part in 2^64).
 #[derive(Debug, Default)]
 struct FingerprintCell {
-    low: AtomicU64,
-    high: AtomicU64,
+    low: Cell<u64>,
+    high: Cell<u64>,
 }
 
 impl FingerprintCell {
     fn get_or_init(&self, compute: impl FnOnce() -> u128) -> u128 {
-        let low = self.low.load(Ordering::Acquire);
+        let low = self.low.get();
         if low != 0 {
-            return u128::from(low) | u128::from(self.high.load(Ordering::Relaxed)) << 64;
+            return u128::from(low) | u128::from(self.high.get()) << 64;
         }
         let fingerprint = compute();
-        self.high.store((fingerprint >> 64) as u64, Ordering::Relaxed);
-        self.low.store(fingerprint as u64, Ordering::Release);
+        self.high.set((fingerprint >> 64) as u64);
+        self.low.set(fingerprint as u64);
         fingerprint
     }
 }
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(Part { value, fingerprint: FingerprintCell::default() }))
+        Shared(Rc::new(Part { value, fingerprint: FingerprintCell::default() }))
     }
 }
 
@@ -65,7 +67,7 @@ impl<T> Shared<T> {
 
     /// No other state holds this part: dropping this one frees it.
     pub fn is_unique(&self) -> bool {
-        Arc::strong_count(&self.0) == 1
+        Rc::strong_count(&self.0) == 1
     }
 }
 
@@ -86,15 +88,15 @@ impl<T: Clone> DerefMut for Shared<T> {
     /// Unshares (copies) the value if another state still holds it; forgets the cached
     /// fingerprint, since the caller may change the value.
     fn deref_mut(&mut self) -> &mut T {
-        let part = Arc::make_mut(&mut self.0);
-        *part.fingerprint.low.get_mut() = 0;
+        let part = Rc::make_mut(&mut self.0);
+        part.fingerprint.low.set(0);
         &mut part.value
     }
 }
 
 impl<T: PartialEq> PartialEq for Shared<T> {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
+        Rc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
     }
 }
 

@@ -4,6 +4,7 @@
 //! equality ignore: two paths reaching the same state are the same state.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::agents::AsyncOp;
@@ -323,7 +324,7 @@ impl Carried {
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     pub steps: usize,
-    latest: Option<Arc<TraceLink>>,
+    latest: Option<Rc<TraceLink>>,
 }
 
 /// One step's records (steps that recorded nothing have no link) and the steps before.
@@ -331,7 +332,7 @@ pub struct Trace {
 struct TraceLink {
     edges: Vec<EdgeRec>,
     failed: Vec<FailedRec>,
-    earlier: Option<Arc<TraceLink>>,
+    earlier: Option<Rc<TraceLink>>,
 }
 
 impl Trace {
@@ -342,7 +343,7 @@ impl Trace {
             return;
         }
         let earlier = self.latest.take();
-        self.latest = Some(Arc::new(TraceLink { edges: edges.to_vec(), failed: failed.to_vec(), earlier }));
+        self.latest = Some(Rc::new(TraceLink { edges: edges.to_vec(), failed: failed.to_vec(), earlier }));
     }
 
     /// The links, oldest first.
@@ -371,7 +372,7 @@ impl Trace {
 impl Trace {
     /// Heap bytes of the latest step's records, when no other state shares them.
     pub fn own_bytes(&self) -> usize {
-        let Some(link) = self.latest.as_ref().filter(|l| Arc::strong_count(l) == 1) else { return 0 };
+        let Some(link) = self.latest.as_ref().filter(|l| Rc::strong_count(l) == 1) else { return 0 };
         std::mem::size_of::<TraceLink>()
             + link.edges.capacity() * std::mem::size_of::<EdgeRec>()
             + link.failed.iter().map(|f| super::size::carried(&f.carried) + f.text.capacity()).sum::<usize>()
@@ -384,7 +385,7 @@ impl Drop for Trace {
     fn drop(&mut self) {
         let mut next = self.latest.take();
         while let Some(link) = next {
-            next = Arc::try_unwrap(link).ok().and_then(|mut l| l.earlier.take());
+            next = Rc::try_unwrap(link).ok().and_then(|mut l| l.earlier.take());
         }
     }
 }

@@ -149,6 +149,10 @@ pub fn explore(
     let initial = m0.clone();
     let mut queue = BlockQueue::default();
     queue.push_back((0u32, m0));
+    // Per-state lists, kept across states so that expanding one allocates nothing.
+    let mut enabled: Vec<(u32, usize)> = Vec::new();
+    let mut blocked: Vec<(u32, String)> = Vec::new();
+    let mut ample: Vec<(u32, usize)> = Vec::new();
     'bfs: while let Some((id, m)) = queue.pop_front() {
         succs.begin(id);
         if m.undefined {
@@ -166,8 +170,8 @@ pub fn explore(
                 Err(e) => Some(Err(e)),
             })
             .transpose()?;
-        let mut enabled: Vec<(u32, usize)> = Vec::new();
-        let mut blocked: Vec<(u32, String)> = Vec::new();
+        enabled.clear();
+        blocked.clear();
         for agent in (0..m.agents.len() as u32).filter(|_| local.is_none()) {
             if let Some(n) = read_choice_count(layout, &m, agent)? {
                 if n > 0 {
@@ -195,15 +199,16 @@ pub fn explore(
             }
             continue;
         }
-        let ample: Vec<(u32, usize)> = match local {
-            Some(one) => vec![one],
+        ample.clear();
+        match local {
+            Some(one) => ample.push(one),
             None => {
                 let first = enabled.iter().map(|(a, _)| reduction.component_of(&m, *a)).min().unwrap_or(0);
-                enabled.iter().copied().filter(|(a, _)| reduction.component_of(&m, *a) == first).collect()
+                ample.extend(enabled.iter().copied().filter(|(a, _)| reduction.component_of(&m, *a) == first));
             }
-        };
+        }
         let depth = nodes.get(id as usize).map_or(0, |n| n.depth);
-        for (agent, choices) in ample {
+        for &(agent, choices) in &ample {
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
                 let mut next = m.clone();

@@ -104,7 +104,8 @@ pub fn readiness_for(layout: &Layout, m: &Machine, agent: u32, explain: bool) ->
     if let Some(r) = tcgen05::thread_readiness(layout, m, agent, instr) {
         return Ok(r);
     }
-    let run = || Ok(Readiness::Enabled(vec!["run".into()]));
+    // Most instructions have the one choice; its label is for people (`explain`).
+    let run = || Ok(Readiness::Enabled(vec![if explain { "run".into() } else { String::new() }]));
     match instr {
         Instr::BulkWait { n, read } => Ok(tma::wait_readiness(m, agent, *n, *read)),
         Instr::CpAsyncWait { n } => Ok(cp_async::wait_readiness(m, agent, Some(*n))),

@@ -20,7 +20,8 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, explain: bool) -> Res
 }
 
 pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
-    let (_, op) = op_of(ex.m, ex.agent).ok_or_else(|| internal("async step on a thread"))?;
+    // A copy: the step changes the machine the op lives in.
+    let op = op_of(ex.m, ex.agent).map(|(_, op)| op.clone()).ok_or_else(|| internal("async step on a thread"))?;
     match &op.what {
         AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => super::tma::step(ex, &op, choice),
         AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => super::cp_async::step(ex, &op, choice),

@@ -110,7 +110,7 @@ pub fn readiness_for(layout: &Layout, m: &Machine, agent: u32, explain: bool) ->
         Instr::BulkWait { n, read } => Ok(tma::wait_readiness(m, agent, *n, *read)),
         Instr::CpAsyncWait { n } => Ok(cp_async::wait_readiness(m, agent, Some(*n))),
         Instr::CpAsyncWaitAll => Ok(cp_async::wait_readiness(m, agent, None)),
-        Instr::Wgmma(WgmmaOp::WaitGroup { n }) => Ok(wgmma_wait_readiness(m, agent, *n)),
+        Instr::Wgmma(WgmmaOp::WaitGroup { n }) => Ok(wgmma_wait_readiness(m, agent, *n, explain)),
         Instr::Ld { .. } => ld_st::readiness(layout, m, agent, instr, None),
         Instr::Atom { .. } => atom::readiness(layout, m, agent, instr, None),
         Instr::ClusterWait => Ok(cluster::readiness(layout, m, agent)),
@@ -190,19 +190,15 @@ pub fn step(ex: &mut Exec, choice: u32) -> Result<(), String> {
     }
 }
 
-fn wgmma_wait_readiness(m: &Machine, agent: u32, n: u32) -> Readiness {
+fn wgmma_wait_readiness(m: &Machine, agent: u32, n: u32, explain: bool) -> Readiness {
     let Some(a) = m.agents.get(agent as usize) else { return Readiness::Done };
     let groups = &a.asyncs.wgmma_groups;
-    let waiting: Vec<String> = groups
-        .iter()
-        .take(async_agent::covered(groups, n))
-        .flatten()
-        .filter(|id| !all_reached(m, &[**id], Stage::Completed))
-        .map(|id| format!("#{id}"))
-        .collect();
-    if waiting.is_empty() {
+    let mut waiting = groups.iter().take(async_agent::covered(groups, n)).flatten().filter(|id| !all_reached(m, &[**id], Stage::Completed)).peekable();
+    if waiting.peek().is_none() {
         async_agent::one("wait_group returns")
+    } else if explain {
+        Readiness::Blocked(format!("waits for wgmma {}", waiting.map(|id| format!("#{id}")).collect::<Vec<_>>().join(", ")))
     } else {
-        Readiness::Blocked(format!("waits for wgmma {}", waiting.join(", ")))
+        Readiness::Blocked(String::new())
     }
 }

@@ -218,9 +218,9 @@ pub fn pragmatic(ex: &Exec) -> bool {
     ex.mode == Mode::Pragmatic
 }
 
-pub fn op_of(m: &Machine, agent: u32) -> Option<(InstrRef, AsyncOp)> {
+pub fn op_of(m: &Machine, agent: u32) -> Option<(InstrRef, &AsyncOp)> {
     match &m.agents.get(agent as usize)?.kind {
-        AgentKind::Async { issuer, op } => Some((*issuer, AsyncOp::clone(op))),
+        AgentKind::Async { issuer, op } => Some((*issuer, &**op)),
         AgentKind::Thread(_) => None,
     }
 }

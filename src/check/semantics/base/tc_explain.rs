@@ -9,9 +9,9 @@ use crate::check::report::RaceReason;
 use crate::model::{Instr, Space, TcOp};
 
 /// The tcgen05 op an agent runs, and the instruction that issued it.
-fn tc_op(ex: &Exec, agent: u32) -> Option<(InstrRef, TcWhat)> {
+fn tc_op<'m>(ex: &'m Exec, agent: u32) -> Option<(InstrRef, &'m TcWhat)> {
     let (issuer, op) = op_of(ex.m, agent)?;
-    match op.what {
+    match &op.what {
         AsyncWhat::Tc(t) => Some((issuer, t)),
         AsyncWhat::Bulk { .. }
         | AsyncWhat::BulkGroup { .. }

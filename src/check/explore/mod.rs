@@ -29,8 +29,10 @@ pub fn check(scenario: &Scenario, options: &Options) -> Report {
 /// pass (with that pass's final counts). It reads no clock: throttling is the caller's.
 pub fn check_with_progress(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMut(Progress)) -> Report {
     let passes = if ambiguity::touches_silent_points(scenario) { 2 } else { 1 };
+    // The layout and initial state do not depend on the mode: both passes share them.
+    let started = start(scenario);
     let mut pass = |number: u8, options: &Options| {
-        check_mode(scenario, options, &mut |states, transitions| {
+        check_mode(scenario, options, &started, &mut |states, transitions| {
             on_progress(Progress { states, transitions, max_states: options.max_states, pass: number, passes });
         })
     };
@@ -41,10 +43,13 @@ pub fn check_with_progress(scenario: &Scenario, options: &Options, on_progress: 
 /// [`check`] in `options.mode` alone: no second pass for a mode note. For callers that
 /// compare many runs (mutation testing) and need only the verdicts.
 pub fn check_one_mode(scenario: &Scenario, options: &Options) -> Report {
-    check_mode(scenario, options, &mut |_, _| {})
+    check_mode(scenario, options, &start(scenario), &mut |_, _| {})
 }
 
-fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMut(u64, u64)) -> Report {
+/// What [`start`] gives: the layout and the initial machine, or why the checker cannot run.
+type Started = Result<(std::sync::Arc<Layout>, crate::check::machine::Machine), String>;
+
+fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_progress: &mut dyn FnMut(u64, u64)) -> Report {
     let mut report = Report {
         mode: options.mode,
         verdict: Verdict::Partial,
@@ -56,8 +61,8 @@ fn check_mode(scenario: &Scenario, options: &Options, on_progress: &mut dyn FnMu
         mode_note: None,
         stats: Stats::default(),
     };
-    let explored = start(scenario).and_then(|(layout, m0)| {
-        let ex = bfs::explore(&layout, options.mode, m0, bfs::Caps { states: options.max_states, bytes: options.max_bytes }, on_progress)?;
+    let explored = started.as_ref().map_err(String::clone).and_then(|(layout, m0)| {
+        let ex = bfs::explore(layout, options.mode, m0.clone(), bfs::Caps { states: options.max_states, bytes: options.max_bytes }, on_progress)?;
         Ok((layout, ex))
     });
     let (layout, ex) = match explored {

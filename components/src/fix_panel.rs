@@ -141,7 +141,8 @@ impl FixSearch {
                 }
             }
         }
-        self.state.set(FixState::Running { done: 0, total: 0 });
+        // A fresh worker has no engine yet: it loads (the worker says so too, `FixLoading`).
+        self.state.set(if reusable { FixState::Running { done: 0, total: 0 } } else { FixState::Loading });
         let posted = self.live.with_value(|live| {
             let live = live.as_ref()?;
             if !live.ready.get() {

@@ -45,22 +45,18 @@ pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
 }
 
-/// Answers check requests (postcard bytes) with progress and reports, for as long as
-/// the worker lives.
+/// Answers check requests (postcard bytes) with progress and reports, and hands fix
+/// requests to the engine, for as long as the worker lives.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replier = scope.clone();
     let clock = scope.performance();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-        let data = event.data();
-        // A fix request comes wrapped as `{fix: bytes}`; a check request is the bytes.
-        let (request, fix) = match js_sys::Reflect::get(&data, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
-            Some(fix) => (fix, true),
-            None => (data, false),
-        };
-        if fix {
-            engine::fix(request);
-            return;
+        let request = event.data();
+        // A fix request comes wrapped as `{fix: bytes}`, for the engine alone; a check
+        // request is the bytes.
+        if let Some(fix) = js_sys::Reflect::get(&request, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
+            return engine::fix(fix);
         }
         if !engine::answered(&request) {
             let now = || clock.as_ref().map_or(0.0, |p| p.now());

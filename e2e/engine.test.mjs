@@ -46,6 +46,15 @@ async function check(page, source) {
     return { verdict, by: await panel(page).getAttribute("data-worker-answered-by") };
 }
 
+/** A new page on the explorer whose engine cannot be fetched, once its first verdict is in. */
+async function openWithoutEngine(browser) {
+    const { page, problems } = await browser.newPage();
+    await page.route("**/fencelab-engine*", (route) => route.abort());
+    await page.goto(`${browser.url}/#/explore`);
+    await verdictAfter(page, 0);
+    return { page, problems };
+}
+
 /** Checks `source` until `answerer` answers it (the engine comes after load). */
 async function checkUntilAnsweredBy(page, source, answerer) {
     const until = Date.now() + 30000;
@@ -102,10 +111,7 @@ describe("checker engine", { skip: skip ?? false }, () => {
     });
 
     test("when the engine cannot be fetched, the app's own wasm goes on answering and the console says why", async () => {
-        const { page, problems } = await browser.newPage();
-        await page.route("**/fencelab-engine*", (route) => route.abort());
-        await page.goto(`${browser.url}/#/explore`);
-        await verdictAfter(page, 0);
+        const { page, problems } = await openWithoutEngine(browser);
         await check(page, PIPELINE);
         // Past the worker's wait before the fetch, and its failure.
         await page.waitForTimeout(2500);
@@ -158,10 +164,7 @@ describe("checker engine", { skip: skip ?? false }, () => {
     });
 
     test("when the engine cannot be fetched, the fix panel says the fix search is unavailable and why, checks go on, and a later search tries again", async () => {
-        const { page, problems } = await browser.newPage();
-        await page.route("**/fencelab-engine*", (route) => route.abort());
-        await page.goto(`${browser.url}/#/explore`);
-        await verdictAfter(page, 0);
+        const { page, problems } = await openWithoutEngine(browser);
         assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
         await page.getByRole("button", { name: "Fix it" }).click();
         await page.locator('[data-fix-panel][data-fix-state="failed"]').waitFor({ timeout: 20000 });

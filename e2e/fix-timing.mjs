@@ -9,9 +9,10 @@
 // skipped (read from that file, so the two lists cannot drift). Each is searched in strict
 // mode when a twin is correct there, else in pragmatic mode, with the default limits.
 // Browser: the scenario is pasted into the explorer, the checker's mode set, "Fix it"
-// pressed; the time is the worker's own search time (`data-fix-ms`), and beside it the
-// page's wall time from the click to the answer on screen (a fresh worker each search:
-// its start is in the wall time only).
+// pressed; the time is the worker's own search time (`data-fix-ms`, the speed-built
+// engine's), and beside it the page's wall time from the click to the answer on screen
+// (the panel keeps its worker, so only the first search's wall time holds the worker's
+// start and the engine's fetch).
 // Native: the wall time of `fencelab fix FILE --json --mode M` (process start included).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

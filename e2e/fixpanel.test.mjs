@@ -93,7 +93,7 @@ describe("fix panel", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
         // Start and cancel in one task: the fix worker cannot have answered yet (it has not
-        // even started), so the cancel always finds the search running.
+        // even started), so the cancel always finds the search under way (loading).
         const cancelled = await page.evaluate(async () => {
             document.querySelector("[data-fix-start]").click();
             for (let i = 0; i < 20; i++) {

@@ -299,7 +299,7 @@ impl CheckClient {
                         self.act(|d, now| d.finished(now));
                     }
                     // Fix searches run in their own worker (`crate::fix_panel`), never this one.
-                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. }) => {}
+                    Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. } | CheckReply::FixLoading | CheckReply::FixUnavailable { .. }) => {}
                     Err(err) => self.state.set(CheckState::Failed(format!("unreadable checker reply: {err}"))),
                 }
             })

@@ -4,13 +4,22 @@
 //! its own, so the checker keeps answering edits; cancel terminates that worker. The
 //! search's mode and edit limit are the panel's own; "Which steps matter?" also marks the
 //! steps in the lanes and the editor (`instr_notes`).
+//!
+//! Only the speed-built engine answers fix requests (the page's wasm has no fix search,
+//! docs/loading.md): the worker fetches it for the first search and says so
+//! (`FixLoading`), and the panel keeps that worker for the next searches, so they start at
+//! once. If the engine cannot load, the panel says the search is unavailable and why, and
+//! the next click tries again in a fresh worker.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use fencelab::check::{Mode, Verdict};
 use fencelab::cost::MODEL_LABEL;
 use fencelab::fix::Fix;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
-use web_sys::{ErrorEvent, MessageEvent};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 use crate::check_client::{start_worker, Attached, CheckState};
 use crate::decimal::fixed;
@@ -29,11 +38,20 @@ enum FixKind {
 #[derive(Clone, Debug, PartialEq)]
 enum FixState {
     Idle,
+    /// The worker is fetching the engine that runs the search (a worker's first search).
+    Loading,
     Running { done: usize, total: usize },
     /// The answer and the worker's search time (ms).
     Done(FixOutcome, f64),
     Cancelled,
     Failed(String),
+}
+
+impl FixState {
+    /// Whether a search is under way (its worker is busy with it).
+    fn busy(&self) -> bool {
+        matches!(self, FixState::Loading | FixState::Running { .. })
+    }
 }
 
 /// What one search was asked: an edit or another setting makes its answer stale.
@@ -44,6 +62,17 @@ struct Asked {
     max_edits: usize,
 }
 
+/// The panel's worker, kept between searches once its engine has loaded.
+struct FixWorker {
+    attached: Attached,
+    ready: Rc<Cell<bool>>,
+    /// The request posted once the worker is ready.
+    queued: Rc<RefCell<Option<Vec<u8>>>>,
+    /// False once the worker said it cannot search or stopped: the next search starts a
+    /// fresh one.
+    usable: Rc<Cell<bool>>,
+}
+
 /// The panel's search: one at a time, for one text, mode and edit limit.
 #[derive(Clone, Copy)]
 struct FixSearch {
@@ -52,8 +81,9 @@ struct FixSearch {
     /// The search's mode: the checker's, until the learner picks another.
     mode: RwSignal<Mode>,
     max_edits: RwSignal<usize>,
-    live: StoredValue<Option<Attached>, LocalStorage>,
-    next_id: StoredValue<u64>,
+    live: StoredValue<Option<FixWorker>, LocalStorage>,
+    /// The current search's request id; replies to others are stale.
+    id: StoredValue<u64>,
 }
 
 impl FixSearch {
@@ -64,12 +94,12 @@ impl FixSearch {
             mode: RwSignal::new(mode),
             max_edits: RwSignal::new(fencelab::fix::Limits::default().max_edits),
             live: StoredValue::new_local(None),
-            next_id: StoredValue::new(0),
+            id: StoredValue::new(0),
         }
     }
 
     fn stop(self) {
-        self.live.update_value(|l| l.take().into_iter().for_each(Attached::stop));
+        self.live.update_value(|l| l.take().into_iter().for_each(|w| w.attached.stop()));
     }
 
     fn cancel(self) {
@@ -77,50 +107,96 @@ impl FixSearch {
         self.state.set(FixState::Cancelled);
     }
 
+    /// Drops the search shown (an edit or another setting made it stale); a search still
+    /// running takes its worker with it, since a search cannot be interrupted.
+    fn drop_stale(self) {
+        if self.state.with_untracked(FixState::busy) {
+            self.stop();
+        }
+        self.searched.set(None);
+        self.state.set(FixState::Idle);
+    }
+
     fn start(self, state: AppState, asked: Asked) {
-        self.stop();
+        // The worker runs one search at a time: a running one is given up with its worker.
+        let reusable = !self.state.with_untracked(FixState::busy) && self.live.with_value(|l| l.as_ref().is_some_and(|w| w.usable.get()));
+        if !reusable {
+            self.stop();
+        }
         state.notes.set_steps(None);
-        let id = self.next_id.get_value() + 1;
-        self.next_id.set_value(id);
+        let id = self.id.get_value() + 1;
+        self.id.set_value(id);
         self.searched.set(Some(asked.clone()));
         let Asked { source, mode, max_edits } = asked;
-        let Ok(bytes) = encode_fix_request(&FixRequest { id, source: source.clone(), mode, max_edits }) else {
+        let Ok(bytes) = encode_fix_request(&FixRequest { id, source, mode, max_edits }) else {
             self.state.set(FixState::Failed("fencelab internal bug: fix request not serializable".into()));
             return;
         };
-        let worker = match start_worker() {
-            Ok(worker) => worker,
-            Err(err) => {
-                self.state.set(FixState::Failed(format!("could not start the fix worker: {err:?}")));
-                return;
+        if !reusable {
+            match self.spawn(state) {
+                Ok(worker) => self.live.set_value(Some(worker)),
+                Err(err) => {
+                    self.state.set(FixState::Failed(format!("could not start the fix worker: {err:?}")));
+                    return;
+                }
             }
-        };
-        self.state.set(FixState::Running { done: 0, total: 0 });
+        }
+        // A fresh worker has no engine yet: it loads (the worker says so too, `FixLoading`).
+        self.state.set(if reusable { FixState::Running { done: 0, total: 0 } } else { FixState::Loading });
+        let posted = self.live.with_value(|live| {
+            let live = live.as_ref()?;
+            if !live.ready.get() {
+                *live.queued.borrow_mut() = Some(bytes);
+                return Some(true);
+            }
+            Some(post_fix(&live.attached.worker, &bytes))
+        });
+        if posted != Some(true) {
+            self.state.set(FixState::Failed("could not reach the fix worker".into()));
+        }
+    }
+
+    /// A fresh worker whose replies drive the panel: it loads the engine on the first
+    /// request and answers every later one at once.
+    fn spawn(self, state: AppState) -> Result<FixWorker, JsValue> {
+        let worker = start_worker()?;
+        let ready = Rc::new(Cell::new(false));
+        let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
+        let usable = Rc::new(Cell::new(true));
         let on_message = {
-            let worker = worker.clone();
+            let (worker, ready, queued, usable) = (worker.clone(), ready.clone(), queued.clone(), usable.clone());
             Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
                 let bytes_in = js_sys::Uint8Array::new(&ev.data()).to_vec();
+                let current = self.id.get_value();
                 match decode_reply(&bytes_in) {
                     Ok(CheckReply::Ready) => {
-                        let wrapped = js_sys::Object::new();
-                        let payload = js_sys::Uint8Array::from(bytes.as_slice());
-                        if js_sys::Reflect::set(&wrapped, &"fix".into(), &payload).is_err() || worker.post_message(&wrapped).is_err() {
-                            self.state.set(FixState::Failed("could not reach the fix worker".into()));
+                        ready.set(true);
+                        if let Some(request) = queued.borrow_mut().take() {
+                            if !post_fix(&worker, &request) {
+                                self.state.set(FixState::Failed("could not reach the fix worker".into()));
+                            }
                         }
                     }
-                    Ok(CheckReply::FixProgress { id: got, done, total }) if got == id => {
+                    // The worker holds one search, the current one: it fetches the engine first.
+                    Ok(CheckReply::FixLoading) => self.state.set(FixState::Loading),
+                    Ok(CheckReply::FixProgress { id, done, total }) if id == current => {
                         self.state.set(FixState::Running { done, total });
                     }
-                    Ok(CheckReply::FixDone { id: got, outcome, search_ms }) if got == id => {
-                        // The worker's job is done; its handlers go with the next start or the panel.
-                        worker.terminate();
-                        if let Ok(FixOutcome::Improved(found)) = &outcome {
-                            state.notes.set_steps(Some(StepMarks::new(source.clone(), found)));
+                    Ok(CheckReply::FixDone { id, outcome, search_ms }) if id == current => {
+                        if let (Ok(FixOutcome::Improved(found)), Some(asked)) = (&outcome, self.searched.get_untracked()) {
+                            state.notes.set_steps(Some(StepMarks::new(asked.source, found)));
                         }
                         self.state.set(match outcome {
                             Ok(outcome) => FixState::Done(outcome, search_ms),
                             Err(why) => FixState::Failed(why),
                         });
+                    }
+                    Ok(CheckReply::FixUnavailable { why }) => {
+                        usable.set(false);
+                        worker.terminate();
+                        self.state.set(FixState::Failed(format!(
+                            "The fix search is unavailable: {why}. Checking still works; the button above tries again."
+                        )));
                     }
                     Ok(CheckReply::Invalid { message }) => self.state.set(FixState::Failed(message)),
                     // Replies to an older search, or check replies this worker never sends.
@@ -129,12 +205,23 @@ impl FixSearch {
                 }
             })
         };
-        let on_error = Closure::<dyn Fn(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            ev.prevent_default();
-            self.state.set(FixState::Failed(format!("the fix search stopped: {}", ev.message())));
-        });
-        self.live.set_value(Some(Attached::new(worker, on_message, on_error)));
+        let on_error = {
+            let usable = usable.clone();
+            Closure::<dyn Fn(ErrorEvent)>::new(move |ev: ErrorEvent| {
+                ev.prevent_default();
+                usable.set(false);
+                self.state.set(FixState::Failed(format!("the fix search stopped: {}", ev.message())));
+            })
+        };
+        Ok(FixWorker { attached: Attached::new(worker, on_message, on_error), ready, queued, usable })
     }
+}
+
+/// Posts a fix request, wrapped as `{fix: bytes}` so the worker tells it from a check.
+fn post_fix(worker: &Worker, request: &[u8]) -> bool {
+    let wrapped = js_sys::Object::new();
+    let payload = js_sys::Uint8Array::from(request);
+    js_sys::Reflect::set(&wrapped, &"fix".into(), &payload).is_ok() && worker.post_message(&wrapped).is_ok()
 }
 
 /// Which search the current verdict calls for: none until a complete check has answered.
@@ -161,19 +248,18 @@ pub fn FixPanel() -> impl IntoView {
     Effect::new(move |_| search.mode.set(state.mode.get()));
     let asked = move || Asked { source: state.source.get(), mode: search.mode.get(), max_edits: search.max_edits.get() };
     // An edit or another setting makes the shown search stale: drop it (and stop its
-    // worker), and the step marks with it.
+    // worker if it is still searching), and the step marks with it.
     Effect::new(move || {
         let now = asked();
         if search.searched.with_untracked(|s| s.as_ref().is_some_and(|s| *s != now)) {
-            search.stop();
-            search.searched.set(None);
-            search.state.set(FixState::Idle);
+            search.drop_stale();
             state.notes.set_steps(None);
         }
     });
     let data_state = move || {
         search.state.with(|s| match s {
             FixState::Idle => "idle",
+            FixState::Loading => "loading",
             FixState::Running { .. } => "running",
             FixState::Done(..) => "done",
             FixState::Cancelled => "cancelled",
@@ -187,7 +273,7 @@ pub fn FixPanel() -> impl IntoView {
             FixKind::Improve => ("Which steps matter?", "Find the steps this scenario needs, the ones it can drop, and cheaper correct variants"),
         };
         let start = move |_| search.start(state, untrack(asked));
-        let running = move || matches!(search.state.get(), FixState::Running { .. });
+        let running = move || search.state.with(FixState::busy);
         let search_ms = move || match search.state.get() {
             FixState::Done(_, ms) => Some(fixed(ms, 1)),
             _ => None,
@@ -233,6 +319,13 @@ pub fn FixPanel() -> impl IntoView {
 fn fix_body(search: FixSearch, state: AppState) -> AnyView {
     match search.state.get() {
         FixState::Idle => ().into_any(),
+        FixState::Loading => view! {
+            <p class="checking fix-progress" role="status">
+                <span class="spinner" aria-hidden="true"></span>"Loading the fix search (fetched on first use)…"
+                <button type="button" class="fix-cancel" data-fix-cancel="" on:click=move |_| search.cancel()>"Cancel"</button>
+            </p>
+        }
+        .into_any(),
         FixState::Running { done, total } => {
             let counted = if total == 0 { "Searching…".to_string() } else { format!("Searching… {done} of at most {total} checks") };
             view! {

@@ -7,7 +7,13 @@
 //! answered a request and the page has had time to load, it fetches the speed-built
 //! checker engine (`engine/`, `fencelab-engine.js`) and, once that has instantiated and
 //! warmed up, hands it every request; if it fails to load or to run, the worker goes on
-//! answering with its own wasm (docs/performance.md).
+//! answering checks with its own wasm (docs/performance.md).
+//!
+//! Fix requests (the fix panel's own worker) are answered by the engine alone: the page's
+//! wasm is built without the fix search (docs/loading.md). A fix request that comes before
+//! the engine has loaded fetches it at once, without the warm-up, and waits for it
+//! (`FixLoading`); if the engine cannot load or stops, the worker says so
+//! (`FixUnavailable`) instead of answering.
 
 use std::cell::RefCell;
 
@@ -18,7 +24,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use fencelab::check::Options;
 
 use crate::analysis::Analysis;
-use crate::protocol::{answer, answer_fix, encode, quick_check, Answerer, CheckReply};
+use crate::protocol::{answer, encode, quick_check, Answerer, CheckReply};
 use crate::state::STARTER_SCENARIO;
 use crate::tape::Tape;
 
@@ -39,30 +45,23 @@ pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
 }
 
-/// Answers check requests (postcard bytes) with progress and reports, for as long as
-/// the worker lives.
+/// Answers check requests (postcard bytes) with progress and reports, and hands fix
+/// requests to the engine, for as long as the worker lives.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replier = scope.clone();
     let clock = scope.performance();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
-        let data = event.data();
-        // A fix request comes wrapped as `{fix: bytes}`; a check request is the bytes.
-        let (request, fix) = match js_sys::Reflect::get(&data, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
-            Some(fix) => (fix, true),
-            None => (data, false),
-        };
-        if !engine::answered(&request, fix) {
+        let request = event.data();
+        // A fix request comes wrapped as `{fix: bytes}`, for the engine alone; a check
+        // request is the bytes.
+        if let Some(fix) = js_sys::Reflect::get(&request, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
+            return engine::fix(fix);
+        }
+        if !engine::answered(&request) {
             let now = || clock.as_ref().map_or(0.0, |p| p.now());
-            // A closed port only means the page went away; there is no one left to tell.
-            let mut post = |reply: Vec<u8>| {
-                let _ = replier.post_message(&js_sys::Uint8Array::from(reply.as_slice()));
-            };
             let bytes = js_sys::Uint8Array::new(&request).to_vec();
-            match fix {
-                true => answer_fix(&bytes, &now, &mut post),
-                false => answer(&bytes, Answerer::Worker, &now, &mut post),
-            }
+            answer(&bytes, Answerer::Worker, &now, &mut |reply| post(&replier, &reply));
         }
         engine::wanted(&replier);
     });
@@ -71,7 +70,13 @@ pub fn serve() {
     on_message.forget();
     warm_up();
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
-    let _ = scope.post_message(&js_sys::Uint8Array::from(encode(&CheckReply::Ready).as_slice()));
+    post(&scope, &encode(&CheckReply::Ready));
+}
+
+/// Posts one reply to the page. A closed port only means the page went away; there is no
+/// one left to tell.
+fn post(scope: &DedicatedWorkerGlobalScope, reply: &[u8]) {
+    let _ = scope.post_message(&js_sys::Uint8Array::from(reply));
 }
 
 /// Runs the starter scenario through what the page runs on its first load: the parse, the
@@ -112,14 +117,19 @@ mod engine {
     thread_local! {
         pub(super) static READY_AT: Cell<f64> = const { Cell::new(0.0) };
         static ENGINE: RefCell<Stage> = const { RefCell::new(Stage::NotWanted) };
+        /// A fix request that came before the engine had loaded: answered once it has.
+        static PENDING_FIX: RefCell<Option<JsValue>> = const { RefCell::new(None) };
     }
 
     enum Stage {
         NotWanted,
+        /// Its fetch waits for the page's load to be over (`AFTER_READY_MS`).
+        Scheduled,
         Loading,
         Loaded(Engine),
-        /// It did not load or it failed a request: the worker's own wasm answers.
-        Failed,
+        /// It did not load or it failed a request (why): the worker's own wasm answers
+        /// checks, and fix requests are told that the fix search is unavailable.
+        Failed(String),
     }
 
     /// The engine module's exports, and the clock and reply port it is handed.
@@ -131,17 +141,20 @@ mod engine {
         post: js_sys::Function,
     }
 
-    /// Has the engine answer `request` if it has loaded; `false` when the caller must.
-    /// An engine that throws (a trap) is dropped, and the caller answers the request.
-    pub(super) fn answered(request: &JsValue, fix: bool) -> bool {
-        let Some(engine) = ENGINE.with(|e| match &*e.borrow() {
+    fn loaded() -> Option<Engine> {
+        ENGINE.with(|e| match &*e.borrow() {
             Stage::Loaded(engine) => Some(engine.clone()),
             _ => None,
-        }) else {
+        })
+    }
+
+    /// Has the engine answer check `request` if it has loaded; `false` when the caller
+    /// must. An engine that throws (a trap) is dropped, and the caller answers the request.
+    pub(super) fn answered(request: &JsValue) -> bool {
+        let Some(engine) = loaded() else {
             return false;
         };
-        let run = if fix { &engine.answer_fix } else { &engine.answer };
-        match run.call3(&JsValue::NULL, request, &engine.now, &engine.post) {
+        match engine.answer.call3(&JsValue::NULL, request, &engine.now, &engine.post) {
             Ok(_) => true,
             Err(err) => {
                 give_up("failed a request", &err);
@@ -150,13 +163,55 @@ mod engine {
         }
     }
 
-    /// Called after each request: the first one schedules the engine's fetch.
+    /// Has the engine answer fix `request`: at once if it has loaded; otherwise the request
+    /// waits for the engine, which is fetched now (a newer request replaces it).
+    pub(super) fn fix(request: JsValue) {
+        if let Some(engine) = loaded() {
+            return run_fix(&engine, &request);
+        }
+        let start = ENGINE.with(|e| {
+            let mut stage = e.borrow_mut();
+            match &*stage {
+                Stage::Failed(why) => Err(why.clone()),
+                Stage::NotWanted | Stage::Scheduled => {
+                    *stage = Stage::Loading;
+                    Ok(true)
+                }
+                Stage::Loading | Stage::Loaded(_) => Ok(false),
+            }
+        });
+        match start {
+            Err(why) => unavailable(&why),
+            Ok(start) => {
+                PENDING_FIX.with(|p| *p.borrow_mut() = Some(request));
+                post(&js_sys::global().unchecked_into(), &encode(&CheckReply::FixLoading));
+                // A fix search makes thousands of checks, which optimise the engine's code
+                // as it goes: no warm-up stands between the learner and the search.
+                if start {
+                    wasm_bindgen_futures::spawn_local(load(0));
+                }
+            }
+        }
+    }
+
+    fn run_fix(engine: &Engine, request: &JsValue) {
+        if let Err(err) = engine.answer_fix.call3(&JsValue::NULL, request, &engine.now, &engine.post) {
+            unavailable(&give_up("stopped during a fix search", &err));
+        }
+    }
+
+    /// Tells the page that this worker cannot search for fixes, and why.
+    fn unavailable(why: &str) {
+        post(&js_sys::global().unchecked_into(), &encode(&CheckReply::FixUnavailable { why: why.to_string() }));
+    }
+
+    /// Called after each check request: the first one schedules the engine's fetch.
     pub(super) fn wanted(scope: &DedicatedWorkerGlobalScope) {
         let first = ENGINE.with(|e| {
             let mut stage = e.borrow_mut();
             let first = matches!(*stage, Stage::NotWanted);
             if first {
-                *stage = Stage::Loading;
+                *stage = Stage::Scheduled;
             }
             first
         });
@@ -165,20 +220,41 @@ mod engine {
         }
         let now = scope.performance().map_or(0.0, |p| p.now());
         let delay = (READY_AT.get() + AFTER_READY_MS - now).max(0.0);
-        let fetch = Closure::once_into_js(|| wasm_bindgen_futures::spawn_local(load()));
+        let fetch = Closure::once_into_js(|| {
+            // A fix request may have fetched it meanwhile.
+            let due = ENGINE.with(|e| {
+                let mut stage = e.borrow_mut();
+                let due = matches!(*stage, Stage::Scheduled);
+                if due {
+                    *stage = Stage::Loading;
+                }
+                due
+            });
+            if due {
+                wasm_bindgen_futures::spawn_local(load(WARM_UP_RUNS));
+            }
+        });
         if scope.set_timeout_with_callback_and_timeout_and_arguments_0(fetch.unchecked_ref(), delay as i32).is_err() {
             give_up("could not be scheduled", &JsValue::UNDEFINED);
         }
     }
 
-    async fn load() {
-        match instantiate().await {
-            Ok(engine) => ENGINE.with(|e| *e.borrow_mut() = Stage::Loaded(engine)),
-            Err(err) => give_up("did not load", &err),
+    async fn load(warm_up_runs: u32) {
+        let pending = match instantiate(warm_up_runs).await {
+            Ok(engine) => {
+                ENGINE.with(|e| *e.borrow_mut() = Stage::Loaded(engine.clone()));
+                Ok(engine)
+            }
+            Err(err) => Err(give_up("did not load", &err)),
+        };
+        let Some(request) = PENDING_FIX.with(|p| p.borrow_mut().take()) else { return };
+        match pending {
+            Ok(engine) => run_fix(&engine, &request),
+            Err(why) => unavailable(&why),
         }
     }
 
-    async fn instantiate() -> Result<Engine, JsValue> {
+    async fn instantiate(warm_up_runs: u32) -> Result<Engine, JsValue> {
         let url = web_sys::Url::new_with_base(ENGINE_URL, &glue_url())?.href();
         // wasm-bindgen has no dynamic import; a function built from text can use one.
         let import = js_sys::Function::new_with_args("url", "return import(url)");
@@ -188,7 +264,7 @@ mod engine {
         JsFuture::from(export("default")?.call0(&JsValue::NULL)?.unchecked_into::<js_sys::Promise>()).await?;
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let warm_up = export("warm_up")?;
-        for run in 0..WARM_UP_RUNS {
+        for run in 0..warm_up_runs {
             warm_up.call1(&JsValue::NULL, &run.into())?;
             // One run per task: a request that comes meanwhile is answered between runs.
             let next_task = js_sys::Promise::new(&mut |resolve, _| {
@@ -202,8 +278,22 @@ mod engine {
         Ok(Engine { answer: export("answer")?, answer_fix: export("answer_fix")?, now, post })
     }
 
-    fn give_up(why: &str, err: &JsValue) {
-        ENGINE.with(|e| *e.borrow_mut() = Stage::Failed);
-        web_sys::console::warn_2(&format!("fencelab: the speed-built checker engine {why}; the worker goes on with the app's own checker:").into(), err);
+    /// Drops the engine for good; returns why, as the fix panel shows it.
+    fn give_up(what: &str, err: &JsValue) -> String {
+        let why = format!("its engine {what}: {}", error_text(err));
+        ENGINE.with(|e| *e.borrow_mut() = Stage::Failed(why.clone()));
+        web_sys::console::warn_2(
+            &format!("fencelab: the speed-built checker engine {what}; checks go on with the app's own checker, fix searches are unavailable:").into(),
+            err,
+        );
+        why
+    }
+
+    /// A thrown value as one line: an `Error`'s name and message, or the value's text.
+    fn error_text(err: &JsValue) -> String {
+        match err.dyn_ref::<js_sys::Error>() {
+            Some(error) => String::from(error.to_string()),
+            None => err.as_string().unwrap_or_else(|| "no reason given".to_string()),
+        }
     }
 }

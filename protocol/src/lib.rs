@@ -4,9 +4,15 @@
 //! just an error reply. A crate of its own because two wasms answer requests: the app's
 //! own (components/, built for size) and the speed-built engine the worker fetches after
 //! load (engine/); both are built from one tree, so the encoding never crosses versions.
+//! Only the engine answers fix requests (the `fix` feature), so the page's wasm carries
+//! the fix search's answer types but not the search.
 
-use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report, Verdict};
-use fencelab::fix::{fix, improve, Improvement, Limits, Search};
+#[cfg(feature = "fix")]
+use fencelab::check::Verdict;
+use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
+#[cfg(feature = "fix")]
+use fencelab::fix::{fix, improve, Limits};
+use fencelab::fix::{Improvement, Search};
 use fencelab::link::{decode_postcard, LinkError, MAX_NESTING};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
@@ -42,6 +48,11 @@ pub enum CheckReply {
     /// The fix search's answer, or why it could not run, and how long it took by the
     /// worker's clock (ms).
     FixDone { id: u64, outcome: Result<FixOutcome, String>, search_ms: f64 },
+    /// The fix search runs only in the engine, which this worker is still fetching: the
+    /// request waits for it.
+    FixLoading,
+    /// No fix search can run in this worker: its engine did not load or stopped (why).
+    FixUnavailable { why: String },
 }
 
 /// Page → worker: search fixes (a scenario that is not correct in `mode`) or necessity and
@@ -64,9 +75,11 @@ pub enum FixOutcome {
     Improved(Improvement),
 }
 
-/// The worker's answer to a fix request: throttled progress, then one `FixDone`. Like the
+/// The worker's answer to a fix request: a first `FixProgress` at once (the search has
+/// started), throttled progress, then one `FixDone`. Like the
 /// CLI, it repairs a scenario that is not correct in the request's mode and otherwise says
 /// which steps matter: the panel's choice was made on the verdict of the checker's mode.
+#[cfg(feature = "fix")]
 pub fn answer_fix(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
     let req = match decode_postcard::<FixRequest>(request, MESSAGE_NESTING) {
@@ -76,6 +89,7 @@ pub fn answer_fix(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Ve
             return;
         }
     };
+    post(encode(&CheckReply::FixProgress { id: req.id, done: 0, total: 0 }));
     let mut throttle = Throttle { every_ms: PROGRESS_EVERY_MS, last_ms: started };
     // The page cancels by terminating the worker, so the search itself never stops early here.
     let mut on_progress = |done: usize, total: usize| {
@@ -275,14 +289,19 @@ mod tests {
         assert!(matches!(out.as_slice(), [CheckReply::Invalid { message }] if message.contains("unreadable")));
     }
 
+    /// The replies to a fix request after the first, which says at once that the search
+    /// started (the page shows "Searching…" from it, no longer that the engine loads).
+    #[cfg(feature = "fix")]
     fn fix_replies(source: &str, max_edits: usize) -> Vec<CheckReply> {
         let bytes = encode_fix_request(&FixRequest { id: 4, source: source.to_string(), mode: Mode::Strict, max_edits })
             .expect("request serializes");
         let mut out = Vec::new();
         answer_fix(&bytes, &|| 0.0, &mut |b| out.push(decode(&b)));
-        out
+        assert_eq!(out.first(), Some(&CheckReply::FixProgress { id: 4, done: 0, total: 0 }), "{out:?}");
+        out.split_off(1)
     }
 
+    #[cfg(feature = "fix")]
     #[test]
     fn a_fix_request_on_racy_message_passing_answers_verified_fixes() {
         let out = fix_replies(RACY_MESSAGE_PASSING, 4);
@@ -293,6 +312,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "fix")]
     #[test]
     fn the_edit_limit_reaches_the_search() {
         // Racy message passing is repaired cheaply by a release and an acquire: two search
@@ -308,6 +328,7 @@ mod tests {
         assert_eq!(two, four, "two steps reach the release/acquire pair");
     }
 
+    #[cfg(feature = "fix")]
     #[test]
     fn a_correct_scenario_is_told_which_steps_matter() {
         let out = fix_replies(MESSAGE_PASSING, 4);

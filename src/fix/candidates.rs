@@ -3,7 +3,7 @@
 //! add an `expect_tx`, correct a byte count, a count or a parity, move an instruction
 //! (an arrive past a read). Every match over instruction kinds is exhaustive.
 
-use super::change::Change;
+use super::outcome::Change;
 use crate::model::{
     AddrSpace, Fence, FenceSem, Instr, MbarKind, MbarOp, Object, Operand, ProxyKind, Scenario, Scope, Sem, SyncRestrict, TcOp, Use, WgmmaOp,
 };

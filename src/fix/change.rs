@@ -1,36 +1,10 @@
 //! A fix's edits, each against the original program, applied to the model (for the
 //! search) or to the author's source text (for the answer, comments kept).
 
-use serde::{Deserialize, Serialize};
-
+use super::outcome::{Change, LineEdit};
 use crate::diag::line_col;
 use crate::model::{Expect, Expectation, Instr, Mode, Scenario};
 use crate::syntax::{expectation_text, instr_text, SourceMap};
-
-/// One edit. Indices are into the original thread's program, so edits combine in any order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Change {
-    Replace { thread: usize, at: usize, with: Instr },
-    /// Insert before original instruction `before` (`before == len` appends).
-    Insert { thread: usize, before: usize, instr: Instr },
-    /// Swap instruction `at` with the one after it.
-    MoveDown { thread: usize, at: usize },
-    /// Take instruction `from` out and put it back before original instruction `to`
-    /// (`to == len` appends): a move of more than one place.
-    Move { thread: usize, from: usize, to: usize },
-    /// Delete instruction `at` (only the cheaper-variant search weakens).
-    Remove { thread: usize, at: usize },
-    /// Declare mbarrier `bar` (an index into the scenario's mbarriers) with arrival count
-    /// `count`, for barriers the scenario starts initialised.
-    DeclaredCount { bar: usize, count: u32 },
-    /// Insert right after original instruction `after`, ahead of every insert before
-    /// `after + 1`: a wait closing the instance that instruction opened goes before a new
-    /// round placed there.
-    InsertAfter { thread: usize, after: usize, instr: Instr },
-    /// Declare a new mbarrier `name` in CTA `cta` (an index into the scenario's CTAs),
-    /// initialised with arrival count `count`: the barrier of a handoff the scenario lacks.
-    Declare { cta: usize, name: String, count: u32 },
-}
 
 impl Change {
     pub fn thread(&self) -> usize {
@@ -253,17 +227,6 @@ pub(super) fn apply(original: &Scenario, changes: &[Change]) -> (Scenario, Vec<V
         origins.push(origin);
     }
     (scenario, origins)
-}
-
-/// One edit as the user sees it: a source line, what it said and what it says now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LineEdit {
-    /// 1-based line in the original source.
-    pub line: usize,
-    /// The original instruction (empty for an insert).
-    pub before: String,
-    /// The new instruction (for a move, both lines in their new order).
-    pub after: String,
 }
 
 /// A byte range of the source and its replacement.

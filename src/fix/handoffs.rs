@@ -4,7 +4,7 @@
 //! raised, its owner's waits widened to the cluster). Every match over instruction kinds
 //! is exhaustive.
 
-use super::change::Change;
+use super::outcome::Change;
 use crate::palette::fresh_memory;
 use crate::model::{AddrSpace, Instr, MbarKind, MbarOp, Operand, Scenario, Scope, Sem, TcOp};
 

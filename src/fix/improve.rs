@@ -1,58 +1,14 @@
 //! For a correct scenario: which synchronization steps matter, which can go, and which
 //! cheaper variants stay correct.
 
-use serde::{Deserialize, Serialize};
-
 use super::candidates::{self, added_cost};
-use super::change::{self, Change};
-use super::search::{distance, Side, solved, verified, Checker, Fix, FixError, Limits};
+use super::change;
+use super::outcome::{Breakage, Change, Fix, Improvement, Limits, Necessary, Redundant};
+use super::search::{distance, Side, solved, verified, Checker, FixError};
 use crate::check::{check_one_mode, Mode, Options, Verdict};
 use crate::cost::cost;
 use crate::diag::line_col;
 use crate::mutate::{judge, mutants, Fate, Mutant, MutationKind};
-
-/// A step whose weakening the checker notices.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Necessary {
-    pub line: usize,
-    pub thread: String,
-    pub instr: usize,
-    pub text: String,
-    /// Each weakening that breaks it: `(after, verdict, first finding)`.
-    pub breaks: Vec<Breakage>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Breakage {
-    pub kind: String,
-    pub after: String,
-    pub verdict: Verdict,
-    pub finding: Option<String>,
-}
-
-/// A step that can go, or be weakened, with the verdict unchanged.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Redundant {
-    pub line: usize,
-    pub thread: String,
-    pub instr: usize,
-    pub text: String,
-    pub kind: String,
-    /// `(dropped)` or the weaker instruction.
-    pub after: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Improvement {
-    pub mode: Mode,
-    pub cost: u32,
-    pub necessary: Vec<Necessary>,
-    pub redundant: Vec<Redundant>,
-    /// Correct variants costing less than the original, cheapest first.
-    pub cheaper: Vec<Fix>,
-    pub checks: usize,
-    pub stopped_early: Option<String>,
-}
 
 /// The mutant as an edit of the original program.
 fn as_change(m: &Mutant) -> Option<Change> {

@@ -12,16 +12,28 @@
 //! [`improve`] (for a correct scenario) judges each single weakening ([`crate::mutate`]):
 //! killed ones mark necessary steps, surviving drops mark redundant ones, and a weakening
 //! that saves cost is repaired by one cheaper strengthening where one exists.
+//!
+//! The search is behind the `search` feature (on with `cli`): the app's page wasm links
+//! only [`outcome`]'s types, to show what the worker's engine found (docs/loading.md).
 
+mod outcome;
+pub use outcome::{Breakage, Change, Fix, Improvement, Limits, LineEdit, ModeVerdict, Necessary, Redundant, Search};
+
+#[cfg(feature = "search")]
 mod candidates;
+#[cfg(feature = "search")]
 mod change;
+#[cfg(feature = "search")]
 mod handoffs;
+#[cfg(feature = "search")]
 mod improve;
+#[cfg(feature = "search")]
 mod search;
 
-pub use change::{Change, LineEdit};
-pub use improve::{improve, Improvement, Necessary, Redundant};
-pub use search::{fix, Fix, FixError, Limits, ModeVerdict, Search};
+#[cfg(feature = "search")]
+pub use improve::improve;
+#[cfg(feature = "search")]
+pub use search::{fix, FixError};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "search"))]
 mod tests;

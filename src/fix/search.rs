@@ -3,75 +3,15 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use super::{candidates, handoffs};
-use super::change::{self, Change, LineEdit};
+use super::change;
+use super::outcome::{Change, Fix, Limits, ModeVerdict, Search};
 use crate::check::view::AgentKindView;
 use crate::check::{check_one_mode, Finding, Mode, Options, Report, Stepper, Verdict};
 use crate::cost::{cost, difference, Cost};
 use crate::diag::Diagnostic;
 use crate::model::{BarKind, Expect, Instr, Object, Operand, Scenario};
 use crate::syntax::{print, SourceMap};
-
-/// Bounds on the search.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Limits {
-    /// Most edits in one fix.
-    pub max_edits: usize,
-    /// Most checker runs in all; the search stops early when it reaches them.
-    pub max_checks: usize,
-    /// States per checker run.
-    pub max_states: u64,
-    /// Partial fixes kept per level.
-    pub beam: usize,
-    /// Candidate edits tried per partial fix, nearest the finding first.
-    pub per_node: usize,
-    /// Fixes reported.
-    pub max_fixes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { max_edits: 4, max_checks: 4000, max_states: 100_000, beam: 10, per_node: 250, max_fixes: 8 }
-    }
-}
-
-/// The verdict of a fixed program in one mode.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModeVerdict {
-    pub mode: Mode,
-    pub verdict: Verdict,
-}
-
-/// One verified fix.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fix {
-    /// Cost of the whole fixed program ([`crate::cost`]).
-    pub cost: u32,
-    /// SASS ops gained and lost, e.g. `+1 MEMBAR.ALL.GPU`.
-    pub cost_change: Vec<String>,
-    pub changes: Vec<Change>,
-    pub edits: Vec<LineEdit>,
-    /// The fixed source, with expect lines saying what the checker found per mode.
-    pub text: String,
-    /// The re-check in each mode.
-    pub modes: Vec<ModeVerdict>,
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Search {
-    /// The original's verdict in the searched mode.
-    pub verdict: Verdict,
-    pub mode: Mode,
-    pub cost: u32,
-    /// Cheapest first, then fewest edits.
-    pub fixes: Vec<Fix>,
-    pub checks: usize,
-    /// Why the search stopped before trying everything within its bounds.
-    pub stopped_early: Option<String>,
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum FixError {

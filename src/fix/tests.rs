@@ -1,4 +1,5 @@
-use super::change::{apply, edit_source, expectations, Change};
+use super::change::{apply, edit_source, expectations};
+use super::outcome::Change;
 use crate::model::{Expect, Fence, FenceSem, Instr, Mode, Scope};
 
 const MP: &str = "# message passing

@@ -1,7 +1,7 @@
 //! Running the checker on mutants: killed (the checker tells the mutant apart from the
 //! original) or survived.
 
-use super::Mutant;
+use super::mutants::Mutant;
 use crate::check::{check_one_mode, Mode, Options, Report, Verdict};
 use crate::model::Scenario;
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::check::{Mode, Verdict};
+use crate::model::Scenario;
 
 const HANDOFF: &str = "cta A
 global data = 0

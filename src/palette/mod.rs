@@ -16,6 +16,7 @@ pub use machine::{Item, MachineEdit, Memory};
 pub use families::{catalog, Entry, Family};
 pub use options::{slots, Choice, Slot, SlotKind};
 /// A free name for a new location or mbarrier (the fix search declares barriers too).
+#[cfg(feature = "search")]
 pub(crate) use machine_refs::fresh_memory;
 
 #[cfg(test)]

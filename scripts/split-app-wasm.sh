@@ -13,6 +13,10 @@
 set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
 out=${TRUNK_STAGING_DIR:?run by trunk (Trunk.toml hooks), which sets TRUNK_STAGING_DIR}
+if ! command -v wasm-split-cli >/dev/null; then
+    echo "split-app-wasm: wasm-split-cli is not on PATH: run scripts/install.sh (make install)" >&2
+    exit 1
+fi
 if [ "${TRUNK_PROFILE:-debug}" = release ]; then dir=wasm-release; else dir=debug; fi
 input="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$dir/fencelab-app.wasm"
 shopt -s nullglob

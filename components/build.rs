@@ -15,6 +15,11 @@ fn main() {
     let lessons = Path::new(&manifest).join("..").join("lessons");
     let out_dir = env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     bundle_observations(&lessons, Path::new(&out_dir));
+    // The wasm keeps its relocations, which wasm-split needs to cut the lazily loaded
+    // panels into chunks of their own (`crate::lazy`, scripts/split-app-wasm.sh).
+    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg-bin=fencelab-app=--emit-relocs");
+    }
 }
 
 /// `observations.postcard`: every observation file that parses, as a postcard

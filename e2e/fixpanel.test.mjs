@@ -145,6 +145,8 @@ describe("fix panel", { skip: skip ?? false }, () => {
         await themedShots(page, SHOTS, "steps-lanes", lanes(page), { whole: true });
 
         await page.getByRole("tab", { name: "Blocks" }).click();
+        // The block editor's code is a chunk fetched on its first showing (components/src/lazy.rs).
+        await page.locator('[data-region="blocks"]').waitFor();
         const blockMarks = await page.locator('[data-region="blocks"] .step-mark').evaluateAll((els) => els.map((e) => [e.dataset.step, e.title]));
         assert.deepEqual(blockMarks, marks.lanes, "the blocks are marked too");
         await themedShots(page, SHOTS, "steps-blocks", page.locator('[data-region="blocks"]'), { whole: true });

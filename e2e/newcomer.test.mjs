@@ -153,6 +153,8 @@ describe("newcomer", { skip: skip ?? false }, () => {
         assert.ok(await onScreen(page, finding), "first finding visible (text)");
         await screenshot(page, "layout-1440-text");
         await page.getByRole("tab", { name: "Blocks" }).click();
+        // The block editor's code is a chunk fetched on its first showing (components/src/lazy.rs).
+        await page.locator('[data-region="blocks"]').waitFor();
         assert.ok(await onScreen(page, word), "verdict visible (blocks)");
         assert.ok(await onScreen(page, finding), "first finding visible (blocks)");
         // Only the verdict line is live for screen readers.

@@ -3,7 +3,10 @@
 # the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
 # only on demand, on the first lessons page: the lessons and the Markdown renderer
 # (fencelab-markdown*, built by scripts/build-wasm-crate.sh), and what the checker worker
-# fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh).
+# fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh),
+# and the chunks of the app's lazy panels (split_*.wasm and chunk_*.wasm, shared by several
+# panels: scripts/split-app-wasm.sh), each fetched the first time its panel shows. Their
+# loader, __wasm_split.js, is imported by the app's glue and counts in the first load.
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +22,7 @@ total_gz=0
 printf '%-44s %10s %10s\n' file bytes gzipped
 for f in "$dist"/*.wasm "$dist"/*.js; do
     [ -e "$f" ] || continue
-    case "$(basename "$f")" in fencelab-markdown* | fencelab-engine*) continue ;; esac
+    case "$(basename "$f")" in fencelab-markdown* | fencelab-engine* | split_*.wasm | chunk_*.wasm) continue ;; esac
     raw=$(wc -c < "$f")
     packed=$(gz "$f")
     total_raw=$((total_raw + raw))
@@ -33,6 +36,10 @@ for f in "$dist"/fencelab-markdown*; do
     printf '%-44s %10d %10d\n' "on demand: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
 done
 for f in "$dist"/fencelab-engine*; do
+    [ -e "$f" ] || continue
+    printf '%-44s %10d %10d\n' "after load: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
+done
+for f in "$dist"/split_*.wasm "$dist"/chunk_*.wasm; do
     [ -e "$f" ] || continue
     printf '%-44s %10d %10d\n' "after load: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
 done

@@ -7,6 +7,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130   # must equal the crate pinned in components/Cargo.toml
+# Must read the split sections of the wasm_split_helpers that Leptos links (Cargo.lock).
+WASM_SPLIT_VERSION=0.2.4
 
 step() { printf '==> install: %s\n' "$*"; }
 
@@ -37,6 +39,13 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF "$WASM_BINDGEN_VERSION"; then
     step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
     # Not --locked: one of its locked dependencies is no longer on the registry.
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+# Cuts the app's wasm into the first load and its lazy panels' chunks (scripts/split-app-wasm.sh).
+# It prints no version, so cargo's list of installed crates says which one is there.
+if ! cargo install --list 2>/dev/null | grep -qxF "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+    step "wasm-split-cli $WASM_SPLIT_VERSION"
+    cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 if [ ! -x /usr/bin/chromium ]; then

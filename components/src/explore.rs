@@ -6,7 +6,8 @@ use leptos::prelude::*;
 
 use crate::editor::Editor;
 use crate::lanes::Lanes;
-use crate::machine_view::MachineView;
+use crate::lazy::lazy_panel;
+use crate::machine_view::machine_panel;
 use crate::verdict_panel::VerdictPanel;
 
 /// The editor on the left; the verdict, agent lanes and the machine on the right.
@@ -56,7 +57,7 @@ pub fn ExplorePage() -> impl IntoView {
             // at once however tall the program (text or blocks) is.
             <div class="explore-col explore-col-right">
                 {move || verdict.get().then(|| view! { <VerdictPanel /> })}
-                {move || right_column.get().then(|| view! { <Lanes /> <MachineView /> })}
+                {move || right_column.get().then(|| view! { <Lanes /> {lazy_panel("the machine", machine_panel())} })}
             </div>
         </div>
     }

@@ -7,7 +7,8 @@ use leptos::prelude::*;
 
 use crate::state::{use_app_state, AppState};
 use crate::step_controls::StepControls;
-use crate::timeline::{async_state_word, Timeline};
+use crate::lazy::lazy_panel;
+use crate::timeline::{async_state_word, timeline_view};
 use crate::trace::Trace;
 
 /// Agent lanes of the current execution, with the step controls and the trace.
@@ -57,7 +58,7 @@ pub fn Lanes(
                     }).collect_view()
                 }}
             </div>
-            {(!compact).then(|| view! { <div class:stale=move || state.is_stale()><Timeline /><Trace /></div> })}
+            {(!compact).then(|| view! { <div class:stale=move || state.is_stale()>{lazy_panel("the timeline", timeline_view())}<Trace /></div> })}
         </section>
     }
 }

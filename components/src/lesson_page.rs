@@ -4,10 +4,18 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::lazy::ChunkLoadFailed;
 use crate::lessons::{course_loaded, load_course, provide_progress, LessonList, LessonView, PreviewPage};
 
 /// Route id of the instructor preview; lesson ids are never this word.
 const PREVIEW_ID: &str = "preview";
+
+/// The lessons routes' page, from the lessons' wasm chunk (`crate::lazy`): everything it
+/// reaches that the explorer does not (the course, grading, the lesson views) loads with it.
+#[leptos::wasm_split::wasm_split(lessons, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn lesson_page(id: Option<String>) -> Result<AnyView, ChunkLoadFailed> {
+    Ok(view! { <LessonPage id=id /> }.into_any())
+}
 
 /// A lesson by id, the lesson index, or the instructor preview, once the course has
 /// been fetched (the first lessons page of a visit waits for it).

@@ -16,6 +16,7 @@ mod instr_notes;
 mod lanes;
 mod lesson_page;
 mod layout;
+mod lazy;
 mod lessons;
 mod machine_edit;
 mod machine_parts;
@@ -80,7 +81,8 @@ pub fn App() -> impl IntoView {
 fn page(route: Route) -> AnyView {
     match route {
         Route::Explore => view! { <explore::ExplorePage /> }.into_any(),
-        Route::Lesson(id) => view! { <lesson_page::LessonPage id=id /> }.into_any(),
+        // The lessons' code is a chunk of its own, fetched with the first lessons page.
+        Route::Lesson(id) => lazy::lazy_panel("the lessons", lesson_page::lesson_page(id)).into_any(),
         Route::Shared(code) => view! { <shared_page::SharedPage code=code /> }.into_any(),
         Route::NotFound(hash) => view! {
             <section class="page-message" data-page="not-found">

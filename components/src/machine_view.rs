@@ -8,14 +8,22 @@ use std::sync::Arc;
 
 use fencelab::palette::Item;
 
+use crate::lazy::ChunkLoadFailed;
 use crate::layout::{ClusterBox, CtaBox, MachineLayout, PairBox};
 use crate::machine_edit::{self as medit, EditCtx, Editing};
 use crate::machine_parts::{MbarrierWidget, MemoryCell, SyncEdges};
 use crate::state::use_app_state;
 
+/// The machine panel, from the machine's wasm chunk (`crate::lazy`): it shows after the
+/// first verdict, so its boxes, widgets and layout editor need not be in the first load.
+#[leptos::wasm_split::wasm_split(machine, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn machine_panel() -> Result<AnyView, ChunkLoadFailed> {
+    Ok(view! { <MachineView /> }.into_any())
+}
+
 /// Nested scope boxes with the machine state at the current step.
 #[component]
-pub fn MachineView() -> impl IntoView {
+fn MachineView() -> impl IntoView {
     let state = use_app_state();
     let edit = EditCtx::new(state);
     // The stepping session's scenario; in edit mode, the parse alone when the verifier

@@ -12,6 +12,7 @@ use fencelab::palette::{apply, Edit};
 use fencelab::syntax::{parse, Parsed};
 use leptos::prelude::*;
 
+use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::state::{use_app_state, AppState};
 
 use lane::Lane;
@@ -96,8 +97,15 @@ pub fn ProgramTabs(children: Children) -> impl IntoView {
             {tab_button(Tab::Blocks, "Blocks")}
         </div>
         <div class="program-tab-panel" hidden=move || tab.get() != Tab::Text>{children()}</div>
-        {move || (tab.get() == Tab::Blocks).then(|| view! { <BlockView /> })}
+        {move || (tab.get() == Tab::Blocks).then(|| lazy_panel("the block editor", block_view()))}
     }
+}
+
+/// The block view, from the blocks' wasm chunk (`crate::lazy`): the palette, the lanes
+/// and the core's block edits load with the first "Blocks" tab.
+#[leptos::wasm_split::wasm_split(blocks, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn block_view() -> Result<AnyView, ChunkLoadFailed> {
+    Ok(view! { <BlockView /> }.into_any())
 }
 
 /// Palette and lanes for the scenario in the editor.

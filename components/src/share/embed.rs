@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use super::button::page_base;
 use crate::lanes::Lanes;
 use crate::lessons::Source;
-use crate::machine_view::MachineView;
+use crate::lazy::lazy_panel;
+use crate::machine_view::machine_panel;
 use crate::state::use_app_state;
 use crate::verdict_panel::VerdictPanel;
 
@@ -43,7 +44,7 @@ pub fn EmbedView() -> impl IntoView {
                 on:click=move |_| machine.update(|m| *m = !*m)>
                 {move || if machine.get() { "Hide the machine" } else { "Show the machine" }}
             </button>
-            {move || machine.get().then(|| view! { <MachineView /> })}
+            {move || machine.get().then(|| lazy_panel("the machine", machine_panel()))}
         </div>
     }
 }

@@ -131,7 +131,7 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
     } else {
         Verdict::Correct
     };
-    outcomes(scenario, &layout, &ex, &mut report);
+    outcomes(scenario, layout, &ex, &mut report);
     report.expectations = expectations(scenario, &report);
     report
 }

@@ -11,10 +11,10 @@ pub fn readiness(layout: &Layout, m: &Machine, agent: u32, explain: bool) -> Res
         return Ok(Readiness::Done);
     }
     Ok(match &op.what {
-        AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => super::tma::readiness(layout, m, agent, &op, explain),
-        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => super::cp_async::readiness(layout, m, agent, &op, explain),
-        AsyncWhat::StAsync { .. } => super::st_async::readiness(&op),
-        AsyncWhat::Wgmma { .. } => super::wgmma::readiness(layout, m, agent, &op, explain),
+        AsyncWhat::Bulk { .. } | AsyncWhat::BulkGroup { .. } => super::tma::readiness(layout, m, agent, op, explain),
+        AsyncWhat::CpAsync { .. } | AsyncWhat::CpArrive { .. } => super::cp_async::readiness(layout, m, agent, op, explain),
+        AsyncWhat::StAsync { .. } => super::st_async::readiness(op),
+        AsyncWhat::Wgmma { .. } => super::wgmma::readiness(layout, m, agent, op, explain),
         AsyncWhat::Tc(t) => super::tcgen05::readiness(layout, m, agent, t, op.stage, explain),
     })
 }

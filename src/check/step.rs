@@ -1,7 +1,7 @@
 //! Stepping one execution by hand: the UI's engine, and the explorer's too.
 
 use std::fmt;
-use std::sync::Arc;
+use std::rc::Rc;
 
 use super::machine::{AgentKind, Layout, Machine};
 use super::report::Mode;
@@ -11,7 +11,7 @@ use crate::model::Scenario;
 use crate::schedule::{Schedule, Step};
 
 /// Build the static layout and the initial machine; rejects scenarios the checker cannot run.
-pub(crate) fn start(scenario: &Scenario) -> Result<(Arc<Layout>, Machine), String> {
+pub(crate) fn start(scenario: &Scenario) -> Result<(Rc<Layout>, Machine), String> {
     let layout = Layout::new(scenario)?;
     let preinit: Vec<Option<u32>> = scenario.mbarriers.iter().map(|m| m.count).collect();
     let mut m = Machine::new(&layout, &preinit);
@@ -20,7 +20,7 @@ pub(crate) fn start(scenario: &Scenario) -> Result<(Arc<Layout>, Machine), Strin
         let mut ex = Exec { layout: &layout, mode: Mode::Strict, m: &mut m, agent, step: 0, out: StepOutcome::default(), explain: true };
         ex.goto(0)?;
     }
-    Ok((Arc::new(layout), m))
+    Ok((Rc::new(layout), m))
 }
 
 /// Why a [`Stepper`] cannot start, or cannot take a step.
@@ -95,7 +95,7 @@ pub(crate) fn perform(layout: &Layout, mode: Mode, m: &mut Machine, step: Step, 
 /// Interactive execution of one scenario: step agents, undo, inspect.
 #[derive(Clone, Debug)]
 pub struct Stepper {
-    layout: Arc<Layout>,
+    layout: Rc<Layout>,
     mode: Mode,
     machine: Machine,
     undo: Vec<Machine>,

@@ -47,7 +47,7 @@ pub fn check_one_mode(scenario: &Scenario, options: &Options) -> Report {
 }
 
 /// What [`start`] gives: the layout and the initial machine, or why the checker cannot run.
-type Started = Result<(std::sync::Arc<Layout>, crate::check::machine::Machine), String>;
+type Started = Result<(std::rc::Rc<Layout>, crate::check::machine::Machine), String>;
 
 fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_progress: &mut dyn FnMut(u64, u64)) -> Report {
     let mut report = Report {

@@ -310,7 +310,7 @@ pub struct Message {
     pub scope: Scope,
     /// How the release was formed, for explanations (`st.release.cta`, `fence.release.cta`).
     /// An async completion's is empty while exploring (it names the agent, see `relabel`).
-    pub via: std::sync::Arc<str>,
+    pub via: std::rc::Rc<str>,
     /// Shared: a message is copied into every write, barrier and agent it reaches.
     pub knowledge: super::shared::Shared<Knowledge>,
     pub step: Meta<Option<usize>>,

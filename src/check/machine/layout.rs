@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::Arc;
+use std::rc::Rc;
 
 use crate::model::{By, Facts, Footprint, Instr, Object, Proxy, Scenario, Scope, Space, Use, MAX_LANES};
 
@@ -173,7 +173,7 @@ pub struct Layout {
     pub step_facts: Vec<Vec<StepFacts>>,
     /// Every register name the programs use, made once: a step that writes a register
     /// for the first time shares its name instead of allocating one.
-    pub register_names: HashMap<String, Arc<str>, BuildHasherDefault<NameHasher>>,
+    pub register_names: HashMap<String, Rc<str>, BuildHasherDefault<NameHasher>>,
 }
 
 /// The facts of one program instruction (past its guard) that the explorer needs on every
@@ -200,10 +200,10 @@ impl StepFacts {
 #[derive(Clone, Debug)]
 pub struct InstrTexts {
     /// As the author wrote it (guard and byte offsets included).
-    pub whole: Arc<str>,
+    pub whole: Rc<str>,
     /// The operation the step runs, as the checker runs it: past any guard, the operation a
     /// `wait` spins on.
-    pub op: Arc<str>,
+    pub op: Rc<str>,
 }
 
 impl InstrTexts {
@@ -346,7 +346,7 @@ impl Layout {
         for instr in layout.threads.iter().flat_map(|t| &t.program) {
             let facts = instr.facts();
             for name in facts.reads.iter().chain(&facts.writes).chain(&facts.accumulator) {
-                layout.register_names.entry(name.to_string()).or_insert_with(|| Arc::from(*name));
+                layout.register_names.entry(name.to_string()).or_insert_with(|| Rc::from(*name));
             }
         }
         Ok(layout)
@@ -354,8 +354,8 @@ impl Layout {
 
     /// The shared copy of register name `name` (a new one for a name no program uses,
     /// such as an async agent's `value`).
-    pub fn register_name(&self, name: &str) -> Arc<str> {
-        self.register_names.get(name).cloned().unwrap_or_else(|| Arc::from(name))
+    pub fn register_name(&self, name: &str) -> Rc<str> {
+        self.register_names.get(name).cloned().unwrap_or_else(|| Rc::from(name))
     }
 
     /// [`StepFacts::thread_access`] of `instr`, whose facts are `facts`.

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use super::agents::AsyncOp;
 use super::knowledge::{Knowledge, Message};
@@ -80,7 +79,7 @@ pub struct Agent {
 /// node holds room for eleven. Names are shared with the parent state's copy: a write
 /// copies the list, not the names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Regs(Vec<(Arc<str>, i64)>);
+pub struct Regs(Vec<(Rc<str>, i64)>);
 
 impl Regs {
     fn find(&self, name: &str) -> Result<usize, usize> {
@@ -91,7 +90,7 @@ impl Regs {
         self.find(name).ok().and_then(|i| self.0.get(i)).map(|(_, v)| v)
     }
 
-    pub fn insert(&mut self, name: Arc<str>, value: i64) {
+    pub fn insert(&mut self, name: Rc<str>, value: i64) {
         match self.find(&name) {
             Ok(i) => {
                 if let Some(held) = self.0.get_mut(i) {
@@ -104,7 +103,7 @@ impl Regs {
 
     /// A copy with `name` set to `value`, allocated once at its final size (a step copies
     /// a shared list to write it, and copying first then growing would allocate twice).
-    pub fn with(&self, name: Arc<str>, value: i64) -> Regs {
+    pub fn with(&self, name: Rc<str>, value: i64) -> Regs {
         match self.find(&name) {
             Ok(i) => {
                 let mut copy = self.clone();
@@ -124,17 +123,17 @@ impl Regs {
     }
 
     /// Names and values, in name order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &i64)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&Rc<str>, &i64)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    pub fn keys(&self) -> impl Iterator<Item = &Arc<str>> {
+    pub fn keys(&self) -> impl Iterator<Item = &Rc<str>> {
         self.0.iter().map(|(k, _)| k)
     }
 
     /// Heap bytes of the list (for the explorer's memory estimate).
     pub fn heap_bytes(&self) -> usize {
-        self.0.capacity() * std::mem::size_of::<(Arc<str>, i64)>()
+        self.0.capacity() * std::mem::size_of::<(Rc<str>, i64)>()
     }
 }
 

@@ -366,7 +366,7 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
     let them = Side { agent: w.event.agent, place: place_of(w.event.agent), strong: w.strong, key: w.key };
     let writer = ex.text(|| ex.name_of(w.event.agent));
     let reader = ex.text(|| ex.name_of(ex.agent));
-    let wtext: std::sync::Arc<str> = w.instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
+    let wtext: std::rc::Rc<str> = w.instr.map_or_else(|| "".into(), |i| instr_text(ex.layout, i));
     // A write already ordered before this read (the data read after a successful acquire)
     // needed no synchronization here: recording a failed edge would only mislead.
     let already_ordered = ordered_before(ex, w.event, acc.loc, w.key, acc.key)?;

@@ -8,7 +8,7 @@ use crate::check::machine::{
     Stage, Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
-use std::sync::Arc;
+use std::rc::Rc;
 use crate::model::{Operand, Scope};
 
 /// One access named by a raw finding.
@@ -109,7 +109,7 @@ impl Exec<'_> {
     }
 
     /// Snapshot this agent's knowledge as a release and start a new epoch.
-    pub fn release(&mut self, scope: Scope, via: impl Into<Arc<str>>, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
+    pub fn release(&mut self, scope: Scope, via: impl Into<Rc<str>>, knowledge: impl Into<Shared<Knowledge>>) -> Result<Message, String> {
         let agent = self.agent;
         let step = self.step;
         let me = self.me_mut()?;
@@ -119,14 +119,14 @@ impl Exec<'_> {
     }
 
     /// Release everything this agent knows.
-    pub fn release_all(&mut self, scope: Scope, via: impl Into<Arc<str>>) -> Result<Message, String> {
+    pub fn release_all(&mut self, scope: Scope, via: impl Into<Rc<str>>) -> Result<Message, String> {
         let k = self.me()?.knowledge.clone();
         self.release(scope, via, k)
     }
 
     /// Text of the operation this agent runs: the current instruction (for an async agent,
     /// its issuer's), or the operation a `wait` spins on.
-    pub fn op_text(&self) -> Arc<str> {
+    pub fn op_text(&self) -> Rc<str> {
         self.instr_ref()
             .and_then(|at| self.layout.texts.get(at.thread()).and_then(|t| t.get(at.pc())))
             .map_or_else(|| "exit".into(), |t| t.op.clone())
@@ -200,7 +200,7 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
 }
 
 /// Text of the instruction at `at`, as the author wrote it.
-pub fn instr_text(layout: &Layout, at: InstrRef) -> Arc<str> {
+pub fn instr_text(layout: &Layout, at: InstrRef) -> Rc<str> {
     layout.texts.get(at.thread()).and_then(|t| t.get(at.pc())).map_or_else(|| "exit".into(), |t| t.whole.clone())
 }
 

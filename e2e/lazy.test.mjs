@@ -82,4 +82,54 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.locator('[data-region="blocks"]').waitFor();
         assert.equal(await failed.count(), 0);
     });
+
+    test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await page.route("**/split_share.wasm", async (route) => {
+            await held;
+            await route.continue();
+        });
+        await page.goto(`${browser.url}/#/explore`);
+        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        assert.ok(!(await wasmFetched(page)).includes("split_share.wasm"));
+
+        await page.getByRole("button", { name: "Copy link", exact: true }).click();
+        const loading = page.locator('[data-lazy-loading="the link maker"]');
+        await loading.waitFor();
+        assert.equal(await loading.innerText(), "Loading the link maker…");
+        assert.equal(await page.locator("input.share-link").count(), 0, "no link before its maker is here");
+        await themedShots(page, shots, "share-loading", page.locator(".share-bar"));
+
+        release();
+        await page.locator(".share-status.ok").waitFor();
+        const shown = await page.locator("input.share-link").inputValue();
+        assert.match(shown, /#\/s\/[A-Za-z0-9_-]+$/);
+        assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown);
+        assert.equal(await loading.count(), 0);
+        assert.deepEqual(problems, []);
+    });
+
+    test("a link maker that cannot be fetched is named in an alert, and the next click loads it", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });
+        await page.route("**/split_share.wasm", (route) => route.abort());
+        const copy = page.getByRole("button", { name: "Copy link", exact: true });
+        await copy.click();
+        const failed = page.locator('[data-lazy-failed="the link maker"]');
+        await failed.waitFor();
+        assert.equal(await failed.getAttribute("role"), "alert");
+        assert.match(await failed.innerText(), /^The code for the link maker did not load/);
+        assert.equal(await page.locator("input.share-link").count(), 0);
+        await themedShots(page, shots, "share-failed", page.locator(".share-bar"));
+        assert.ok(problems.length > 0 && problems.every((p) => /split_share\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+
+        await page.unroute("**/split_share.wasm");
+        await copy.click();
+        await page.locator(".share-status.ok").waitFor();
+        assert.match(await page.locator("input.share-link").inputValue(), /#\/s\/[A-Za-z0-9_-]+$/);
+        assert.equal(await failed.count(), 0);
+    });
 });

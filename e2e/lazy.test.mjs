@@ -83,6 +83,48 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         assert.equal(await failed.count(), 0);
     });
 
+    test("the fix panel's chunk comes after the first verdict; the panel says it is loading until then", async () => {
+        const { page, problems } = await browser.newPage();
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await page.route("**/split_fix.wasm", async (route) => {
+            await held;
+            await route.continue();
+        });
+        await page.goto(`${browser.url}/#/explore`);
+        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        const loading = page.locator('[data-lazy-loading="the fix panel"]');
+        await loading.waitFor();
+        assert.equal(await loading.innerText(), "Loading the fix panel…");
+        assert.equal(await page.locator("[data-fix-panel]").count(), 0);
+        await themedShots(page, shots, "fix-loading", page.locator('[data-region="verdict"]'));
+
+        release();
+        const start = page.locator("[data-fix-start]");
+        await start.waitFor();
+        assert.equal(await loading.count(), 0, "the loading note is gone");
+        assert.equal(await start.innerText(), "Which steps matter?");
+        assert.ok(await start.isEnabled());
+        assert.deepEqual(problems, []);
+    });
+
+    test("a fix panel whose chunk cannot be fetched says so, and the next page load brings it", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.route("**/split_fix.wasm", (route) => route.abort());
+        await page.goto(`${browser.url}/#/explore`);
+        const failed = page.locator('[data-lazy-failed="the fix panel"]');
+        await failed.waitFor();
+        assert.equal(await failed.getAttribute("role"), "alert");
+        assert.match(await failed.innerText(), /^The code for the fix panel did not load/);
+        await themedShots(page, shots, "fix-failed", page.locator('[data-region="verdict"]'));
+        assert.ok(problems.length > 0 && problems.every((p) => /split_fix\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+
+        await page.unroute("**/split_fix.wasm");
+        await page.reload();
+        await page.locator("[data-fix-start]").waitFor();
+        assert.equal(await failed.count(), 0);
+    });
+
     test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
         const { page, problems } = await browser.newPage();
         await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });

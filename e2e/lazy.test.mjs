@@ -20,6 +20,35 @@ async function wasmFetched(page) {
     );
 }
 
+/** A new explorer page, at its first verdict, whose chunk `file` is held back until `release()`. */
+async function explorerHolding(browser, file) {
+    const { page, problems } = await browser.newPage();
+    let release;
+    const held = new Promise((ok) => (release = ok));
+    await page.route(`**/${file}`, async (route) => {
+        await held;
+        await route.continue();
+    });
+    await page.goto(`${browser.url}/#/explore`);
+    await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+    return { page, problems, release };
+}
+
+/** Asserts that the page's console problems are all the aborted fetch of chunk `file`. */
+function onlyChunkFailed(problems, file) {
+    const failed = new RegExp(`${file.replace(".", "\\.")}|Failed to fetch|net::ERR_FAILED`);
+    assert.ok(problems.length > 0 && problems.every((p) => failed.test(p)), problems.join("\n"));
+}
+
+/** The alert saying `what`'s chunk did not load, once it shows (its role and words checked). */
+async function chunkAlert(page, what) {
+    const failed = page.locator(`[data-lazy-failed="${what}"]`);
+    await failed.waitFor();
+    assert.equal(await failed.getAttribute("role"), "alert");
+    assert.ok((await failed.innerText()).startsWith(`The code for ${what} did not load`));
+    return failed;
+}
+
 describe("lazy panels", { skip: skip ?? false }, () => {
     let browser;
     before(async () => {
@@ -31,15 +60,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     test("the first verdict needs no chunk; the block editor says it is loading until its chunk is here", async () => {
         // Hold the block editor's chunk until the loading state has been seen.
-        const { page, problems } = await browser.newPage();
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route("**/split_blocks.wasm", async (route) => {
-            await held;
-            await route.continue();
-        });
-        await page.goto(`${browser.url}/#/explore`);
-        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        const { page, problems, release } = await explorerHolding(browser, "split_blocks.wasm");
         const atVerdict = await wasmFetched(page);
         assert.ok(!atVerdict.some((name) => name.startsWith("split_blocks") || name.startsWith("split_lessons")), `fetched: ${atVerdict}`);
 
@@ -68,12 +89,9 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         await page.route("**/split_blocks.wasm", (route) => route.abort());
         await page.getByRole("tab", { name: "Blocks" }).click();
-        const failed = page.locator('[data-lazy-failed="the block editor"]');
-        await failed.waitFor();
-        assert.equal(await failed.getAttribute("role"), "alert");
-        assert.match(await failed.innerText(), /^The code for the block editor did not load/);
+        const failed = await chunkAlert(page, "the block editor");
         await themedShots(page, shots, "blocks-failed", page.locator(".explore-col-left"));
-        assert.ok(problems.length > 0 && problems.every((p) => /split_blocks\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+        onlyChunkFailed(problems, "split_blocks.wasm");
 
         // The failure is not remembered: showing the tab again fetches the chunk anew.
         await page.unroute("**/split_blocks.wasm");
@@ -84,15 +102,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the fix panel's chunk comes after the first verdict; the panel says it is loading until then", async () => {
-        const { page, problems } = await browser.newPage();
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route("**/split_fix.wasm", async (route) => {
-            await held;
-            await route.continue();
-        });
-        await page.goto(`${browser.url}/#/explore`);
-        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        const { page, problems, release } = await explorerHolding(browser, "split_fix.wasm");
         const loading = page.locator('[data-lazy-loading="the fix panel"]');
         await loading.waitFor();
         assert.equal(await loading.innerText(), "Loading the fix panel…");
@@ -112,12 +122,9 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         const { page, problems } = await browser.newPage();
         await page.route("**/split_fix.wasm", (route) => route.abort());
         await page.goto(`${browser.url}/#/explore`);
-        const failed = page.locator('[data-lazy-failed="the fix panel"]');
-        await failed.waitFor();
-        assert.equal(await failed.getAttribute("role"), "alert");
-        assert.match(await failed.innerText(), /^The code for the fix panel did not load/);
+        const failed = await chunkAlert(page, "the fix panel");
         await themedShots(page, shots, "fix-failed", page.locator('[data-region="verdict"]'));
-        assert.ok(problems.length > 0 && problems.every((p) => /split_fix\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+        onlyChunkFailed(problems, "split_fix.wasm");
 
         await page.unroute("**/split_fix.wasm");
         await page.reload();
@@ -126,16 +133,8 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
-        const { page, problems } = await browser.newPage();
+        const { page, problems, release } = await explorerHolding(browser, "split_share.wasm");
         await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route("**/split_share.wasm", async (route) => {
-            await held;
-            await route.continue();
-        });
-        await page.goto(`${browser.url}/#/explore`);
-        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
         assert.ok(!(await wasmFetched(page)).includes("split_share.wasm"));
 
         await page.getByRole("button", { name: "Copy link", exact: true }).click();
@@ -160,13 +159,10 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.route("**/split_share.wasm", (route) => route.abort());
         const copy = page.getByRole("button", { name: "Copy link", exact: true });
         await copy.click();
-        const failed = page.locator('[data-lazy-failed="the link maker"]');
-        await failed.waitFor();
-        assert.equal(await failed.getAttribute("role"), "alert");
-        assert.match(await failed.innerText(), /^The code for the link maker did not load/);
+        const failed = await chunkAlert(page, "the link maker");
         assert.equal(await page.locator("input.share-link").count(), 0);
         await themedShots(page, shots, "share-failed", page.locator(".share-bar"));
-        assert.ok(problems.length > 0 && problems.every((p) => /split_share\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+        onlyChunkFailed(problems, "split_share.wasm");
 
         await page.unroute("**/split_share.wasm");
         await copy.click();

@@ -20,6 +20,35 @@ async function wasmFetched(page) {
     );
 }
 
+/** A new explorer page, at its first verdict, whose chunk `file` is held back until `release()`. */
+async function explorerHolding(browser, file) {
+    const { page, problems } = await browser.newPage();
+    let release;
+    const held = new Promise((ok) => (release = ok));
+    await page.route(`**/${file}`, async (route) => {
+        await held;
+        await route.continue();
+    });
+    await page.goto(`${browser.url}/#/explore`);
+    await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+    return { page, problems, release };
+}
+
+/** Asserts that the page's console problems are all the aborted fetch of chunk `file`. */
+function onlyChunkFailed(problems, file) {
+    const failed = new RegExp(`${file.replace(".", "\\.")}|Failed to fetch|net::ERR_FAILED`);
+    assert.ok(problems.length > 0 && problems.every((p) => failed.test(p)), problems.join("\n"));
+}
+
+/** The alert saying `what`'s chunk did not load, once it shows (its role and words checked). */
+async function chunkAlert(page, what) {
+    const failed = page.locator(`[data-lazy-failed="${what}"]`);
+    await failed.waitFor();
+    assert.equal(await failed.getAttribute("role"), "alert");
+    assert.ok((await failed.innerText()).startsWith(`The code for ${what} did not load`));
+    return failed;
+}
+
 describe("lazy panels", { skip: skip ?? false }, () => {
     let browser;
     before(async () => {
@@ -31,15 +60,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     test("the first verdict needs no chunk; the block editor says it is loading until its chunk is here", async () => {
         // Hold the block editor's chunk until the loading state has been seen.
-        const { page, problems } = await browser.newPage();
-        let release;
-        const held = new Promise((ok) => (release = ok));
-        await page.route("**/split_blocks.wasm", async (route) => {
-            await held;
-            await route.continue();
-        });
-        await page.goto(`${browser.url}/#/explore`);
-        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        const { page, problems, release } = await explorerHolding(browser, "split_blocks.wasm");
         const atVerdict = await wasmFetched(page);
         assert.ok(!atVerdict.some((name) => name.startsWith("split_blocks") || name.startsWith("split_lessons")), `fetched: ${atVerdict}`);
 
@@ -68,18 +89,85 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         await page.route("**/split_blocks.wasm", (route) => route.abort());
         await page.getByRole("tab", { name: "Blocks" }).click();
-        const failed = page.locator('[data-lazy-failed="the block editor"]');
-        await failed.waitFor();
-        assert.equal(await failed.getAttribute("role"), "alert");
-        assert.match(await failed.innerText(), /^The code for the block editor did not load/);
+        const failed = await chunkAlert(page, "the block editor");
         await themedShots(page, shots, "blocks-failed", page.locator(".explore-col-left"));
-        assert.ok(problems.length > 0 && problems.every((p) => /split_blocks\.wasm|Failed to fetch|net::ERR_FAILED/.test(p)), problems.join("\n"));
+        onlyChunkFailed(problems, "split_blocks.wasm");
 
         // The failure is not remembered: showing the tab again fetches the chunk anew.
         await page.unroute("**/split_blocks.wasm");
         await page.getByRole("tab", { name: "Text" }).click();
         await page.getByRole("tab", { name: "Blocks" }).click();
         await page.locator('[data-region="blocks"]').waitFor();
+        assert.equal(await failed.count(), 0);
+    });
+
+    test("the fix panel's chunk comes after the first verdict; the panel says it is loading until then", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_fix.wasm");
+        const loading = page.locator('[data-lazy-loading="the fix panel"]');
+        await loading.waitFor();
+        assert.equal(await loading.innerText(), "Loading the fix panel…");
+        assert.equal(await page.locator("[data-fix-panel]").count(), 0);
+        await themedShots(page, shots, "fix-loading", page.locator('[data-region="verdict"]'));
+
+        release();
+        const start = page.locator("[data-fix-start]");
+        await start.waitFor();
+        assert.equal(await loading.count(), 0, "the loading note is gone");
+        assert.equal(await start.innerText(), "Which steps matter?");
+        assert.ok(await start.isEnabled());
+        assert.deepEqual(problems, []);
+    });
+
+    test("a fix panel whose chunk cannot be fetched says so, and the next page load brings it", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.route("**/split_fix.wasm", (route) => route.abort());
+        await page.goto(`${browser.url}/#/explore`);
+        const failed = await chunkAlert(page, "the fix panel");
+        await themedShots(page, shots, "fix-failed", page.locator('[data-region="verdict"]'));
+        onlyChunkFailed(problems, "split_fix.wasm");
+
+        await page.unroute("**/split_fix.wasm");
+        await page.reload();
+        await page.locator("[data-fix-start]").waitFor();
+        assert.equal(await failed.count(), 0);
+    });
+
+    test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_share.wasm");
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });
+        assert.ok(!(await wasmFetched(page)).includes("split_share.wasm"));
+
+        await page.getByRole("button", { name: "Copy link", exact: true }).click();
+        const loading = page.locator('[data-lazy-loading="the link maker"]');
+        await loading.waitFor();
+        assert.equal(await loading.innerText(), "Loading the link maker…");
+        assert.equal(await page.locator("input.share-link").count(), 0, "no link before its maker is here");
+        await themedShots(page, shots, "share-loading", page.locator(".share-bar"));
+
+        release();
+        await page.locator(".share-status.ok").waitFor();
+        const shown = await page.locator("input.share-link").inputValue();
+        assert.match(shown, /#\/s\/[A-Za-z0-9_-]+$/);
+        assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown);
+        assert.equal(await loading.count(), 0);
+        assert.deepEqual(problems, []);
+    });
+
+    test("a link maker that cannot be fetched is named in an alert, and the next click loads it", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: browser.url });
+        await page.route("**/split_share.wasm", (route) => route.abort());
+        const copy = page.getByRole("button", { name: "Copy link", exact: true });
+        await copy.click();
+        const failed = await chunkAlert(page, "the link maker");
+        assert.equal(await page.locator("input.share-link").count(), 0);
+        await themedShots(page, shots, "share-failed", page.locator(".share-bar"));
+        onlyChunkFailed(problems, "split_share.wasm");
+
+        await page.unroute("**/split_share.wasm");
+        await copy.click();
+        await page.locator(".share-status.ok").waitFor();
+        assert.match(await page.locator("input.share-link").inputValue(), /#\/s\/[A-Za-z0-9_-]+$/);
         assert.equal(await failed.count(), 0);
     });
 });

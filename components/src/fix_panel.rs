@@ -10,6 +10,9 @@
 //! (`FixLoading`), and the panel keeps that worker for the next searches, so they start at
 //! once. If the engine cannot load, the panel says the search is unavailable and why, and
 //! the next click tries again in a fresh worker.
+//!
+//! The panel's own code is a wasm chunk too (`crate::lazy`, docs/loading.md): the first
+//! load does not need it, since the panel shows only once a complete verdict is in.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,6 +27,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 use crate::check_client::{start_worker, Attached, CheckState};
 use crate::decimal::fixed;
 use crate::instr_notes::{words, StepMarks};
+use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixOutcome, FixRequest, MAX_EDITS};
 use crate::state::{use_app_state, AppState};
 
@@ -236,8 +240,29 @@ fn offered(state: AppState) -> Option<FixKind> {
     })
 }
 
+/// The fix panel's place under the verdict: empty until the first complete verdict, then
+/// the panel from its chunk. Once there, it stays, as the panel itself hides while no
+/// search is offered, so a search's state outlives the checks in between.
 #[component]
-pub fn FixPanel() -> impl IntoView {
+pub fn FixPanelSlot() -> impl IntoView {
+    let state = use_app_state();
+    let wanted = RwSignal::new(false);
+    Effect::new(move || {
+        if !wanted.get_untracked() && offered(state).is_some() {
+            wanted.set(true);
+        }
+    });
+    move || wanted.get().then(|| lazy_panel("the fix panel", fix_panel()))
+}
+
+/// The fix panel, from its wasm chunk.
+#[leptos::wasm_split::wasm_split(fix, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn fix_panel() -> Result<AnyView, ChunkLoadFailed> {
+    Ok(view! { <FixPanel/> }.into_any())
+}
+
+#[component]
+fn FixPanel() -> impl IntoView {
     let state = use_app_state();
     let search = FixSearch::new(state.mode.get_untracked());
     on_cleanup(move || {

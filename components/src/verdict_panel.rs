@@ -9,7 +9,7 @@ use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
 use crate::finding_marks::Marked;
-use crate::fix_panel::FixPanel;
+use crate::fix_panel::FixPanelSlot;
 use crate::source_link::SourceLines;
 use crate::state::{use_app_state, AppState};
 
@@ -65,7 +65,7 @@ pub fn VerdictPanel() -> impl IntoView {
             {move || running_view(client)}
             <p class="visually-hidden" aria-live="polite" data-verdict-announce="">{move || announcement(client)}</p>
             <div class="verdict-body" class:outdated=move || is_checking(client)>{body(client, state)}</div>
-            <FixPanel/>
+            <FixPanelSlot/>
         </section>
     }
 }

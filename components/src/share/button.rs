@@ -1,8 +1,13 @@
 //! "Copy link" and "Copy link to this step": encode the explorer's state into a
 //! `#/s/<code>` link, put it on the clipboard, and always show it in a selectable field
 //! so a browser without clipboard access still lets the learner copy it by hand.
+//!
+//! The encoder (`fencelab::link::encode_with_comments` and the deflate it runs) is a wasm
+//! chunk of its own (`crate::lazy`, docs/loading.md): only a copy needs it, so the first
+//! click fetches it and the status says so meanwhile.
 
-use fencelab::link::{encode_with_comments, ROUTE};
+use fencelab::link::{encode_with_comments, SharePayload, ROUTE};
+use fencelab::syntax::Comment;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
@@ -11,31 +16,75 @@ use wasm_bindgen_futures::JsFuture;
 use super::restore::payload_of;
 use crate::state::use_app_state;
 
+/// Why a link was not made.
+enum LinkFailure {
+    /// The encoder's chunk did not load (the browser's console has the network's reason).
+    ChunkLoadFailed,
+    /// The scenario cannot be shared (errors in the program, too large).
+    Unshareable(String),
+}
+
+impl From<leptos::wasm_split::SplitLoaderError> for LinkFailure {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> LinkFailure {
+        LinkFailure::ChunkLoadFailed
+    }
+}
+
+/// The link code for `payload`, from the share chunk.
+#[leptos::wasm_split::wasm_split(share, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn encode_link(payload: SharePayload, comments: Vec<Comment>) -> Result<String, LinkFailure> {
+    encode_with_comments(&payload, &comments).map_err(|e| LinkFailure::Unshareable(e.to_string()))
+}
+
+/// What the share bar says after a click.
+#[derive(Clone)]
+enum ShareStatus {
+    /// The encoder's chunk is on its way (the first copy of a visit).
+    Loading,
+    Copied,
+    Failed(String),
+    ChunkLoadFailed,
+}
+
 /// The share buttons, the link field and the copy status.
 #[component]
 pub fn ShareBar() -> impl IntoView {
     let state = use_app_state();
     let link = RwSignal::new(None::<String>);
-    let status = RwSignal::new(None::<(bool, String)>);
+    let status = RwSignal::new(None::<ShareStatus>);
     let share = move |at_step: bool| {
-        let made = payload_of(state, at_step).and_then(|(p, comments)| encode_with_comments(&p, &comments).map_err(|e| e.to_string()));
-        match made {
-            Ok(code) => {
-                let url = format!("{}{ROUTE}{code}", page_base());
-                link.set(Some(url.clone()));
-                spawn_local(async move {
-                    let copied = copy_to_clipboard(&url).await;
-                    let _ = status.try_set(Some(match copied {
-                        Ok(()) => (true, "link copied".into()),
-                        Err(why) => (false, format!("{why}: select the link below and copy it")),
-                    }));
-                });
-            }
+        let (payload, comments) = match payload_of(state, at_step) {
+            Ok(made) => made,
             Err(why) => {
                 link.set(None);
-                status.set(Some((false, format!("cannot make a link: {why}"))));
+                status.set(Some(ShareStatus::Failed(format!("cannot make a link: {why}"))));
+                return;
             }
-        }
+        };
+        link.set(None);
+        status.set(Some(ShareStatus::Loading));
+        spawn_local(async move {
+            let code = match encode_link(payload, comments).await {
+                Ok(code) => code,
+                Err(failure) => {
+                    let _ = status.try_set(Some(match failure {
+                        LinkFailure::ChunkLoadFailed => ShareStatus::ChunkLoadFailed,
+                        LinkFailure::Unshareable(why) => ShareStatus::Failed(format!("cannot make a link: {why}")),
+                    }));
+                    return;
+                }
+            };
+            let url = format!("{}{ROUTE}{code}", page_base());
+            // The learner may have left the explorer while the chunk loaded.
+            if link.try_set(Some(url.clone())).is_some() {
+                return;
+            }
+            let copied = copy_to_clipboard(&url).await;
+            let _ = status.try_set(Some(match copied {
+                Ok(()) => ShareStatus::Copied,
+                Err(why) => ShareStatus::Failed(format!("{why}: select the link below and copy it")),
+            }));
+        });
     };
     view! {
         <div class="share-bar" role="toolbar" aria-label="Share">
@@ -43,8 +92,17 @@ pub fn ShareBar() -> impl IntoView {
                 title="Copy a link to this scenario">"Copy link"</button>
             <button type="button" class="copy-step-link" on:click=move |_| share(true)
                 title="Copy a link to this scenario at the current step">"Copy link to this step"</button>
-            {move || status.get().map(|(ok, text)| view! {
-                <span class="share-status" class:ok=ok class:bad=!ok role="status">{text}</span>
+            {move || status.get().map(|status| match status {
+                ShareStatus::Loading => view! {
+                    <span class="share-status lazy-loading" data-lazy-loading="the link maker" aria-busy="true" role="status">"Loading the link maker…"</span>
+                }.into_any(),
+                ShareStatus::Copied => view! { <span class="share-status ok" role="status">"link copied"</span> }.into_any(),
+                ShareStatus::Failed(why) => view! { <span class="share-status bad" role="status">{why}</span> }.into_any(),
+                ShareStatus::ChunkLoadFailed => view! {
+                    <span class="share-status bad lazy-failed" data-lazy-failed="the link maker" role="alert">
+                        "The code for the link maker did not load (see the browser's console). Click again to try again."
+                    </span>
+                }.into_any(),
             })}
             {move || link.get().map(|url| view! {
                 <input class="share-link" type="text" readonly aria-label="Share link"

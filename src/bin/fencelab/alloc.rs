@@ -27,7 +27,8 @@ unsafe extern "C" {
     fn mi_option_set(option: c_int, value: c_long);
 }
 
-/// `mi_option_arena_eager_commit` in mimalloc 3's `mi_option_e` (`mimalloc.h`).
+/// `mi_option_arena_eager_commit` in mimalloc 3's `mi_option_e` (`mimalloc.h` of
+/// libmimalloc-sys 0.1.49, pinned in Cargo.lock: check it when that crate moves).
 const ARENA_EAGER_COMMIT: c_int = 4;
 
 static CONFIGURED: AtomicBool = AtomicBool::new(false);

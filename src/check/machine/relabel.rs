@@ -41,9 +41,6 @@ pub struct StateKeys {
     /// `None` where that order is already canonical: only a spawn changes a state's
     /// renaming, so most keys find theirs here.
     renamings: HashMap<u128, Option<Renaming>, FingerprintHashing>,
-    /// Scratch for working out a canonical order (no allocation per state).
-    order: Vec<(u32, Option<(InstrRef, u32)>)>,
-    spawned: Vec<(InstrRef, u32)>,
 }
 
 /// Entries kept before the memo starts over (bounds its memory; a miss only costs time).
@@ -54,7 +51,7 @@ impl StateKeys {
     /// of their async agents.
     pub fn key(&mut self, m: &Machine) -> u128 {
         let Machine { agents, cells, mbars, bars, cluster_bars, sc_fences, undefined, tmem, trace: _ } = m;
-        let StateKeys { renamed, renamings, order, spawned } = self;
+        let StateKeys { renamed, renamings } = self;
         if renamed.len() > MEMO_ENTRIES {
             renamed.clear();
         }
@@ -63,7 +60,7 @@ impl StateKeys {
         }
         let map = match spawn_order(m) {
             None => None,
-            Some(order_key) => renamings.entry(order_key).or_insert_with(|| Renaming::canonical(m, order, spawned)).as_ref(),
+            Some(order_key) => renamings.entry(order_key).or_insert_with(|| Renaming::canonical(m)).as_ref(),
         };
         let mut f = Fingerprinter::new();
         f.write_usize(agents.len());
@@ -87,6 +84,7 @@ impl StateKeys {
         f.write_u128(part_under(renamed, cluster_bars, map));
         f.write_u128(part_under(renamed, tmem, map));
         f.write_u128(part_under(renamed, bars, map));
+        // Kept in the order the fences ran, not by id: renamed in place, not re-sorted.
         f.write_u128(part_under(renamed, sc_fences, map));
         undefined.hash(&mut f);
         f.finish128()
@@ -139,11 +137,11 @@ fn spawn_order(m: &Machine) -> Option<u128> {
 
 impl Renaming {
     /// The renaming that puts `m`'s agents in canonical order; `None` when they already are.
-    fn canonical(m: &Machine, order: &mut Vec<(u32, Option<(InstrRef, u32)>)>, spawned: &mut Vec<(InstrRef, u32)>) -> Option<Renaming> {
-        order.clear();
+    fn canonical(m: &Machine) -> Option<Renaming> {
+        let mut order: Vec<(u32, Option<(InstrRef, u32)>)> = Vec::with_capacity(m.agents.len());
         // Spawns so far per issuing instruction: a handful of instructions issue, so a list
         // searched in place costs less than a map.
-        spawned.clear();
+        let mut spawned: Vec<(InstrRef, u32)> = Vec::new();
         for (id, a) in m.agents.iter().enumerate() {
             let key = match &a.kind {
                 AgentKind::Thread(_) => None,
@@ -167,7 +165,7 @@ impl Renaming {
         if order.windows(2).all(|w| matches!(w, [(_, a), (_, b)] if a <= b)) {
             return None;
         }
-        crate::sort::short_by_key(order, |(_, key)| *key);
+        crate::sort::short_by_key(&mut order, |(_, key)| *key);
         let mut new_id = vec![0u32; order.len()];
         for (new, (old, _)) in order.iter().enumerate() {
             if let Some(slot) = new_id.get_mut(*old as usize) {

@@ -15,8 +15,9 @@ use super::fingerprint::fingerprint_of;
 /// A value shared between machine states until one of them changes it.
 ///
 /// Counted with `Rc`, not `Arc`: a transition clones and drops every part handle of a
-/// state, and atomic counts made that a fifth of a small pipeline's wall time. Machine
-/// states therefore stay on the thread that made them (the explorer is single-threaded).
+/// state, and atomic counts cost wall time there that instruction counts do not show.
+/// Machine states therefore stay on the thread that made them (the explorer is
+/// single-threaded).
 #[derive(Clone, Debug, Default)]
 pub struct Shared<T>(Rc<Part<T>>);
 

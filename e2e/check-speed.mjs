@@ -15,6 +15,9 @@
 // scenarios (relaxed threads, generated as the benches do).
 // Native: `fencelab check --json --mode pragmatic FILE`, whose `stats.ms` times the same
 // `check` call (mode-note pass included) without process start-up.
+// Each round runs one native and one wasm check in turn: "round ratio" is the median of the
+// rounds' own ratios, which a burst of load on this shared machine skews less than the
+// ratio of two medians taken minutes apart.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -63,20 +66,15 @@ if (skip) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function native(file) {
-    const times = [];
-    let stats = {};
-    for (let i = 0; i < runs; i++) {
-        let out;
-        try {
-            out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8", maxBuffer: 1 << 28 });
-        } catch (e) {
-            out = e.stdout; // exit 1: an expectation failed; the report is still printed
-        }
-        stats = JSON.parse(out).stats;
-        times.push(stats.ms);
+/** One native check of `file`: the CLI's own check time and its stats. */
+function nativeOnce(file) {
+    let out;
+    try {
+        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8", maxBuffer: 1 << 28 });
+    } catch (e) {
+        out = e.stdout; // exit 1: an expectation failed; the report is still printed
     }
-    return { ms: median(times), best: Math.min(...times), states: stats.states, complete: stats.complete };
+    return JSON.parse(out).stats;
 }
 
 const browser = await launch();
@@ -116,16 +114,25 @@ while ((await checkOnce(small)).by !== answerer) {
     await page.waitForTimeout(200);
 }
 
-async function wasm(file) {
+/** `runs` rounds of one native and one wasm check each, in turn, so that both sides of a
+ *  round meet the same load on a shared machine; the median of the rounds' own ratios is
+ *  printed beside the ratio of the two medians. */
+async function timeBoth(file) {
     const source = readFileSync(file, "utf8");
     await checkOnce(source); // untimed: first-call compiles of what this scenario runs
-    const times = [];
+    const nativeMs = [];
+    const wasmMs = [];
+    const ratios = [];
+    let stats = {};
     for (let i = 0; i < runs; i++) {
+        stats = nativeOnce(file);
         const { ms, by } = await checkOnce(source);
         if (by !== answerer) throw new Error(`run ${i + 1} of ${file} was answered by the ${by}, not the ${answerer}`);
-        times.push(ms);
+        nativeMs.push(stats.ms);
+        wasmMs.push(ms);
+        ratios.push(ms / stats.ms);
     }
-    return { ms: median(times), best: Math.min(...times) };
+    return { stats, nativeMs, wasmMs, ratios };
 }
 
 console.log(`check time, median of ${runs} runs, ms (pragmatic mode); wasm: the ${answerer === "engine" ? "speed-built engine" : "app's own wasm"} in the worker`);
@@ -133,15 +140,16 @@ console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 // On a busy machine single runs swing by 2x: the fastest run of each side is printed too.
 console.log(
     "scenario".padEnd(44),
-    ["states", "native", "wasm", "ratio", "best nat", "best wasm", "ratio"].map((h, i) => h.padStart(i < 4 ? 8 : 10)).join(" "),
+    ["states", "native", "wasm", "ratio", "round ratio", "best nat", "best wasm", "ratio"].map((h, i) => h.padStart(i < 4 ? 8 : 11)).join(" "),
 );
 for (const file of files) {
-    const n = native(file);
-    const w = await wasm(file);
-    const name = file.split("/").at(-1) + (n.complete ? "" : " (cap)");
-    const cells = [String(n.states), n.ms.toFixed(1), w.ms.toFixed(1), (w.ms / n.ms).toFixed(2)].map((c) => c.padStart(8));
-    const bests = [n.best.toFixed(1), w.best.toFixed(1), (w.best / n.best).toFixed(2)].map((c) => c.padStart(10));
-    console.log(name.padEnd(44), [...cells, ...bests].join(" "));
+    const { stats, nativeMs, wasmMs, ratios } = await timeBoth(file);
+    const [n, w] = [median(nativeMs), median(wasmMs)];
+    const [bn, bw] = [Math.min(...nativeMs), Math.min(...wasmMs)];
+    const name = file.split("/").at(-1) + (stats.complete ? "" : " (cap)");
+    const cells = [String(stats.states), n.toFixed(1), w.toFixed(1), (w / n).toFixed(2)].map((c) => c.padStart(8));
+    const rest = [median(ratios).toFixed(2), bn.toFixed(1), bw.toFixed(1), (bw / bn).toFixed(2)].map((c) => c.padStart(11));
+    console.log(name.padEnd(44), [...cells, ...rest].join(" "));
 }
 console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 await browser.close();

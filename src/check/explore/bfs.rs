@@ -208,10 +208,23 @@ pub fn explore(
             }
         }
         let depth = nodes.get(id as usize).map_or(0, |n| n.depth);
+        // The last successor takes `m` itself rather than a copy: `m` is dropped after its
+        // expansion anyway, and a part only it holds is then changed in place, not copied.
+        let mut successors_left: usize = ample.iter().map(|(_, choices)| choices).sum();
+        let mut parent = Some(m);
         for &(agent, choices) in &ample {
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
-                let mut next = m.clone();
+                successors_left -= 1;
+                let mut next = match (successors_left, parent.take()) {
+                    (0, Some(last)) => {
+                        // Its count leaves now: what its children did not take over.
+                        bytes = bytes.saturating_sub(own_bytes(&last));
+                        last
+                    }
+                    (_, Some(kept)) => parent.insert(kept).clone(),
+                    (_, None) => return Err(semantics::exec::internal("a state was expanded after its last successor")),
+                };
                 let result = perform(layout, mode, &mut next, step, false)?;
                 out.transitions += 1;
                 for f in result.findings {
@@ -259,8 +272,10 @@ pub fn explore(
                 }
             }
         }
-        // Dropping `m` frees what its children did not take over.
-        bytes = bytes.saturating_sub(own_bytes(&m));
+        // A state with no successor built (none enabled) is dropped here.
+        if let Some(m) = parent {
+            bytes = bytes.saturating_sub(own_bytes(&m));
+        }
     }
     on_progress(out.states, out.transitions);
     for (finding, witness) in &mut out.findings {

@@ -24,7 +24,7 @@ pub fn read_choices(
             Some((t, rhs)) => m
                 .cells
                 .get(cell)
-                .and_then(|c| c.writes.get(i))
+                .and_then(|c| c.writes().get(i))
                 .is_some_and(|w| t.op.eval(map(w.value), rhs)),
         })
         .collect()

@@ -170,4 +170,78 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         assert.match(await page.locator("input.share-link").inputValue(), /#\/s\/[A-Za-z0-9_-]+$/);
         assert.equal(await failed.count(), 0);
     });
+
+    test("the lanes' chunk comes after the first verdict; their place says it is loading until then, then they step", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_lanes.wasm");
+        const loading = page.locator('[data-lazy-loading="the lanes"]');
+        await loading.waitFor();
+        assert.equal(await loading.innerText(), "Loading the lanes…");
+        assert.equal(await page.locator('[data-region="lanes"]').count(), 0);
+        await themedShots(page, shots, "lanes-loading", page.locator(".explore-col-right"));
+
+        release();
+        await page.locator('[data-region="lanes"]').waitFor();
+        assert.equal(await loading.count(), 0, "the loading note is gone");
+        const step = page.getByRole("spinbutton", { name: "Jump to step" });
+        assert.equal(await step.inputValue(), "0");
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        assert.deepEqual(problems, []);
+    });
+
+    test("lanes whose chunk cannot be fetched say so, and the next page load brings them", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.route("**/split_lanes.wasm", (route) => route.abort());
+        await page.goto(`${browser.url}/#/explore`);
+        const failed = await chunkAlert(page, "the lanes");
+        await themedShots(page, shots, "lanes-failed", page.locator(".explore-col-right"));
+        onlyChunkFailed(problems, "split_lanes.wasm");
+
+        await page.unroute("**/split_lanes.wasm");
+        await page.reload();
+        await page.locator('[data-region="lanes"]').waitFor();
+        assert.equal(await failed.count(), 0);
+    });
+
+    // Leaving the explorer clears the fix search's step marks (the fix panel's cleanup),
+    // which wakes the lanes' program lists. Inside Leptos's <Suspense> the lanes outlived
+    // their page by a turn of the task queue, ran, and panicked on their disposed signals
+    // ("already been disposed", docs/loading.md, "Seventh round").
+    test("leaving the explorer once its lanes and fix panel are up, and coming back, breaks nothing", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.locator('[data-region="lanes"]').waitFor();
+        await page.locator("[data-fix-start]").waitFor();
+
+        await page.getByRole("link", { name: "Lessons" }).click();
+        await page.locator('[data-page="lesson"]').waitFor();
+        // A lesson whose scenario cards have lanes of their own.
+        await page.evaluate(() => (location.hash = "#/lessons/executed-is-not-visible"));
+        await page.locator('[data-region="lesson-lanes"]').first().waitFor();
+        await page.getByRole("link", { name: "Explore", exact: true }).click();
+        await page.locator('[data-region="lanes"]').waitFor();
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+
+        await page.evaluate(() => (location.hash = "#/no/such/page"));
+        await page.locator('[data-page="not-found"]').waitFor();
+        await page.waitForLoadState("networkidle");
+        assert.deepEqual(problems, []);
+    });
+
+    test("lanes whose chunk arrives after the learner left the explorer build nothing, and show on return", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_lanes.wasm");
+        await page.locator('[data-lazy-loading="the lanes"]').waitFor();
+        await page.evaluate(() => (location.hash = "#/no/such/page"));
+        await page.locator('[data-page="not-found"]').waitFor();
+
+        const arrived = page.waitForResponse("**/split_lanes.wasm");
+        release();
+        await arrived;
+        await page.waitForLoadState("networkidle");
+        assert.equal(await page.locator('[data-region="lanes"]').count(), 0);
+
+        await page.evaluate(() => (location.hash = "#/explore"));
+        await page.locator('[data-region="lanes"]').waitFor();
+        assert.deepEqual(problems, []);
+    });
 });

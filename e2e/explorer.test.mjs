@@ -99,6 +99,7 @@ describe("explorer", { skip: skip ?? false }, () => {
         const bar = page.locator('[data-mbarrier="full"]');
         assert.match(await bar.innerText(), /phase 1/, "phase completed early");
         assert.match(await bar.innerText(), /tx-count: 0 bytes/);
+        await page.locator('[data-region="lanes"] .lane').first().waitFor();
         assert.equal(await page.locator('[data-agent^="tma"]').count(), 0, "no copy in flight yet");
         await screenshot(page, "flow-tma-missing-expect-tx");
         assert.deepEqual(problems, []);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, loadTemplate, openExplorer, requestNumber, screenshot, skipReason, themedShots, verdictAfter } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, reloadAtRest, requestNumber, screenshot, skipReason, themedShots, verdictAfter } from "./harness.mjs";
 
 const skip = await skipReason();
 // Light/dark, desktop/phone views for a person to look at.
@@ -124,6 +124,7 @@ describe("fix panel", { skip: skip ?? false }, () => {
             "    st.release.cta.shared [flag], 1\n    fence.acq_rel.cta\n",
         );
         assert.equal(await typeScenario(page, extra), "correct");
+        await lanes(page).locator(".lane").first().waitFor();
         assert.deepEqual(await stepMarks(page), { lanes: [], gutter: [], painted: 0 }, "no marks before a search");
         await search(page, "Which steps matter?");
 
@@ -180,13 +181,13 @@ describe("fix panel", { skip: skip ?? false }, () => {
         await themedShots(page, SHOTS, "chips-page", lanes(page));
 
         // Remembered across a reload; off again, also remembered.
-        await page.reload();
+        await reloadAtRest(page);
         await verdictAfter(page, 0);
         assert.equal(await page.locator("[data-cost-toggle]").isChecked(), true, "remembered on");
         await page.locator(".editor-paint [data-cost-chip]").first().waitFor();
         await page.locator("[data-cost-toggle]").uncheck();
         assert.equal(await page.locator("[data-cost-chip]").count(), 0);
-        await page.reload();
+        await reloadAtRest(page);
         await verdictAfter(page, 0);
         assert.equal(await page.locator("[data-cost-toggle]").isChecked(), false, "remembered off");
         assert.deepEqual(problems, []);

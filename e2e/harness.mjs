@@ -98,6 +98,17 @@ export async function themedShots(page, dir, name, target, { whole = false } = {
     await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/**
+ * Reloads `page` once its network is quiet. A reload cancels the fetches in flight, and
+ * after the first verdict the panels' chunks come in a chain (the timeline's only once the
+ * lanes' is in), so reloading at once would put the test's own cancellations among the
+ * page's failed requests.
+ */
+export async function reloadAtRest(page) {
+    await page.waitForLoadState("networkidle");
+    await page.reload();
+}
+
 /** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
 export async function screenshot(page, name) {
     await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });

@@ -49,6 +49,45 @@ async function chunkAlert(page, what) {
     return failed;
 }
 
+/**
+ * The explorer with chunk `file` held back: the panel `what` says it is loading, and
+ * `absent` (a selector) is not on the page (screenshots `shot`-*, around the element
+ * `around` selects); once the chunk is let through, `ready` shows and the note is gone.
+ */
+async function loadingUntilArrived(browser, file, what, shot, around, absent, ready) {
+    const { page, problems, release } = await explorerHolding(browser, file);
+    const loading = page.locator(`[data-lazy-loading="${what}"]`);
+    await loading.waitFor();
+    assert.equal(await loading.innerText(), `Loading ${what}…`);
+    assert.equal(await page.locator(absent).count(), 0);
+    await themedShots(page, shots, shot, page.locator(around));
+
+    release();
+    await page.locator(ready).waitFor();
+    assert.equal(await loading.count(), 0, "the loading note is gone");
+    return { page, problems };
+}
+
+/**
+ * The explorer with chunk `file` refused: the panel `what` says so in an alert (screenshots
+ * `shot`-*, around the element `around` selects); once the chunk is let through, a reload
+ * brings the panel (`ready`, a selector) and no alert. Panels whose place does not remount
+ * (the fix panel, the lanes) retry on the next page load, not the next showing.
+ */
+async function failedUntilReload(browser, file, what, shot, around, ready) {
+    const { page, problems } = await browser.newPage();
+    await page.route(`**/${file}`, (route) => route.abort());
+    await page.goto(`${browser.url}/#/explore`);
+    const failed = await chunkAlert(page, what);
+    await themedShots(page, shots, shot, page.locator(around));
+    onlyChunkFailed(problems, file);
+
+    await page.unroute(`**/${file}`);
+    await page.reload();
+    await page.locator(ready).waitFor();
+    assert.equal(await failed.count(), 0);
+}
+
 describe("lazy panels", { skip: skip ?? false }, () => {
     let browser;
     before(async () => {
@@ -102,34 +141,15 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the fix panel's chunk comes after the first verdict; the panel says it is loading until then", async () => {
-        const { page, problems, release } = await explorerHolding(browser, "split_fix.wasm");
-        const loading = page.locator('[data-lazy-loading="the fix panel"]');
-        await loading.waitFor();
-        assert.equal(await loading.innerText(), "Loading the fix panel…");
-        assert.equal(await page.locator("[data-fix-panel]").count(), 0);
-        await themedShots(page, shots, "fix-loading", page.locator('[data-region="verdict"]'));
-
-        release();
+        const { page, problems } = await loadingUntilArrived(browser, "split_fix.wasm", "the fix panel", "fix-loading", '[data-region="verdict"]', "[data-fix-panel]", "[data-fix-start]");
         const start = page.locator("[data-fix-start]");
-        await start.waitFor();
-        assert.equal(await loading.count(), 0, "the loading note is gone");
         assert.equal(await start.innerText(), "Which steps matter?");
         assert.ok(await start.isEnabled());
         assert.deepEqual(problems, []);
     });
 
     test("a fix panel whose chunk cannot be fetched says so, and the next page load brings it", async () => {
-        const { page, problems } = await browser.newPage();
-        await page.route("**/split_fix.wasm", (route) => route.abort());
-        await page.goto(`${browser.url}/#/explore`);
-        const failed = await chunkAlert(page, "the fix panel");
-        await themedShots(page, shots, "fix-failed", page.locator('[data-region="verdict"]'));
-        onlyChunkFailed(problems, "split_fix.wasm");
-
-        await page.unroute("**/split_fix.wasm");
-        await page.reload();
-        await page.locator("[data-fix-start]").waitFor();
-        assert.equal(await failed.count(), 0);
+        await failedUntilReload(browser, "split_fix.wasm", "the fix panel", "fix-failed", '[data-region="verdict"]', "[data-fix-start]");
     });
 
     test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
@@ -169,5 +189,61 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.locator(".share-status.ok").waitFor();
         assert.match(await page.locator("input.share-link").inputValue(), /#\/s\/[A-Za-z0-9_-]+$/);
         assert.equal(await failed.count(), 0);
+    });
+
+    test("the lanes' chunk comes after the first verdict; their place says it is loading until then, then they step", async () => {
+        const lanes = '[data-region="lanes"]';
+        const { page, problems } = await loadingUntilArrived(browser, "split_lanes.wasm", "the lanes", "lanes-loading", ".explore-col-right", lanes, lanes);
+        const step = page.getByRole("spinbutton", { name: "Jump to step" });
+        assert.equal(await step.inputValue(), "0");
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        assert.deepEqual(problems, []);
+    });
+
+    test("lanes whose chunk cannot be fetched say so, and the next page load brings them", async () => {
+        await failedUntilReload(browser, "split_lanes.wasm", "the lanes", "lanes-failed", ".explore-col-right", '[data-region="lanes"]');
+    });
+
+    // Leaving the explorer clears the fix search's step marks (the fix panel's cleanup),
+    // which wakes the lanes' program lists. Inside Leptos's <Suspense> the lanes outlived
+    // their page by a turn of the task queue, ran, and panicked on their disposed signals
+    // ("already been disposed", docs/loading.md, "Seventh round").
+    test("leaving the explorer once its lanes and fix panel are up, and coming back, breaks nothing", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.locator('[data-region="lanes"]').waitFor();
+        await page.locator("[data-fix-start]").waitFor();
+
+        await page.getByRole("link", { name: "Lessons" }).click();
+        await page.locator('[data-page="lesson"]').waitFor();
+        // A lesson whose scenario cards have lanes of their own.
+        await page.evaluate(() => (location.hash = "#/lessons/executed-is-not-visible"));
+        await page.locator('[data-region="lesson-lanes"]').first().waitFor();
+        await page.getByRole("link", { name: "Explore", exact: true }).click();
+        await page.locator('[data-region="lanes"]').waitFor();
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+
+        await page.evaluate(() => (location.hash = "#/no/such/page"));
+        await page.locator('[data-page="not-found"]').waitFor();
+        await page.waitForLoadState("networkidle");
+        assert.deepEqual(problems, []);
+    });
+
+    test("lanes whose chunk arrives after the learner left the explorer build nothing, and show on return", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_lanes.wasm");
+        await page.locator('[data-lazy-loading="the lanes"]').waitFor();
+        await page.evaluate(() => (location.hash = "#/no/such/page"));
+        await page.locator('[data-page="not-found"]').waitFor();
+
+        const arrived = page.waitForResponse("**/split_lanes.wasm");
+        release();
+        await arrived;
+        await page.waitForLoadState("networkidle");
+        assert.equal(await page.locator('[data-region="lanes"]').count(), 0);
+
+        await page.evaluate(() => (location.hash = "#/explore"));
+        await page.locator('[data-region="lanes"]').waitFor();
+        assert.deepEqual(problems, []);
     });
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, skipReason } from "./harness.mjs";
+import { launch, reloadAtRest, screenshot, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -111,7 +111,7 @@ describe("lessons", { skip: skip ?? false }, () => {
         await screenshot(page, "exercise-passed");
 
         const passedText = await editor.inputValue();
-        await page.reload();
+        await reloadAtRest(page);
         const again = page.locator(`[data-exercise="${EXERCISE}"]`);
         await again.locator(".badge-pass").waitFor();
         assert.equal(await again.locator("textarea.editor-text").inputValue(), passedText, "the attempt survives the reload");

@@ -179,6 +179,8 @@ describe("share links", { skip: skip ?? false }, () => {
         assert.equal(await page.locator("header.site-header").count(), 0, "no site chrome");
         assert.equal(await page.locator('[data-region="editor"]').count(), 0, "no editor");
         assert.equal(await page.locator('[data-region="verdict"]').count(), 1);
+        // The stepper comes from the lanes' chunk, just after the page.
+        await page.getByRole("button", { name: "Step forward" }).waitFor();
         assert.equal(await page.getByRole("button", { name: "Step forward" }).count(), 1);
         const out = await page.locator("a.embed-out").getAttribute("href");
         assert.equal(out, `${browser.url}/#/s/${code}`);

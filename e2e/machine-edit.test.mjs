@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, skipReason } from "./harness.mjs";
+import { launch, reloadAtRest, screenshot, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -104,7 +104,7 @@ describe("machine edit", { skip: skip ?? false }, () => {
         await machine.screenshot({ path: "e2e/screenshots/machine-edit-focus.png" });
 
         // The choice lasts for the session; a phone shows no controls.
-        await page.reload();
+        await reloadAtRest(page);
         await text.waitFor();
         await machine.locator(".medit-bar").first().waitFor();
         await page.setViewportSize({ width: 390, height: 844 });

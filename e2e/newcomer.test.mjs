@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { distDir, launch, loadTemplate, openExplorer, screenshot, skipReason, verdictAfter } from "./harness.mjs";
+import { distDir, launch, loadTemplate, openExplorer, reloadAtRest, screenshot, skipReason, verdictAfter } from "./harness.mjs";
 import { startServer } from "./server.mjs";
 
 const skip = await skipReason();
@@ -167,6 +167,8 @@ describe("newcomer", { skip: skip ?? false }, () => {
 
     test("a typo keeps the last good lanes and machine, dimmed, with the error shown", async () => {
         const { page, problems } = await openExplorer(browser);
+        // The lanes come from a chunk of their own, just after the verdict.
+        await page.locator('[data-region="lanes"] .lane').first().waitFor();
         const lanes = await page.locator(".lane").count();
         assert.ok(lanes >= 2);
         const text = editorOf(page);
@@ -264,7 +266,7 @@ describe("newcomer", { skip: skip ?? false }, () => {
         await page.goto(`${browser.url}/#/explore`);
         await verdictAfter(page, 0);
         await page.evaluate(() => localStorage.removeItem("fencelab-guided-start"));
-        await page.reload();
+        await reloadAtRest(page);
         await verdictAfter(page, 0);
         const guide = page.locator("[data-guided-start]");
         await guide.waitFor();
@@ -281,7 +283,7 @@ describe("newcomer", { skip: skip ?? false }, () => {
         }
         assert.deepEqual(stops, ["editor", "verdict", "lanes"]);
         await guide.waitFor({ state: "detached" });
-        await page.reload();
+        await reloadAtRest(page);
         await verdictAfter(page, 0);
         assert.equal(await page.locator("[data-guided-start]").count(), 0, "remembered");
         assert.deepEqual(problems, []);
@@ -294,7 +296,7 @@ describe("newcomer", { skip: skip ?? false }, () => {
         await page.goto(`${browser.url}/`);
         await verdictAfter(page, 0);
         await page.evaluate(() => localStorage.clear());
-        await page.reload();
+        await reloadAtRest(page);
         const guide = page.locator("[data-guided-start]");
         await guide.waitFor();
         await guide.getByRole("link", { name: "Start lesson 1" }).click();

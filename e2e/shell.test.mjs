@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, screenshot, skipReason } from "./harness.mjs";
+import { launch, reloadAtRest, screenshot, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 if (skip) console.log(`# skipping browser tests: ${skip}`);
@@ -33,6 +33,9 @@ describe("app shell", { skip: skip ?? false }, () => {
             await page.locator(`[data-page="${route.page}"]`).waitFor();
             for (const region of route.regions) {
                 const panel = page.locator(`[data-region="${region}"]`);
+                // The page shows in stages, and the lanes and the machine come from chunks
+                // of their own (a loading note until then), so wait for each region.
+                await panel.waitFor();
                 assert.equal(await panel.count(), 1, `one ${region} region`);
                 assert.ok(await panel.isVisible(), `${region} region is visible`);
                 assert.ok((await panel.locator("h2").innerText()).length > 0, `${region} has a heading`);
@@ -71,7 +74,7 @@ describe("app shell", { skip: skip ?? false }, () => {
         assert.equal(await theme(), "light");
         await page.getByRole("button", { name: "Switch to dark theme" }).click();
         assert.equal(await theme(), "dark");
-        await page.reload();
+        await reloadAtRest(page);
         await page.locator('[data-page="explore"]').waitFor();
         assert.equal(await theme(), "dark", "choice persisted in localStorage");
         await screenshot(page, "explore-dark");
@@ -86,6 +89,7 @@ describe("app shell", { skip: skip ?? false }, () => {
         await page.setViewportSize({ width: 390, height: 844 });
         await page.goto(`${browser.url}/#/explore`);
         await page.locator('[data-page="explore"]').waitFor();
+        await page.locator('[data-region="lanes"]').waitFor();
         const editor = await page.locator('[data-region="editor"]').boundingBox();
         const lanes = await page.locator('[data-region="lanes"]').boundingBox();
         assert.ok(lanes.y > editor.y + editor.height - 1, "lanes stack below the editor");

@@ -5,7 +5,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::editor::Editor;
-use crate::lanes::Lanes;
+use crate::lanes::lanes_panel;
 use crate::lazy::lazy_panel;
 use crate::machine_view::machine_panel;
 use crate::verdict_panel::VerdictPanel;
@@ -57,7 +57,7 @@ pub fn ExplorePage() -> impl IntoView {
             // at once however tall the program (text or blocks) is.
             <div class="explore-col explore-col-right">
                 {move || verdict.get().then(|| view! { <VerdictPanel /> })}
-                {move || right_column.get().then(|| view! { <Lanes /> {lazy_panel("the machine", machine_panel())} })}
+                {move || right_column.get().then(|| view! { {lazy_panel("the lanes", lanes_panel(false))} {lazy_panel("the machine", machine_panel())} })}
             </div>
         </div>
     }

@@ -49,14 +49,21 @@ fn remember(choice: &str) {
     crate::storage::set(STORAGE_KEY, choice);
 }
 
-/// Marks the region of tour stop `stop` (and unmarks the others).
-fn point_at(stop: Option<usize>) {
+/// Marks the region of tour stop `stop` (and unmarks the others). The lanes come from a
+/// chunk of their own (`lazy.rs`): while the tour stays on a stop whose region is not on
+/// the page yet, it looks again at the next frame.
+fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>) {
+    let mut found = false;
     for (i, s) in STOPS.iter().enumerate() {
         let Some(el) = document().query_selector(&format!("[data-region=\"{}\"]", s.region)).ok().flatten() else { continue };
         let _ = if Some(i) == stop { el.set_attribute("data-tour-focus", "") } else { el.remove_attribute("data-tour-focus") };
         if Some(i) == stop {
             el.scroll_into_view_with_bool(false);
+            found = true;
         }
+    }
+    if stop.is_some() && !found && current.try_get_untracked() == Some(stop) {
+        request_animation_frame(move || point_at(stop, current));
     }
 }
 
@@ -67,7 +74,7 @@ pub fn GuidedStart(state: AppState) -> impl IntoView {
     let stop = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
         let at = stop.get();
-        request_animation_frame(move || point_at(at));
+        request_animation_frame(move || point_at(at, stop));
     });
     let close = move |choice: &'static str| {
         remember(choice);

@@ -1,5 +1,8 @@
 //! One lane per agent (thread, TMA engine, tensor core) with its program, its current
 //! instruction and the moves it can make now.
+//!
+//! The explorer and the embed show them from a wasm chunk of their own (`lanes_panel`,
+//! `crate::lazy`): they come just after the first verdict, which does not need them.
 
 use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, AsyncOpState};
 use fencelab::schedule::Step;
@@ -7,9 +10,15 @@ use leptos::prelude::*;
 
 use crate::state::{use_app_state, AppState};
 use crate::step_controls::StepControls;
-use crate::lazy::lazy_panel;
+use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::timeline::{async_state_word, timeline_view};
 use crate::trace::Trace;
+
+/// [`Lanes`] from the lanes' wasm chunk.
+#[leptos::wasm_split::wasm_split(lanes, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn lanes_panel(compact: bool) -> Result<AnyView, ChunkLoadFailed> {
+    Ok(view! { <Lanes compact=compact /> }.into_any())
+}
 
 /// Agent lanes of the current execution, with the step controls and the trace.
 #[component]

@@ -8,10 +8,11 @@
 //! calling it fetches CHUNK (once) and then runs it. Its arguments and result cross an
 //! `extern "C"` boundary, so they are concrete types and it must not panic.
 
-use std::future::Future;
+use std::future::{poll_fn, Future};
+use std::task::{Context, Poll, Waker};
 
 use leptos::prelude::*;
-use send_wrapper::SendWrapper;
+use leptos::task;
 
 /// A panel's chunk did not load (the browser's console has the network's reason).
 #[derive(Clone, Copy, Debug)]
@@ -26,23 +27,43 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkLoadFailed {
 /// The view a split function builds, once its chunk is here. `what` names the panel in
 /// the loading and failure messages ("the lessons"). Once the chunk has loaded, the
 /// future is ready at its first poll and the panel renders with no loading state.
+///
+/// Not Leptos's `<Suspense>`: a Suspense keeps the view it shows (and every effect in it)
+/// alive for one more turn of the task queue after its page is gone, because its state is
+/// an effect whose value only that effect's own task drops; a plain reactive closure drops
+/// its view at once. In that turn an effect of the panel could still run, on values its
+/// disposed owner had held: leaving the explorer clears the fix search's step marks (its
+/// cleanup writes `InstrNotes`), which woke the lanes' program lists ahead of the
+/// Suspense's task, and they panicked reading their disposed `programs` signal
+/// (docs/loading.md, "Seventh round"). Here the panel is the value of a reactive closure,
+/// so it goes with its page like any other view.
 pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView, ChunkLoadFailed>> + 'static) -> impl IntoView {
-    // The page's futures never leave its one thread; Suspend asks for `Send` because
-    // server rendering would.
-    let panel = SendWrapper::new(panel);
-    view! {
-        <Suspense fallback=move || view! { <p class="lazy-loading" data-lazy-loading=what aria-busy="true">{format!("Loading {what}…")}</p> }>
-            {Suspend::new(async move {
-                match panel.await {
-                    Ok(view) => view,
-                    Err(ChunkLoadFailed) => view! {
-                        <p class="step-error lazy-failed" data-lazy-failed=what role="alert">
-                            {format!("The code for {what} did not load (see the browser's console). Reload the page to try again.")}
-                        </p>
-                    }
-                    .into_any(),
-                }
-            })}
-        </Suspense>
+    let mut panel = Box::pin(panel);
+    // The split function builds the panel while it is polled: untracked, as a component
+    // body is, so the signals it reads do not rerun the caller.
+    let first = untrack(|| panel.as_mut().poll(&mut Context::from_waker(Waker::noop())));
+    let arrived = RwSignal::new_local(match first {
+        Poll::Ready(result) => Some(result),
+        Poll::Pending => None,
+    });
+    if arrived.with_untracked(Option::is_none) {
+        // Dropped when the panel's place goes: a chunk that arrives later builds nothing.
+        task::spawn_local_scoped_with_cancellation(async move {
+            let result = poll_fn(|cx| untrack(|| panel.as_mut().poll(cx))).await;
+            arrived.set(Some(result));
+        });
+    }
+    move || {
+        arrived.track();
+        match arrived.try_update_untracked(Option::take).flatten() {
+            None => view! { <p class="lazy-loading" data-lazy-loading=what aria-busy="true">{format!("Loading {what}…")}</p> }.into_any(),
+            Some(Ok(view)) => view,
+            Some(Err(ChunkLoadFailed)) => view! {
+                <p class="step-error lazy-failed" data-lazy-failed=what role="alert">
+                    {format!("The code for {what} did not load (see the browser's console). Reload the page to try again.")}
+                </p>
+            }
+            .into_any(),
+        }
     }
 }

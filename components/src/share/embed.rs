@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::button::page_base;
-use crate::lanes::Lanes;
+use crate::lanes::lanes_panel;
 use crate::lessons::Source;
 use crate::lazy::lazy_panel;
 use crate::machine_view::machine_panel;
@@ -37,7 +37,7 @@ pub fn EmbedView() -> impl IntoView {
                     {move || view! { <Source text=state.source.get() /> }}
                 </section>
                 <div class="embed-right">
-                    <Lanes compact=true />
+                    {lazy_panel("the lanes", lanes_panel(true))}
                 </div>
             </div>
             <button type="button" class="embed-machine-toggle" aria-pressed=move || machine.get().to_string()

@@ -49,10 +49,15 @@ fn remember(choice: &str) {
     crate::storage::set(STORAGE_KEY, choice);
 }
 
+/// Frames the tour keeps looking for a stop's region that is not on the page yet (about
+/// ten seconds): long enough for a chunk on a slow link, and a chunk that failed to load
+/// does not keep it looking until the tour is closed.
+const LOOKS_FOR_REGION: u32 = 600;
+
 /// Marks the region of tour stop `stop` (and unmarks the others). The lanes come from a
 /// chunk of their own (`lazy.rs`): while the tour stays on a stop whose region is not on
-/// the page yet, it looks again at the next frame.
-fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>) {
+/// the page yet, it looks again at the next frame, `looks_left` more times.
+fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>, looks_left: u32) {
     let mut found = false;
     for (i, s) in STOPS.iter().enumerate() {
         let Some(el) = document().query_selector(&format!("[data-region=\"{}\"]", s.region)).ok().flatten() else { continue };
@@ -62,8 +67,8 @@ fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>) {
             found = true;
         }
     }
-    if stop.is_some() && !found && current.try_get_untracked() == Some(stop) {
-        request_animation_frame(move || point_at(stop, current));
+    if stop.is_some() && !found && looks_left > 0 && current.try_get_untracked() == Some(stop) {
+        request_animation_frame(move || point_at(stop, current, looks_left - 1));
     }
 }
 
@@ -74,7 +79,7 @@ pub fn GuidedStart(state: AppState) -> impl IntoView {
     let stop = RwSignal::new(None::<usize>);
     Effect::new(move |_| {
         let at = stop.get();
-        request_animation_frame(move || point_at(at, stop));
+        request_animation_frame(move || point_at(at, stop, LOOKS_FOR_REGION));
     });
     let close = move |choice: &'static str| {
         remember(choice);

@@ -53,10 +53,11 @@ fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usi
     };
     let k = &a.knowledge;
     let cta_of = |x: u32| m.agents.get(x as usize).map_or(a.place.cta, |x| x.place.cta);
-    let mut first = (k.floor(layout, loc, cell) as usize).saturating_sub(1);
-    for (i, w) in c.writes().iter().enumerate() {
-        let crossing = needed(w.key, cta_of(w.event.agent), key, a.place.cta);
-        if i > first && (w.instr.is_none() || k.orders(layout, w.event, loc, &crossing)) {
+    let floor = (k.floor(layout, loc, cell) as usize).saturating_sub(1);
+    let mut first = floor;
+    // Writes at or below the floor cannot move it: only those above are asked about.
+    for (i, w) in c.writes().iter().enumerate().skip(floor + 1) {
+        if w.instr.is_none() || k.orders(layout, w.event, loc, &needed(w.key, cta_of(w.event.agent), key, a.place.cta)) {
             first = i;
         }
     }

@@ -50,7 +50,7 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
                     agent: i as u32,
                     agent_name: agent_name(layout, m, i as u32),
                     proxy: key.proxy.name().into(),
-                    readable: access::candidates(layout, m, i as u32, loc, *key),
+                    readable: access::candidates(layout, m, i as u32, loc, *key).collect(),
                 });
             }
         }

@@ -15,19 +15,24 @@ pub fn read_choices(
     until: Option<(&WaitTarget, i64)>,
     map: impl Fn(i64) -> i64,
 ) -> Vec<usize> {
+    read_choice_iter(layout, m, agent, acc, until, map).collect()
+}
+
+/// [`read_choices`] one by one, for callers that only count them.
+fn read_choice_iter<'a>(
+    layout: &Layout,
+    m: &'a Machine,
+    agent: u32,
+    acc: &Access,
+    until: Option<(&'a WaitTarget, i64)>,
+    map: impl Fn(i64) -> i64 + 'a,
+) -> impl Iterator<Item = usize> + 'a {
     let cands = access::candidates(layout, m, agent, acc.loc, acc.key);
     let cell = access::cell_of(layout, acc.loc);
-    cands
-        .into_iter()
-        .filter(|&i| match until {
-            None => true,
-            Some((t, rhs)) => m
-                .cells
-                .get(cell)
-                .and_then(|c| c.writes().get(i))
-                .is_some_and(|w| t.op.eval(map(w.value), rhs)),
-        })
-        .collect()
+    cands.filter(move |&i| match until {
+        None => true,
+        Some((t, rhs)) => m.cells.get(cell).and_then(|c| c.writes().get(i)).is_some_and(|w| t.op.eval(map(w.value), rhs)),
+    })
 }
 
 pub fn readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, until: Option<&WaitTarget>) -> Result<Readiness, String> {
@@ -55,7 +60,7 @@ pub fn choice_count(layout: &Layout, m: &Machine, agent: u32, instr: &Instr, unt
     let op = sync::mem_op(*sem, *scope, false);
     let acc = access::resolve(layout, addr, *proxy, op.strong)?;
     let rhs = until.map(|t| operand(m, agent, &t.value));
-    Ok(read_choices(layout, m, agent, &acc, until.zip(rhs), |v| v).len())
+    Ok(read_choice_iter(layout, m, agent, &acc, until.zip(rhs), |v| v).count())
 }
 
 pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u32) -> Result<(), String> {

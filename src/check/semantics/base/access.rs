@@ -42,14 +42,15 @@ fn segs_of(layout: &Layout, loc: usize) -> &[usize] {
 
 /// Indices of the writes a read by `agent` through `key` may return now: every write not
 /// coherence-before a write already ordered before the reader (or observed by it).
-pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: Via) -> Vec<usize> {
+/// They are always the writes from one index to the last, so they are returned as that range.
+pub fn candidates(layout: &Layout, m: &Machine, agent: u32, loc: usize, key: Via) -> std::ops::Range<usize> {
     candidates_in(layout, m, agent, loc, cell_of(layout, loc), key)
 }
 
 /// [`candidates`] in one byte segment `cell` of `loc`.
-fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usize, key: Via) -> Vec<usize> {
+fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usize, key: Via) -> std::ops::Range<usize> {
     let (Some(c), Some(a)) = (m.cells.get(cell), m.agents.get(agent as usize)) else {
-        return Vec::new();
+        return 0..0;
     };
     let k = &a.knowledge;
     let cta_of = |x: u32| m.agents.get(x as usize).map_or(a.place.cta, |x| x.place.cta);
@@ -61,7 +62,7 @@ fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usi
             first = i;
         }
     }
-    (first..c.writes().len()).collect()
+    first..c.writes().len()
 }
 
 /// Labels for read choices, e.g. `read x = 0 (stale: write of 42 by producer not visible)`.
@@ -105,7 +106,7 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<Shared<WriteRec>
     let first = cell_of(layout, acc.loc);
     let w = read_cell(ex, acc, first, widx)?;
     for &cell in segs_of(layout, acc.loc).iter().filter(|c| **c != first) {
-        let oldest = candidates_in(layout, ex.m, ex.agent, acc.loc, cell, acc.key).first().copied().unwrap_or(0);
+        let oldest = candidates_in(layout, ex.m, ex.agent, acc.loc, cell, acc.key).next().unwrap_or(0);
         read_cell(ex, acc, cell, oldest)?;
     }
     Ok(w)

@@ -88,7 +88,7 @@ pub fn read_plan(layout: &Layout, m: &Machine, agent: u32, reads: &[(usize, Prox
         let cands = access::candidates(layout, m, agent, loc, via(layout, loc, Some(key)));
         plans = plans
             .iter()
-            .flat_map(|p| cands.iter().map(move |c| p.iter().copied().chain(std::iter::once(*c)).collect()))
+            .flat_map(|p| cands.clone().map(move |c| p.iter().copied().chain(std::iter::once(c)).collect()))
             .collect();
     }
     plans

@@ -328,14 +328,12 @@ impl Relabel for Agent {
 
 impl Relabel for Cell {
     fn relabel(&mut self, map: &Renaming) {
-        self.with_writes_mut(|writes| {
-            for w in writes.iter_mut() {
-                let WriteRec { value: _, event, loc: _, key: _, strong: _, msgs, instr: _, step: _ } = &mut **w;
-                event.relabel(map);
-                msgs.relabel(map);
-            }
-        });
-        let reads = &mut self.reads;
+        let Cell { writes, reads } = self;
+        for w in writes.iter_mut() {
+            let WriteRec { value: _, event, loc: _, key: _, strong: _, msgs, instr: _, step: _ } = &mut **w;
+            event.relabel(map);
+            msgs.relabel(map);
+        }
         for ReadRec { event, loc: _, key: _, strong: _, instr: _, step: _ } in reads.iter_mut() {
             event.relabel(map);
         }

@@ -4,11 +4,9 @@
 //! equality ignore: two paths reaching the same state are the same state.
 
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::agents::AsyncOp;
-use super::fingerprint::Fingerprinter;
 use super::knowledge::{Knowledge, Message};
 use super::layout::{Layout, Place, Via};
 use super::shared::Shared;
@@ -163,57 +161,24 @@ pub struct ReadRec {
     pub step: Meta<Option<usize>>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cell {
     /// Coherence order = the order writes were performed; index 0 is the initial value.
     /// Shared: a step that changes a cell copies its write list, not every write.
     pub(super) writes: Vec<Shared<WriteRec>>,
-    /// The write list's fingerprint, extended by each write as it is added, so that a
-    /// cell is hashed in steps independent of how many writes it holds (a function of
-    /// `writes`, so equality need not look at it).
-    writes_digest: Meta<u128>,
     /// Latest read per agent and proxy (earlier ones are program-ordered before it).
     pub reads: Vec<ReadRec>,
-}
-
-impl Hash for Cell {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let Cell { writes, writes_digest, reads } = self;
-        state.write_usize(writes.len());
-        state.write_u128(writes_digest.0);
-        reads.hash(state);
-    }
-}
-
-/// `digest` extended by `write`'s fingerprint.
-fn extend_digest(digest: u128, write: &Shared<WriteRec>) -> u128 {
-    let mut f = Fingerprinter::new();
-    f.write_u128(digest);
-    f.write_u128(write.fingerprint());
-    f.finish128()
 }
 
 impl Cell {
     /// A cell holding `writes` (in coherence order) and no reads.
     pub fn new(writes: Vec<Shared<WriteRec>>) -> Cell {
-        let mut cell = Cell { writes, writes_digest: Meta(0), reads: Vec::new() };
-        cell.redigest();
-        cell
+        Cell { writes, reads: Vec::new() }
     }
 
     /// Writes in coherence order; index 0 is the initial value.
     pub fn writes(&self) -> &[Shared<WriteRec>] {
         &self.writes
-    }
-
-    /// The writes, to change in place; the digest is worked out again afterwards.
-    pub(super) fn with_writes_mut(&mut self, change: impl FnOnce(&mut [Shared<WriteRec>])) {
-        change(&mut self.writes);
-        self.redigest();
-    }
-
-    fn redigest(&mut self) {
-        self.writes_digest = Meta(self.writes.iter().fold(0, extend_digest));
     }
 
     /// A copy with `read` as its reader's latest read through `read`'s proxy. Copies are
@@ -225,17 +190,15 @@ impl Cell {
         reads.extend(self.reads.iter().filter(|r| !(r.event.agent == read.event.agent && r.key == read.key)).cloned());
         reads.push(read);
         crate::sort::short_by_key(&mut reads, |r| (r.event, r.key));
-        Cell { writes: self.writes.clone(), writes_digest: self.writes_digest.clone(), reads }
+        Cell { writes: self.writes.clone(), reads }
     }
 
     /// A copy with `write` last in coherence order (sized as in [`Cell::with_read`]).
     pub fn with_write(&self, write: WriteRec) -> Cell {
         let mut writes = Vec::with_capacity(self.writes.len() + 1);
         writes.extend(self.writes.iter().cloned());
-        let write = Shared::new(write);
-        let writes_digest = Meta(extend_digest(self.writes_digest.0, &write));
-        writes.push(write);
-        Cell { writes, writes_digest, reads: self.reads.clone() }
+        writes.push(Shared::new(write));
+        Cell { writes, reads: self.reads.clone() }
     }
 }
 

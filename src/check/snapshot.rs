@@ -23,13 +23,13 @@ pub fn machine_view(layout: &Layout, m: &Machine) -> MachineView {
             step: w.step.0,
             proxy: w.key.proxy.name().into(),
         };
-        let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| c.writes().iter().map(|w| write_view(w)).collect());
+        let writes = m.cells.get(info.cell).map_or_else(Vec::new, |c| c.writes.iter().map(|w| write_view(w)).collect());
         let ranges = if info.segs.len() > 1 {
             info.segs
                 .iter()
                 .filter_map(|cell| {
                     let (start, end) = layout.cell_bytes.get(*cell).copied().flatten()?;
-                    let latest = m.cells.get(*cell)?.writes().last().map(|w| write_view(w))?;
+                    let latest = m.cells.get(*cell)?.writes.last().map(|w| write_view(w))?;
                     Some(RangeView { start, end, latest })
                 })
                 .collect()

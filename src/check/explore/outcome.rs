@@ -19,7 +19,7 @@ pub fn term_value(layout: &Layout, m: &Machine, term: &Term) -> i64 {
             .ok()
             .and_then(|l| layout.locs.get(l))
             .and_then(|l| m.cells.get(l.cell))
-            .and_then(|c| c.writes().last())
+            .and_then(|c| c.writes.last())
             .map_or(0, |w| w.value),
     }
 }

@@ -165,22 +165,12 @@ pub struct ReadRec {
 pub struct Cell {
     /// Coherence order = the order writes were performed; index 0 is the initial value.
     /// Shared: a step that changes a cell copies its write list, not every write.
-    pub(super) writes: Vec<Shared<WriteRec>>,
+    pub writes: Vec<Shared<WriteRec>>,
     /// Latest read per agent and proxy (earlier ones are program-ordered before it).
     pub reads: Vec<ReadRec>,
 }
 
 impl Cell {
-    /// A cell holding `writes` (in coherence order) and no reads.
-    pub fn new(writes: Vec<Shared<WriteRec>>) -> Cell {
-        Cell { writes, reads: Vec::new() }
-    }
-
-    /// Writes in coherence order; index 0 is the initial value.
-    pub fn writes(&self) -> &[Shared<WriteRec>] {
-        &self.writes
-    }
-
     /// A copy with `read` as its reader's latest read through `read`'s proxy. Copies are
     /// made at their final size: a step copies the cell it changes (its parent state
     /// still holds the original), and most states that hold a copy are never stepped
@@ -197,7 +187,7 @@ impl Cell {
     pub fn with_write(&self, write: WriteRec) -> Cell {
         let mut writes = Vec::with_capacity(self.writes.len() + 1);
         writes.extend(self.writes.iter().cloned());
-        writes.push(Shared::new(write));
+        writes.push(write.into());
         Cell { writes, reads: self.reads.clone() }
     }
 }
@@ -443,8 +433,8 @@ impl Machine {
             .map(|i| {
                 let owner = layout.cell_owner.get(i).copied().unwrap_or(i);
                 let root = layout.locs.get(owner).filter(|l| l.cell == i || owner != i);
-                Cell::new(
-                    root
+                Cell {
+                    writes: root
                         .map(|l| {
                             vec![WriteRec {
                                 value: l.init,
@@ -459,7 +449,8 @@ impl Machine {
                             .into()]
                         })
                         .unwrap_or_default(),
-                )
+                    reads: Vec::new(),
+                }
             })
             .map(Shared::new)
             .collect();

@@ -25,8 +25,8 @@ fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option
     let Some(c) = m.cells.get(cell) else { return Vec::new() };
     let place_of = |a: u32| m.agents.get(a as usize).map(|x| x.place);
     let me = place_of(agent).map(|p| Side { agent, place: p, strong: acc.strong, key: acc.key });
-    let last = c.writes().len().saturating_sub(1);
-    let atomic = match (me, c.writes().last()) {
+    let last = c.writes.len().saturating_sub(1);
+    let atomic = match (me, c.writes.last()) {
         (Some(me), Some(w)) => place_of(w.event.agent).is_none_or(|p| {
             morally_strong(me, Side { agent: w.event.agent, place: p, strong: w.strong.or(if w.instr.is_none() { acc.strong } else { None }), key: w.key })
         }),
@@ -37,7 +37,7 @@ fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option
         .filter(|&i| !atomic || i == last)
         .filter(|&i| match until {
             None => true,
-            Some((t, rhs)) => c.writes().get(i).is_some_and(|w| t.op.eval(w.value, rhs)),
+            Some((t, rhs)) => c.writes.get(i).is_some_and(|w| t.op.eval(w.value, rhs)),
         })
         .collect()
 }

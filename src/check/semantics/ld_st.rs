@@ -31,7 +31,7 @@ fn read_choice_iter<'a>(
     let cell = access::cell_of(layout, acc.loc);
     cands.filter(move |&i| match until {
         None => true,
-        Some((t, rhs)) => m.cells.get(cell).and_then(|c| c.writes().get(i)).is_some_and(|w| t.op.eval(map(w.value), rhs)),
+        Some((t, rhs)) => m.cells.get(cell).and_then(|c| c.writes.get(i)).is_some_and(|w| t.op.eval(map(w.value), rhs)),
     })
 }
 

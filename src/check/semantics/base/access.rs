@@ -57,12 +57,12 @@ fn candidates_in(layout: &Layout, m: &Machine, agent: u32, loc: usize, cell: usi
     let floor = (k.floor(layout, loc, cell) as usize).saturating_sub(1);
     let mut first = floor;
     // Writes at or below the floor cannot move it: only those above are asked about.
-    for (i, w) in c.writes().iter().enumerate().skip(floor + 1) {
+    for (i, w) in c.writes.iter().enumerate().skip(floor + 1) {
         if w.instr.is_none() || k.orders(layout, w.event, loc, &needed(w.key, cta_of(w.event.agent), key, a.place.cta)) {
             first = i;
         }
     }
-    first..c.writes().len()
+    first..c.writes.len()
 }
 
 /// Labels for read choices, e.g. `read x = 0 (stale: write of 42 by producer not visible)`.
@@ -70,17 +70,17 @@ pub fn labels(layout: &Layout, m: &Machine, loc: usize, writes: &[usize]) -> Vec
     let cell = cell_of(layout, loc);
     let name = layout.locs.get(loc).map_or("?", |l| l.name.as_str());
     let Some(c) = m.cells.get(cell) else { return Vec::new() };
-    let last = c.writes().len().saturating_sub(1);
+    let last = c.writes.len().saturating_sub(1);
     writes
         .iter()
         .map(|&i| {
-            let Some(w) = c.writes().get(i) else { return String::new() };
+            let Some(w) = c.writes.get(i) else { return String::new() };
             let from = if w.instr.is_none() {
                 "the initial value".to_string()
             } else {
                 format!("write by {}", agent_name(layout, m, w.event.agent))
             };
-            match c.writes().get(last) {
+            match c.writes.get(last) {
                 Some(newest) if i < last => format!(
                     "read {name} = {} (stale: {from}; the write of {} by {} is not visible)",
                     w.value,
@@ -114,9 +114,9 @@ pub fn read(ex: &mut Exec, acc: &Access, widx: usize) -> Result<Shared<WriteRec>
 
 fn read_cell(ex: &mut Exec, acc: &Access, cell: usize, widx: usize) -> Result<Shared<WriteRec>, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
-    let w = c.writes().get(widx).cloned().ok_or_else(|| internal("read choice"))?;
+    let w = c.writes.get(widx).cloned().ok_or_else(|| internal("read choice"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    for other in racing_writes(ex, acc, c.writes())? {
+    for other in racing_writes(ex, acc, &c.writes)? {
         race(ex, acc, false, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
     }
     own_crossings(ex, acc, false, cell, false)?;
@@ -169,7 +169,7 @@ pub fn write(ex: &mut Exec, acc: &Access, value: i64, msgs: Vec<Message>) -> Res
 fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Message>) -> Result<usize, String> {
     let c = ex.m.cells.get(cell).ok_or_else(|| internal("cell"))?;
     let me = side(ex, ex.agent, acc.strong, acc.key);
-    let racing_writes = racing_writes(ex, acc, c.writes())?;
+    let racing_writes = racing_writes(ex, acc, &c.writes)?;
     let mut racing_reads = Vec::new();
     for other in c.reads.iter().filter(|o| o.event.agent != ex.agent) {
         let them = side(ex, other.event.agent, other.strong, other.key);
@@ -208,7 +208,7 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
     };
     let c = ex.m.cells.get_mut(cell).ok_or_else(|| internal("cell"))?;
     *c = Shared::new(c.with_write(rec));
-    Ok(c.writes().len() - 1)
+    Ok(c.writes.len() - 1)
 }
 
 /// The executing agent's own earlier conflicting accesses through another virtual address
@@ -220,7 +220,7 @@ fn own_crossings(ex: &mut Exec, acc: &Access, is_write: bool, cell: usize, with_
     let Some(c) = ex.m.cells.get(cell) else { return Err(internal("cell")) };
     let reads = if with_reads { c.reads.as_slice() } else { &[] };
     let earlier = c
-        .writes()
+        .writes
         .iter()
         .filter(|w| w.instr.is_some())
         .map(|w| (true, w.event, w.loc, w.key, w.instr, w.step.0, w.strong))
@@ -348,7 +348,7 @@ pub fn write_messages(ex: &mut Exec, op: OpSem, text: &str, acc: &Access) -> Res
         msgs.extend(ex.me()?.release_fences.iter().cloned());
         let me = ex.agent;
         let cell = cell_of(ex.layout, acc.loc);
-        let earlier = ex.m.cells.get(cell).map(|c| c.writes()).unwrap_or_default();
+        let earlier = ex.m.cells.get(cell).map(|c| c.writes.as_slice()).unwrap_or_default();
         let own = earlier.iter().filter(|w| w.event.agent == me && w.key == acc.key).flat_map(|w| &w.msgs);
         merge(&mut msgs, own.filter(|m| m.from_agent == me).cloned().collect::<Vec<_>>());
         if op.release {

@@ -1,0 +1,71 @@
+// The speed-built checker engine (dist/fencelab-engine*) in Node's V8, against the native
+// CLI, on the engine's own warm-up scenarios (not a test: it prints numbers). The browser
+// timing script (`check-speed.mjs`) measures the engine in the page's worker, where the
+// page's own work and the browser's threads share this machine's two cores with it; this
+// one runs the same wasm with nothing beside it, so it says how far V8's code for the
+// checker is from native code.
+// Usage: node e2e/engine-speed.mjs [runs, default 40]
+// Needs a release dist/ (trunk build --release) and the release CLI (cargo build --release).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const runs = Number(process.argv[2] ?? 40);
+const cli = "target/release/fencelab";
+const glue = new URL("../dist/fencelab-engine.js", import.meta.url);
+for (const need of [cli, glue.pathname]) {
+    if (!existsSync(need)) {
+        console.error(`cannot time: ${need} is missing (cargo build --release; trunk build --release)`);
+        process.exit(2);
+    }
+}
+const engine = await import(glue.href);
+await engine.default({ module_or_path: readFileSync(new URL("../dist/fencelab-engine_bg.wasm", import.meta.url)) });
+
+// `warm_up(run)` checks one of these, as `engine/src/lib.rs` lists them (run 2: 3 threads x 4).
+const generated = mkdtempSync(join(tmpdir(), "fencelab-engine-speed-"));
+const relaxed = join(generated, "relaxed_threads_3x4.fence");
+let s = "cta A\nshared x0 @A = 0\nshared x1 @A = 0\nshared x2 @A = 0\n";
+for (let t = 0; t < 3; t++) {
+    s += `thread t${t} @A:\n`;
+    for (let i = 0; i < 4; i++) {
+        const loc = (t + i) % 3;
+        s += i % 2 === 0 ? `    st.relaxed.cta.shared [x${loc}], ${i + 1}\n` : `    ld.relaxed.cta.shared r${i}, [x${loc}]\n`;
+    }
+}
+writeFileSync(relaxed, s + "expect race\n");
+const scenarios = [
+    "tests/scenarios/async/pipeline_ws_arrive_before_last_read.fence",
+    "tests/scenarios/async/pipeline_ws_parity_not_flipped.fence",
+    relaxed,
+];
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function nativeMs(file) {
+    let out;
+    try {
+        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8" });
+    } catch (e) {
+        out = e.stdout; // exit 1: an expectation failed; the report is still printed
+    }
+    return JSON.parse(out).stats.ms;
+}
+
+console.log(`check time, median of ${runs} runs after ${runs} untimed ones, ms (the engine's run includes`);
+console.log("encoding and decoding its request, which the CLI's check time does not)");
+console.log("scenario".padEnd(44), ["native", "V8", "ratio"].map((h) => h.padStart(8)).join(" "));
+scenarios.forEach((file, run) => {
+    for (let i = 0; i < runs; i++) engine.warm_up(run);
+    const v8 = [];
+    const native = [];
+    for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        engine.warm_up(run);
+        v8.push(performance.now() - t);
+        native.push(nativeMs(file));
+    }
+    const [n, w] = [median(native), median(v8)];
+    console.log(file.split("/").at(-1).padEnd(44), [n.toFixed(2), w.toFixed(2), (w / n).toFixed(2)].map((c) => c.padStart(8)).join(" "));
+});
+rmSync(generated, { recursive: true, force: true });

@@ -23,24 +23,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, skipReason } from "./harness.mjs";
+import { relaxedThreads } from "./relaxed-threads.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
 const appOnly = process.argv.includes("--app");
 const answerer = appOnly ? "worker" : "engine";
 const named = process.argv.slice(3).filter((arg) => arg !== "--app");
-/** `tests/support/relaxed_threads.rs`: threads with relaxed loads and stores over three
- *  shared locations, no async agents (the benches' synchronous scenario, smaller). */
-function relaxedThreads(threads, accesses) {
-    let s = "cta A\nshared x0 @A = 0\nshared x1 @A = 0\nshared x2 @A = 0\n";
-    for (let t = 0; t < threads; t++) {
-        s += `thread t${t} @A:\n`;
-        for (let i = 0; i < accesses; i++) {
-            const loc = (t + i) % 3;
-            s += i % 2 === 0 ? `    st.relaxed.cta.shared [x${loc}], ${i + 1}\n` : `    ld.relaxed.cta.shared r${i}, [x${loc}]\n`;
-        }
-    }
-    return s + "expect race\n";
-}
 const generated = mkdtempSync(join(tmpdir(), "fencelab-speed-"));
 const relaxed = (threads, accesses) => {
     const file = join(generated, `relaxed_threads_${threads}x${accesses}.fence`);

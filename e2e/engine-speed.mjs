@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { relaxedThreads } from "./relaxed-threads.mjs";
 
 const runs = Number(process.argv[2] ?? 40);
 const cli = "target/release/fencelab";
@@ -26,15 +27,7 @@ await engine.default({ module_or_path: readFileSync(new URL("../dist/fencelab-en
 // `warm_up(run)` checks one of these, as `engine/src/lib.rs` lists them (run 2: 3 threads x 4).
 const generated = mkdtempSync(join(tmpdir(), "fencelab-engine-speed-"));
 const relaxed = join(generated, "relaxed_threads_3x4.fence");
-let s = "cta A\nshared x0 @A = 0\nshared x1 @A = 0\nshared x2 @A = 0\n";
-for (let t = 0; t < 3; t++) {
-    s += `thread t${t} @A:\n`;
-    for (let i = 0; i < 4; i++) {
-        const loc = (t + i) % 3;
-        s += i % 2 === 0 ? `    st.relaxed.cta.shared [x${loc}], ${i + 1}\n` : `    ld.relaxed.cta.shared r${i}, [x${loc}]\n`;
-    }
-}
-writeFileSync(relaxed, s + "expect race\n");
+writeFileSync(relaxed, relaxedThreads(3, 4));
 const scenarios = [
     "tests/scenarios/async/pipeline_ws_arrive_before_last_read.fence",
     "tests/scenarios/async/pipeline_ws_parity_not_flipped.fence",

@@ -18,12 +18,11 @@
 // Each round runs one native and one wasm check in turn: "round ratio" is the median of the
 // rounds' own ratios, which a burst of load on this shared machine skews less than the
 // ratio of two medians taken minutes apart.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { launch, skipReason } from "./harness.mjs";
-import { relaxedThreads } from "./relaxed-threads.mjs";
+import { cli, median, nativeOnce, relaxedThreads } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
 const appOnly = process.argv.includes("--app");
@@ -45,25 +44,12 @@ const files = named.length
           relaxed(3, 4),
           relaxed(3, 5),
       ];
-const cli = "target/release/fencelab";
 const skip = (await skipReason()) ?? (existsSync(cli) ? null : `${cli} is missing (cargo build --release)`);
 if (skip) {
     console.error(`cannot time: ${skip}`);
     process.exit(2);
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** One native check of `file`: the CLI's own check time and its stats. */
-function nativeOnce(file) {
-    let out;
-    try {
-        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8", maxBuffer: 1 << 28 });
-    } catch (e) {
-        out = e.stdout; // exit 1: an expectation failed; the report is still printed
-    }
-    return JSON.parse(out).stats;
-}
 
 const browser = await launch();
 const { page } = await browser.newPage();
@@ -80,7 +66,7 @@ async function checkOnce(source) {
     const previous = await timedRequest();
     probe += 1;
     // Set the text and fire one input event, as typing does. Playwright's `fill` runs the
-    // browser's editing commands on the whole textarea: a main-thread task of 60-80 ms per
+    // browser's editing commands on the whole textarea: a main-thread task of 60-115 ms per
     // edit here, whose end overlaps the worker's check and took a core from it (a trace
     // showed the worker's check at 8.5 ms of CPU time and up to 32 ms of wall time).
     await text.evaluate((area, value) => {

@@ -6,14 +6,12 @@
 // checker is from native code.
 // Usage: node e2e/engine-speed.mjs [runs, default 40]
 // Needs a release dist/ (trunk build --release) and the release CLI (cargo build --release).
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { relaxedThreads } from "./relaxed-threads.mjs";
+import { cli, median, nativeOnce, relaxedThreads } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 40);
-const cli = "target/release/fencelab";
 const glue = new URL("../dist/fencelab-engine.js", import.meta.url);
 for (const need of [cli, glue.pathname]) {
     if (!existsSync(need)) {
@@ -34,16 +32,6 @@ const scenarios = [
     relaxed,
 ];
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function nativeMs(file) {
-    let out;
-    try {
-        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8" });
-    } catch (e) {
-        out = e.stdout; // exit 1: an expectation failed; the report is still printed
-    }
-    return JSON.parse(out).stats.ms;
-}
 
 console.log(`check time, median of ${runs} runs after ${runs} untimed ones, ms (the engine's run includes`);
 console.log("encoding and decoding its request, which the CLI's check time does not)");
@@ -56,7 +44,7 @@ scenarios.forEach((file, run) => {
         const t = performance.now();
         engine.warm_up(run);
         v8.push(performance.now() - t);
-        native.push(nativeMs(file));
+        native.push(nativeOnce(file).ms);
     }
     const [n, w] = [median(native), median(v8)];
     console.log(file.split("/").at(-1).padEnd(44), [n.toFixed(2), w.toFixed(2), (w / n).toFixed(2)].map((c) => c.padStart(8)).join(" "));

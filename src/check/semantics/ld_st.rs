@@ -28,10 +28,10 @@ fn read_choice_iter<'a>(
     map: impl Fn(i64) -> i64 + 'a,
 ) -> impl Iterator<Item = usize> + 'a {
     let cands = access::candidates(layout, m, agent, acc.loc, acc.key);
-    let cell = access::cell_of(layout, acc.loc);
+    let cell = m.cells.get(access::cell_of(layout, acc.loc));
     cands.filter(move |&i| match until {
         None => true,
-        Some((t, rhs)) => m.cells.get(cell).and_then(|c| c.writes.get(i)).is_some_and(|w| t.op.eval(map(w.value), rhs)),
+        Some((t, rhs)) => cell.and_then(|c| c.writes.get(i)).is_some_and(|w| t.op.eval(map(w.value), rhs)),
     })
 }
 

@@ -1,0 +1,32 @@
+// What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`) share.
+import { execFileSync } from "node:child_process";
+
+/** The release CLI both scripts time against. */
+export const cli = "target/release/fencelab";
+
+/** `tests/support/relaxed_threads.rs`: threads with relaxed loads and stores over three
+ *  shared locations, no async agents (the benches' synchronous scenario). */
+export function relaxedThreads(threads, accesses) {
+    let s = "cta A\nshared x0 @A = 0\nshared x1 @A = 0\nshared x2 @A = 0\n";
+    for (let t = 0; t < threads; t++) {
+        s += `thread t${t} @A:\n`;
+        for (let i = 0; i < accesses; i++) {
+            const loc = (t + i) % 3;
+            s += i % 2 === 0 ? `    st.relaxed.cta.shared [x${loc}], ${i + 1}\n` : `    ld.relaxed.cta.shared r${i}, [x${loc}]\n`;
+        }
+    }
+    return s + "expect race\n";
+}
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** One native check of `file`: the CLI's own check time and its stats. */
+export function nativeOnce(file) {
+    let out;
+    try {
+        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8", maxBuffer: 1 << 28 });
+    } catch (e) {
+        out = e.stdout; // exit 1: an expectation failed; the report is still printed
+    }
+    return JSON.parse(out).stats;
+}

@@ -30,6 +30,12 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
     rustup target add wasm32-unknown-unknown
 fi
 
+# The release wasm rebuilds the standard library from its source (Makefile, RELEASE_WASM).
+if ! rustup component list --installed 2>/dev/null | grep -qx rust-src; then
+    step "rust component rust-src"
+    rustup component add rust-src
+fi
+
 if ! trunk --version 2>/dev/null | grep -qF "$TRUNK_VERSION"; then
     step "trunk $TRUNK_VERSION (compiles from source, about 10 minutes)"
     cargo install --locked trunk --version "$TRUNK_VERSION"

@@ -32,14 +32,33 @@ def leb(data, at):
             return value, at
 
 
-def demangle(name):
-    """Legacy Rust mangling (`_ZN...E`) to a readable path; v0 (`_R...`) to its crate only."""
-    if name.startswith("_R"):
-        crate = re.search(r"Cs[0-9A-Za-z]*_(\d+)", name)
-        if crate:
-            start = crate.end()
-            return name[start:start + int(crate.group(1))] + "::" + name
+def demangle_v0(name):
+    """v0 mangling (`_R...`, what the release wasm's nightly-enabled build uses) to the
+    crate and, for a plain nested path (`_RNvNtCs…_5crate6module4item`), its modules and
+    item; other forms (impls, generic instances) to the crate and the mangled name."""
+    crate = re.search(r"Cs[0-9A-Za-z]*_(\d+)", name)
+    if not crate:
         return name
+    at = crate.end()
+    parts = [name[at:at + int(crate.group(1))]]
+    at += int(crate.group(1))
+    depth = len(re.match(r"_R((?:N[a-zA-Z])*)", name).group(1)) // 2
+    for _ in range(depth):
+        ident = re.match(r"(\d+)_?", name[at:])
+        if not ident:
+            break
+        at += ident.end()
+        parts.append(name[at:at + int(ident.group(1))])
+        at += int(ident.group(1))
+    if len(parts) == 1:
+        parts.append(name)
+    return "::".join(parts)
+
+
+def demangle(name):
+    """Legacy Rust mangling (`_ZN...E`) to a readable path; v0 (`_R...`) as `demangle_v0`."""
+    if name.startswith("_R"):
+        return demangle_v0(name)
     if not name.startswith("_ZN"):
         return name
     at, parts = 3, []

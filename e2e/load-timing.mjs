@@ -12,6 +12,10 @@
 // scenario, building its stepping session, and a fresh worker's start until it is ready.
 // `taskcpu` is the most CPU time one main-thread task used, read from a Chrome trace: on a
 // busy machine a task's wall time (the long-task column) also counts waiting for a core.
+// Tracing loads the machine too (the browser records every task and streams the events to
+// this script while the page loads), so each untraced run is followed by a traced one:
+// the first verdict and the long tasks are read from the untraced runs, the CPU time from
+// the traced ones, and the traced runs' own first verdicts and long tasks are printed apart.
 import { launch, skipReason } from "./harness.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
@@ -58,12 +62,12 @@ async function startTaskTrace(page) {
     };
 }
 
-async function oneRun() {
+async function oneRun(traced) {
     const browser = await launch();
     try {
         const { page, problems } = await browser.newPage();
         await page.addInitScript(watchLongTasks);
-        const trace = await startTaskTrace(page);
+        const trace = traced ? await startTaskTrace(page) : null;
         await page.goto(`${browser.url}/${route}`);
         // Polled in the page rather than with a Playwright locator: a locator makes Playwright
         // inject its selector engine, a large script whose parsing (20-40 ms of main-thread
@@ -77,7 +81,7 @@ async function oneRun() {
         );
         // Long tasks are reported after they end; one more frame lets the last one in.
         await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
-        const taskCpu = await trace.longestTaskCpu();
+        const taskCpu = trace ? await trace.longestTaskCpu() : NaN;
         const run = await page.evaluate(() => {
             const nav = performance.getEntriesByType("navigation")[0];
             const wasm = performance
@@ -111,21 +115,27 @@ async function oneRun() {
 }
 
 const samples = [];
-for (let i = 0; i < runs; i++) samples.push(await oneRun());
+const tracedSamples = [];
+for (let i = 0; i < runs; i++) {
+    samples.push(await oneRun(false));
+    tracedSamples.push(await oneRun(true));
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (x, w = 7) => x.toFixed(0).padStart(w);
 console.log(`navigation → first verdict on screen (${route}), ${runs} cold runs, ms from navigation start`);
 const stageNames = ["mount", "parse", "tape", "worker-start"];
-console.log("run", "shown".padStart(7), "taskcpu".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
+console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
+const longTasks = (s) => s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";
 samples.forEach((s, i) => {
     const wasm = s.wasm.map((w) => `${w.name.replace(/-[0-9a-f]{16,}/, "")}@${w.end.toFixed(0)}`).join(" ");
-    const tasks = s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";
-    console.log(String(i + 1).padEnd(3), f(s.shown), f(s.taskCpu), f(s.posted), f(s.reply), f(s.check), f(s.domContentLoaded), ...stageNames.map((n) => f(s.stages[n], 13)), "  " + wasm, "  " + tasks);
+    console.log(String(i + 1).padEnd(3), f(s.shown), f(s.posted), f(s.reply), f(s.check), f(s.domContentLoaded), ...stageNames.map((n) => f(s.stages[n], 13)), "  " + wasm, "  " + longTasks(s));
 });
-const longest = samples.map((s) => Math.max(0, ...s.longTasks.map((t) => t.duration)));
-console.log(`median first verdict: ${median(samples.map((s) => s.shown)).toFixed(0)} ms; longest task: median ${median(longest).toFixed(0)} ms, worst ${Math.max(...longest).toFixed(0)} ms`);
-const cpu = samples.map((s) => s.taskCpu);
-console.log(`longest task's CPU time (main thread, from a trace): median ${median(cpu).toFixed(0)} ms, worst ${Math.max(...cpu).toFixed(0)} ms`);
-const problems = samples.flatMap((s) => s.problems);
+const longest = (runs) => runs.map((s) => Math.max(0, ...s.longTasks.map((t) => t.duration)));
+console.log(`median first verdict: ${median(samples.map((s) => s.shown)).toFixed(0)} ms; longest task: median ${median(longest(samples)).toFixed(0)} ms, worst ${Math.max(...longest(samples)).toFixed(0)} ms`);
+console.log(`traced runs, one after each run above: first verdict, the most CPU time one main-thread task used, long tasks`);
+tracedSamples.forEach((s, i) => console.log(String(i + 1).padEnd(3), f(s.shown), f(s.taskCpu), "  " + longTasks(s)));
+const cpu = tracedSamples.map((s) => s.taskCpu);
+console.log(`longest task's CPU time (traced runs): median ${median(cpu).toFixed(0)} ms, worst ${Math.max(...cpu).toFixed(0)} ms; under tracing, first verdict median ${median(tracedSamples.map((s) => s.shown)).toFixed(0)} ms, longest task median ${median(longest(tracedSamples)).toFixed(0)} ms`);
+const problems = [...samples, ...tracedSamples].flatMap((s) => s.problems);
 if (problems.length) console.log("page problems:", problems);

@@ -16,9 +16,9 @@ install:
 # trap (no message, no formatting code): 24 KB gzipped less in the first load
 # (docs/loading.md). Both are unstable cargo and rustc features, which RUSTC_BOOTSTRAP
 # enables on this stable toolchain; debug builds and native builds keep panic messages.
-# The flags replace .cargo/config.toml's wasm rustflags, so its --cfg is repeated here.
+# Cargo appends the wasm target's flags given here to .cargo/config.toml's.
 RELEASE_WASM := RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-	RUSTFLAGS="--cfg erase_components -Zunstable-options -Cpanic=immediate-abort"
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
 
 # Trunk.toml builds offline, so fetch crates first (a no-op when they are cached), the
 # standard library's own dependencies included.

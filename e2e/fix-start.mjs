@@ -12,6 +12,7 @@
 // app's default mode with the default limits.
 // Usage: node e2e/fix-start.mjs [runs]   (FENCELAB_DIST=dir times another build)
 import { launch, loadTemplate, openExplorer, skipReason } from "./harness.mjs";
+import { median } from "./speed-support.mjs";
 
 const skip = await skipReason();
 if (skip) {
@@ -67,7 +68,6 @@ for (let run = 0; run < runs; run++) {
     rows.later.push(await search(idle));
     await fresh.close();
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const show = (xs) => xs.map((x) => `${x.wall.toFixed(0)} (${x.ms.toFixed(0)})`).join(", ");
 for (const [name, xs] of Object.entries(rows)) {
     console.log(`${name.padEnd(6)} median ${median(xs.map((x) => x.wall)).toFixed(0)} ms (search ${median(xs.map((x) => x.ms)).toFixed(0)} ms): ${show(xs)}`);

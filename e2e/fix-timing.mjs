@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch, requestNumber, skipReason, verdictAfter } from "./harness.mjs";
+import { median } from "./speed-support.mjs";
 
 const cli = "target/release/fencelab";
 const skip = (await skipReason()) ?? (existsSync(cli) ? null : `${cli} is missing (cargo build --release)`);
@@ -127,7 +128,6 @@ for (const item of list) {
         w.ms.toFixed(0).padStart(8), w.wall.toFixed(0).padStart(8), (w.ms / n.ms).toFixed(2).padStart(6), w.ms <= 1000 ? "  yes" : "  NO",
     );
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const within = rows.filter((r) => r.w.ms <= 1000).length;
 console.log(
     `\n${rows.length} searched in the browser: median worker ${median(rows.map((r) => r.w.ms)).toFixed(0)} ms, ` +

@@ -17,6 +17,7 @@
 // the first verdict and the long tasks are read from the untraced runs, the CPU time from
 // the traced ones, and the traced runs' own first verdicts and long tasks are printed apart.
 import { launch, skipReason } from "./harness.mjs";
+import { median } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
 const route = process.argv[3] ?? "#/explore";
@@ -121,7 +122,6 @@ for (let i = 0; i < runs; i++) {
     tracedSamples.push(await oneRun(true));
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f = (x, w = 7) => x.toFixed(0).padStart(w);
 console.log(`navigation → first verdict on screen (${route}), ${runs} cold runs, ms from navigation start`);
 const stageNames = ["mount", "parse", "tape", "worker-start"];

@@ -1,4 +1,5 @@
-// What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`) share.
+// What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`, `load-timing.mjs`,
+// `timing.mjs`, `fix-timing.mjs`, `fix-start.mjs`) share.
 import { execFileSync } from "node:child_process";
 
 /** The release CLI both scripts time against. */
@@ -18,7 +19,8 @@ export function relaxedThreads(threads, accesses) {
     return s + "expect race\n";
 }
 
-export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The median of `xs` (the upper one of an even count); NaN for none. */
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** One native check of `file`: the CLI's own check time and its stats. */
 export function nativeOnce(file) {

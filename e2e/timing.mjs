@@ -10,6 +10,7 @@
 // User Timing measures the app records (fencelab:parse, :tape, :request, :decode-reply).
 // Node only waits; its polling delay is in none of the numbers.
 import { launch, skipReason } from "./harness.mjs";
+import { median } from "./speed-support.mjs";
 
 const edits = Number(process.argv[2] ?? 9);
 const PAUSE_MS = 150;
@@ -81,7 +82,6 @@ async function timedEdit(i) {
     });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
 for (const id of ids) {
     const previous = await timedRequest();

@@ -26,6 +26,35 @@ export async function skipReason() {
     return null;
 }
 
+const CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+];
+const VIEWPORT = { width: 1280, height: 900 };
+
+/** `page` with `problems`: console errors/warnings, page errors and failed requests. */
+function watched(page) {
+    const problems = [];
+    page.on("console", (msg) => {
+        if (msg.type() === "error" || msg.type() === "warning") {
+            problems.push(`console ${msg.type()}: ${msg.text()}`);
+        }
+    });
+    page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+    page.on("requestfailed", (req) =>
+        problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+    );
+    page.on("response", (res) => {
+        if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+    });
+    return { page, problems };
+}
+
 /**
  * Starts the server and a headless Chromium with a fresh profile.
  * Returns `{ url, newPage, close }`; `newPage()` gives `{ page, problems }` where
@@ -38,42 +67,40 @@ export async function launch() {
     const context = await chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM,
         headless: true,
-        viewport: { width: 1280, height: 900 },
-        args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-        ],
+        viewport: VIEWPORT,
+        args: CHROMIUM_ARGS,
     });
     mkdirSync(screenshotDir, { recursive: true });
-    const newPage = async () => {
-        const page = await context.newPage();
-        const problems = [];
-        page.on("console", (msg) => {
-            if (msg.type() === "error" || msg.type() === "warning") {
-                problems.push(`console ${msg.type()}: ${msg.text()}`);
-            }
-        });
-        page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-        page.on("requestfailed", (req) =>
-            problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-        );
-        page.on("response", (res) => {
-            if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-        });
-        return { page, problems };
-    };
     return {
         url: server.url,
-        newPage,
+        newPage: async () => watched(await context.newPage()),
         close: async () => {
             await context.close();
             await server.close();
             rmSync(profile, { recursive: true, force: true });
+        },
+    };
+}
+
+/**
+ * Starts the server and one headless Chromium whose pages each get a context of their
+ * own: an empty cache and storage, in a browser that is already running, as a visitor's
+ * first visit meets it. Returns `{ url, newIsolatedPage, close }`; `newIsolatedPage()`
+ * gives `{ page, problems, context }`, and the caller closes the context.
+ */
+export async function launchForIsolatedPages() {
+    const { chromium } = await import("playwright-core");
+    const server = await startServer({ root: distDir });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    return {
+        url: server.url,
+        newIsolatedPage: async () => {
+            const context = await browser.newContext({ viewport: VIEWPORT });
+            return { ...watched(await context.newPage()), context };
+        },
+        close: async () => {
+            await browser.close();
+            await server.close();
         },
     };
 }

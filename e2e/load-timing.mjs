@@ -1,9 +1,14 @@
 // Navigation → first verdict on screen, in the built app (not a test: it prints numbers).
 // Usage: node e2e/load-timing.mjs [runs, default 5] [route, default #/explore]
-// (FENCELAB_DIST=dir times another build than dist/.)
+// (FENCELAB_DIST=dir times another build than dist/; FENCELAB_FRESH_BROWSER=1 starts a
+// new browser for every run, as this script did before, instead of one browser for all.)
 //
-// Every run is a fresh browser profile (the server also sends `no-store`), so nothing is
+// Every run is a fresh browser context (the server also sends `no-store`), so nothing is
 // cached: the page, its wasm and the worker's wasm are fetched and compiled each time.
+// The browser itself is already running and has settled, as it has for a visitor: a
+// browser started for the run spends the load's first second starting its own processes
+// and profile, which on a 2-core machine keeps both cores busy (vmstat: 90-95 % in use)
+// and makes every task of the page wait its turn.
 // Times come from the page's own clock, whose zero is the start of navigation: the verdict
 // panel's `data-shown-at` (the first animation frame after the verdict rendered), the
 // resource timings of the wasm files, and every long task (> 50 ms) the main thread ran,
@@ -16,7 +21,7 @@
 // this script while the page loads), so each untraced run is followed by a traced one:
 // the first verdict and the long tasks are read from the untraced runs, the CPU time from
 // the traced ones, and the traced runs' own first verdicts and long tasks are printed apart.
-import { launch, skipReason } from "./harness.mjs";
+import { launch, launchForIsolatedPages, skipReason } from "./harness.mjs";
 import { median } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 5);
@@ -63,13 +68,29 @@ async function startTaskTrace(page) {
     };
 }
 
-async function oneRun(traced) {
+const freshBrowser = Boolean(process.env.FENCELAB_FRESH_BROWSER);
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+/** How long the shared browser is left alone before each run, so that it starts at rest. */
+const SETTLE_MS = 1000;
+
+/** A page with an empty cache: in a new browser, or a new context of `shared`. */
+async function coldPage(shared) {
+    if (shared) {
+        await sleep(SETTLE_MS);
+        const { page, problems, context } = await shared.newIsolatedPage();
+        return { page, problems, url: shared.url, done: () => context.close() };
+    }
     const browser = await launch();
+    const { page, problems } = await browser.newPage();
+    return { page, problems, url: browser.url, done: () => browser.close() };
+}
+
+async function oneRun(traced, shared) {
+    const { page, problems, url, done } = await coldPage(shared);
     try {
-        const { page, problems } = await browser.newPage();
         await page.addInitScript(watchLongTasks);
         const trace = traced ? await startTaskTrace(page) : null;
-        await page.goto(`${browser.url}/${route}`);
+        await page.goto(`${url}/${route}`);
         // Polled in the page rather than with a Playwright locator: a locator makes Playwright
         // inject its selector engine, a large script whose parsing (20-40 ms of main-thread
         // work) lands in the middle of the load and delays the app it is meant to time.
@@ -111,19 +132,24 @@ async function oneRun(traced) {
         run.taskCpu = taskCpu;
         return run;
     } finally {
-        await browser.close();
+        await done();
     }
 }
 
+const shared = freshBrowser ? null : await launchForIsolatedPages();
 const samples = [];
 const tracedSamples = [];
-for (let i = 0; i < runs; i++) {
-    samples.push(await oneRun(false));
-    tracedSamples.push(await oneRun(true));
+try {
+    for (let i = 0; i < runs; i++) {
+        samples.push(await oneRun(false, shared));
+        tracedSamples.push(await oneRun(true, shared));
+    }
+} finally {
+    await shared?.close();
 }
 
 const f = (x, w = 7) => x.toFixed(0).padStart(w);
-console.log(`navigation → first verdict on screen (${route}), ${runs} cold runs, ms from navigation start`);
+console.log(`navigation → first verdict on screen (${route}), ${runs} cold-cache runs ${freshBrowser ? "each in a browser started for it" : "in one running browser"}, ms from navigation start`);
 const stageNames = ["mount", "parse", "tape", "worker-start"];
 console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
 const longTasks = (s) => s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";

@@ -507,10 +507,15 @@ fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], wi
     }
 }
 
+/// The integration tests' finder of scenario files, for the test below.
+#[cfg(test)]
+#[path = "../../../tests/support/fence_files.rs"]
+mod fence_files;
+
 #[cfg(test)]
 mod tests {
     use std::cell::Cell;
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use super::defers;
     use crate::check::{check_one_mode, Options};
@@ -531,24 +536,13 @@ mod tests {
         assert!(!defers(0, 10, 50, 50));
     }
 
-    fn fence_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                fence_files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "fence") {
-                out.push(path);
-            }
-        }
-    }
-
     /// With the state cap one above a scenario's state count the run still finishes, but
     /// near its end the states found wait deferred, and every one of them is rebuilt by
     /// repeating its step: the report must be the uncapped run's, witnesses included.
     #[test]
     fn rebuilt_states_give_the_report_of_a_run_that_never_deferred() {
         let mut files = Vec::new();
-        fence_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"), &mut files);
+        super::fence_files::fence_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios"), &mut files);
         files.sort();
         let mut compared = 0;
         let mut with_rebuilt = 0;

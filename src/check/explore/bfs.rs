@@ -107,7 +107,9 @@ impl<T> BlockQueue<T> {
         if first.is_empty() {
             self.blocks.pop_front();
         }
-        self.len = self.len.saturating_sub(usize::from(item.is_some()));
+        if item.is_some() {
+            self.len -= 1;
+        }
         item
     }
 
@@ -157,13 +159,12 @@ impl Waiting {
         }
         let Some((id, parent, step)) = self.deferred.pop_front() else { return Ok(None) };
         *bytes = bytes.saturating_sub(Waiting::DEFERRED_BYTES);
-        let mut m = match Rc::try_unwrap(parent) {
-            Ok(last) => {
-                *bytes = bytes.saturating_sub(own_bytes(&last));
-                last
-            }
-            Err(shared) => Machine::clone(&shared),
+        // The parent is a source of one successor: taken by its last holder, else copied.
+        let mut source = match Rc::try_unwrap(parent) {
+            Ok(last) => Source::Owned(Some(last)),
+            Err(shared) => Source::Kept(shared),
         };
+        let mut m = source.next(true, bytes)?;
         perform(layout, mode, &mut m, step, false)?;
         *bytes += own_bytes(&m);
         #[cfg(test)]

@@ -5,14 +5,14 @@ use std::sync::OnceLock;
 
 use fencelab::check::Report;
 use fencelab::cuda::{compare, Comparison, Observation};
-use fencelab::link::{decode_postcard, LinkError, MAX_NESTING};
+use fencelab::link::{decode_postcard, LinkError};
 use fencelab::model::Scenario;
 
 /// The observation files, checked by the build script and written as postcard.
 const BUNDLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/observations.postcard"));
 
 fn decode_bundle() -> Result<Vec<Observation>, LinkError> {
-    decode_postcard(BUNDLE, MAX_NESTING)
+    decode_postcard(BUNDLE)
 }
 
 /// Every bundled observation (the bundle is checked by `bundled_observations_decode`).

@@ -13,13 +13,9 @@ use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Repor
 #[cfg(feature = "fix")]
 use fencelab::fix::{fix, improve, Limits};
 use fencelab::fix::{Improvement, Search};
-use fencelab::link::{decode_postcard, LinkError, MAX_NESTING};
+use fencelab::link::{decode_postcard, LinkError};
 use fencelab::model::Scenario;
 use serde::{Deserialize, Serialize};
-
-/// How deep a message may nest: a shareable scenario's depth plus the few levels of the
-/// reply around it (a fix search's candidates, a report's witness).
-const MESSAGE_NESTING: u32 = 2 * MAX_NESTING;
 
 /// The worker posts progress at most this often (ms), and not at all for shorter runs.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
@@ -82,7 +78,7 @@ pub enum FixOutcome {
 #[cfg(feature = "fix")]
 pub fn answer_fix(request: &[u8], now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
-    let req = match decode_postcard::<FixRequest>(request, MESSAGE_NESTING) {
+    let req = match decode_postcard::<FixRequest>(request) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable fix request: {err}") }));
@@ -148,7 +144,7 @@ impl Answerer {
 /// the build running this, for the reply's timing.
 pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
-    let req = match decode_postcard::<CheckRequest>(request, MESSAGE_NESTING) {
+    let req = match decode_postcard::<CheckRequest>(request) {
         Ok(req) => req,
         Err(err) => {
             post(encode(&CheckReply::Invalid { message: format!("unreadable check request: {err}") }));
@@ -212,7 +208,7 @@ pub fn encode(reply: &CheckReply) -> Vec<u8> {
 
 /// Reads a reply the worker posted (through the share links' decoder: see `decode_postcard`).
 pub fn decode_reply(bytes: &[u8]) -> Result<CheckReply, LinkError> {
-    decode_postcard(bytes, MESSAGE_NESTING)
+    decode_postcard(bytes)
 }
 
 /// Writes a fix request for the worker.

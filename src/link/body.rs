@@ -9,16 +9,12 @@ use miniz_oxide::inflate::{decompress_to_vec_zlib_with_limit, TINFLStatus};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::depth::{Budget, Limited};
 use super::validate::structural_problem;
+use crate::model::nesting::{self, MAX_NESTING};
 use super::{LinkError, SharePayload};
 
 /// Largest decompressed body accepted; realistic scenarios need a few kilobytes.
 pub const MAX_DECODED_BYTES: usize = 256 * 1024;
-/// Deepest nesting accepted (sequences, enums, options each count one level). Real
-/// scenarios stay below 16; the parser's deepest conditions (32 levels of `(`/`~`, each
-/// up to two levels here) still fit; the bound keeps decoding within a small stack.
-pub const MAX_NESTING: u32 = 96;
 /// miniz_oxide's best ratio; links are small, so speed does not matter.
 const COMPRESSION_LEVEL: u8 = 10;
 
@@ -46,23 +42,22 @@ pub(super) fn decode_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, LinkErr
             }
             _ => LinkError::Corrupt("the compressed data is malformed".into()),
         })?;
-    decode_postcard(&raw, MAX_NESTING)
+    decode_postcard(&raw)
 }
 
-/// Postcard bytes into `T`, nesting at most `max_nesting` levels, with nothing left over.
-/// The app's page↔worker messages decode through this too, so the wasm holds one copy of
-/// every model type's deserializer (a second deserializer type doubles that code).
-pub fn decode_postcard<T: DeserializeOwned>(raw: &[u8], max_nesting: u32) -> Result<T, LinkError> {
-    let budget = Budget::new(max_nesting);
+/// Postcard bytes into `T`, with nothing left over, refusing instructions or conditions
+/// nested deeper than [`MAX_NESTING`]. The app's page↔worker messages decode through this
+/// too, so the wasm holds one copy of every model type's deserializer.
+pub fn decode_postcard<T: DeserializeOwned>(raw: &[u8]) -> Result<T, LinkError> {
     let mut deserializer = postcard::Deserializer::from_bytes(raw);
-    let payload = T::deserialize(Limited { inner: &mut deserializer, budget: &budget })
-        .map_err(|e| {
-            if budget.exceeded() {
-                LinkError::Invalid(format!("it nests deeper than {max_nesting} levels"))
-            } else {
-                LinkError::Corrupt(postcard_detail(&e).into())
-            }
-        })?;
+    let (payload, too_deep) = nesting::bounded(|| T::deserialize(&mut deserializer));
+    let payload = payload.map_err(|e| {
+        if too_deep {
+            LinkError::Invalid(format!("it nests deeper than {MAX_NESTING} levels"))
+        } else {
+            LinkError::Corrupt(postcard_detail(&e).into())
+        }
+    })?;
     let rest =
         deserializer.finalize().map_err(|e| LinkError::Corrupt(postcard_detail(&e).into()))?;
     if !rest.is_empty() {

@@ -6,7 +6,6 @@
 
 mod body;
 mod codec;
-mod depth;
 mod error;
 mod payload;
 mod v1;
@@ -17,7 +16,8 @@ mod validate;
 pub use codec::{decode, decode_with_comments, encode, encode_with_comments, share_url, share_url_with_comments, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
 pub use error::LinkError;
 pub use payload::{LessonRef, Panel, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
-pub use body::{decode_postcard, MAX_DECODED_BYTES, MAX_NESTING};
+pub use body::{decode_postcard, MAX_DECODED_BYTES};
+pub use crate::model::nesting::MAX_NESTING;
 /// Format 1's payload types, for reading its frozen corpus.
 pub use v1::frozen as v1_frozen;
 pub use validate::{comments_problem, structural_problem, MAX_COMMENT_CHARS};

@@ -75,9 +75,9 @@ pub struct FinalCondition {
 pub enum Cond {
     True,
     Cmp(Term, CmpOp, Term),
-    Not(Box<Cond>),
-    And(Vec<Cond>),
-    Or(Vec<Cond>),
+    Not(#[serde(deserialize_with = "super::nesting::nested")] Box<Cond>),
+    And(#[serde(deserialize_with = "super::nesting::nested")] Vec<Cond>),
+    Or(#[serde(deserialize_with = "super::nesting::nested")] Vec<Cond>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

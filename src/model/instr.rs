@@ -354,6 +354,7 @@ pub enum Instr {
     /// Spin: repeat `instr` until it succeeds (`try_wait`/`test_wait` true, or the loaded
     /// value satisfies `until`).
     Wait {
+        #[serde(deserialize_with = "super::nesting::nested")]
         instr: Box<Instr>,
         until: Option<WaitTarget>,
     },
@@ -366,6 +367,7 @@ pub enum Instr {
     /// `None`, their byte count is the width. An operand without an offset is the whole
     /// location, as without this wrapper.
     Ranged {
+        #[serde(deserialize_with = "super::nesting::nested")]
         instr: Box<Instr>,
         at: Option<u32>,
         src_at: Option<u32>,
@@ -376,6 +378,7 @@ pub enum Instr {
     Guarded {
         pred: String,
         negated: bool,
+        #[serde(deserialize_with = "super::nesting::nested")]
         instr: Box<Instr>,
     },
     /// `setp.<cmp> p, a, b`: `p` becomes 1 when `a cmp b` holds, else 0.

@@ -8,6 +8,7 @@ mod cond;
 mod facts;
 mod instr;
 mod machine;
+pub mod nesting;
 mod ranges;
 mod pair;
 

@@ -7,7 +7,7 @@ use fencelab::link::{
     decode, encode, LinkError, SharePayload, FORMAT_VERSION, MAX_CODE_CHARS, MAX_DECODED_BYTES,
     MAX_LINK_CHARS, MAX_NESTING,
 };
-use fencelab::model::{Cond, FinalCondition, Quantifier, Space};
+use fencelab::model::{Cond, FinalCondition, Instr, Quantifier, Space};
 
 const MAGIC: u8 = 0x7C;
 /// Format 2's body is the bare payload, so raw postcard bytes make a format-2 code.
@@ -189,6 +189,48 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
         cond = inner;
     }
     assert_eq!((negations, cond), (5, &Cond::True));
+}
+
+/// One level more of a self-nesting value.
+type Wrap<T> = fn(T) -> T;
+
+/// Every field through which the model contains itself, wrapping `levels` times.
+fn self_nesting_payloads(levels: u32) -> Vec<(&'static str, SharePayload)> {
+    let wrappers: [(&str, Wrap<Instr>); 3] = [
+        ("wait", |instr| Instr::Wait { instr: Box::new(instr), until: None }),
+        ("ranged", |instr| Instr::Ranged { instr: Box::new(instr), at: None, src_at: None, width: None }),
+        ("guarded", |instr| Instr::Guarded { pred: "p".into(), negated: false, instr: Box::new(instr) }),
+    ];
+    let conds: [(&str, Wrap<Cond>); 3] = [
+        ("not", |cond| Cond::Not(Box::new(cond))),
+        ("and", |cond| Cond::And(vec![Cond::True, cond])),
+        ("or", |cond| Cond::Or(vec![cond])),
+    ];
+    let mut payloads = Vec::new();
+    for (name, wrap) in wrappers {
+        let mut payload = handoff_payload();
+        let first = &mut payload.scenario.threads[0].program[0];
+        *first = (0..levels).fold(first.clone(), |instr, _| wrap(instr));
+        payloads.push((name, payload));
+    }
+    for (name, wrap) in conds {
+        let mut payload = handoff_payload();
+        let cond = (0..levels).fold(Cond::True, |cond, _| wrap(cond));
+        payload.scenario.conditions = vec![FinalCondition { quantifier: Quantifier::Exists, cond }];
+        payloads.push((name, payload));
+    }
+    payloads
+}
+
+#[test]
+fn instructions_and_conditions_nest_up_to_the_limit_and_no_further() {
+    for (name, payload) in self_nesting_payloads(MAX_NESTING) {
+        assert_eq!(decode(&code_bypassing_checks(&payload)), Ok(payload), "{name} at the limit");
+    }
+    for (name, payload) in self_nesting_payloads(MAX_NESTING + 1) {
+        let error = decode(&code_bypassing_checks(&payload)).expect_err(name);
+        assert_eq!(error, LinkError::Invalid(format!("it nests deeper than {MAX_NESTING} levels")), "{name}");
+    }
 }
 
 #[test]

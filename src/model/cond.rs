@@ -70,7 +70,8 @@ pub struct FinalCondition {
     pub cond: Cond,
 }
 
-/// A boolean formula over final register and memory values.
+/// A boolean formula over final register and memory values. A field holding a `Cond`
+/// again deserializes through `nesting::nested`, which bounds the depth of hostile input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cond {
     True,

@@ -272,6 +272,8 @@ pub struct WaitTarget {
     pub value: Operand,
 }
 
+/// One instruction of a thread's program. A field holding an `Instr` again (the wrappers
+/// below) deserializes through `nesting::nested`, which bounds the depth of hostile input.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Instr {
     Ld {

@@ -8,7 +8,7 @@ mod cond;
 mod facts;
 mod instr;
 mod machine;
-pub mod nesting;
+pub(crate) mod nesting;
 mod ranges;
 mod pair;
 

@@ -38,7 +38,7 @@ pub(super) fn nested<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserialize
 
 /// Runs `decode`, a deserialization from the top level, and says whether it met a part
 /// nested deeper than [`MAX_NESTING`] (which made it fail).
-pub fn bounded<T>(decode: impl FnOnce() -> T) -> (T, bool) {
+pub(crate) fn bounded<T>(decode: impl FnOnce() -> T) -> (T, bool) {
     DEPTH.set(0);
     TOO_DEEP.set(false);
     let value = decode();

@@ -12,13 +12,15 @@ PORT ?= 8080
 install:
 	@bash scripts/install.sh
 
-# The release wasm is built with the standard library rebuilt for it, and a panic as a bare
-# trap (no message, no formatting code): 24 KB gzipped less in the first load
-# (docs/loading.md). Both are unstable cargo and rustc features, which RUSTC_BOOTSTRAP
-# enables on this stable toolchain; debug builds and native builds keep panic messages.
-# Cargo appends the wasm target's flags given here to .cargo/config.toml's.
+# The release wasm is built with the standard library rebuilt for it, a panic as a bare
+# trap (no message, no formatting code): 24 KB gzipped less in the first load, and `Debug`
+# formatting that prints nothing: 3.7 KB less (docs/loading.md; tests/wasm_text.rs keeps
+# `{:?}` out of the texts the browser shows). All are unstable cargo and rustc features,
+# which RUSTC_BOOTSTRAP enables on this stable toolchain; debug builds and native builds
+# keep panic messages and `Debug`. Cargo appends the wasm target's flags given here to
+# .cargo/config.toml's.
 RELEASE_WASM := RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
-	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none"
 
 # Trunk.toml builds offline, so fetch crates first (a no-op when they are cached), the
 # standard library's own dependencies included.

@@ -266,7 +266,7 @@ impl CheckClient {
         let worker = match start_worker() {
             Ok(w) => w,
             Err(err) => {
-                self.state.set(CheckState::Failed(format!("could not start the checker worker: {err:?}")));
+                self.state.set(CheckState::Failed(format!("could not start the checker worker: {}", crate::worker::error_text(&err))));
                 return;
             }
         };

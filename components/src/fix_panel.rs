@@ -140,7 +140,7 @@ impl FixSearch {
             match self.spawn(state) {
                 Ok(worker) => self.live.set_value(Some(worker)),
                 Err(err) => {
-                    self.state.set(FixState::Failed(format!("could not start the fix worker: {err:?}")));
+                    self.state.set(FixState::Failed(format!("could not start the fix worker: {}", crate::worker::error_text(&err))));
                     return;
                 }
             }

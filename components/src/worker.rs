@@ -45,6 +45,15 @@ pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
 }
 
+/// A thrown value as one line: an `Error`'s name and message, or the value's text. (Not
+/// `Debug`: the release wasm is built with `-Zfmt-debug=none`, which prints nothing.)
+pub(crate) fn error_text(err: &JsValue) -> String {
+    match err.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.to_string()),
+        None => err.as_string().unwrap_or_else(|| "no reason given".to_string()),
+    }
+}
+
 /// Answers check requests (postcard bytes) with progress and reports, and hands fix
 /// requests to the engine, for as long as the worker lives.
 pub fn serve() {
@@ -289,11 +298,4 @@ mod engine {
         why
     }
 
-    /// A thrown value as one line: an `Error`'s name and message, or the value's text.
-    fn error_text(err: &JsValue) -> String {
-        match err.dyn_ref::<js_sys::Error>() {
-            Some(error) => String::from(error.to_string()),
-            None => err.as_string().unwrap_or_else(|| "no reason given".to_string()),
-        }
-    }
 }

@@ -45,11 +45,17 @@ impl fmt::Display for LinkError {
                 f,
                 "the scenario is too large to share ({size} bytes encoded; links hold at most {max})"
             ),
-            LinkError::NotBase64 { position, character } => write!(
-                f,
-                "the link contains {character:?} at character {position}, which no fencelab link \
-                 contains; was it changed when copied?"
-            ),
+            LinkError::NotBase64 { position, character } => {
+                // Not `{:?}` (the release wasm prints no `Debug`) nor `escape_debug` (its
+                // Unicode tables would enter the first load): an invisible character is
+                // named by its code point.
+                if character.is_control() || character.is_whitespace() {
+                    write!(f, "the link contains U+{:04X}", u32::from(*character))?;
+                } else {
+                    write!(f, "the link contains '{character}'")?;
+                }
+                write!(f, " at character {position}, which no fencelab link contains; was it changed when copied?")
+            }
             LinkError::Truncated => {
                 write!(f, "the link is incomplete; it was probably cut off when copied")
             }

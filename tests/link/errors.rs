@@ -52,6 +52,10 @@ fn foreign_characters_are_located() {
     assert_eq!(decode(&plus), Err(LinkError::NotBase64 { position: 4, character: '+' }));
     let message = decode(&damaged).expect_err("damaged").to_string();
     assert!(message.contains("'é' at character 11"), "{message}");
+    // An invisible character is named by its code point.
+    let bell = format!("{}\u{7}{}", &code[..5], &code[5..]);
+    let message = decode(&bell).expect_err("a bell").to_string();
+    assert!(message.contains("U+0007 at character 6"), "{message}");
 }
 
 #[test]

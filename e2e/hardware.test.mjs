@@ -49,7 +49,8 @@ describe("hardware observations", { skip: skip ?? false }, () => {
     test("the push handoff shows the H200's stale reads beside the outcome table", async () => {
         const { page, problems } = await openExplorer(browser);
         await setSource(page, PUSH);
-        const table = page.locator("table.outcomes");
+        // Once the observations' chunk has answered (components/src/observed.rs).
+        const table = page.locator('table.outcomes:not([data-observed="pending"])');
         await table.waitFor();
         assert.equal(await table.getAttribute("data-observed"), "true");
         assert.match(await table.locator("th.observed-head").innerText(), /^Observed on NVIDIA H200 \(CUDA 13\.0, 2026-11-24\)$/);
@@ -71,7 +72,8 @@ describe("hardware observations", { skip: skip ?? false }, () => {
     test("a template run on the GPU shows its counts without a stale row", async () => {
         const { page, problems } = await openExplorer(browser);
         await loadTemplate(page, "mp-relaxed");
-        const table = page.locator("table.outcomes");
+        // Once the observations' chunk has answered (components/src/observed.rs).
+        const table = page.locator('table.outcomes:not([data-observed="pending"])');
         await table.waitFor();
         assert.equal(await table.getAttribute("data-observed"), "true");
         assert.equal(await table.locator("tr.stale").count(), 0);

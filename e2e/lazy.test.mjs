@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, openExplorer, screenshotDir, skipReason, themedShots } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, screenshotDir, skipReason, themedShots } from "./harness.mjs";
 
 const skip = await skipReason();
 const shots = join(screenshotDir, "lazy");
@@ -244,6 +244,21 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
         await page.evaluate(() => (location.hash = "#/explore"));
         await page.locator('[data-region="lanes"]').waitFor();
+        assert.deepEqual(problems, []);
+    });
+
+    test("the GPU observations are a chunk: the outcome table shows without them until it is here", async () => {
+        const { page, problems, release } = await explorerHolding(browser, "split_observed.wasm");
+        // A template that ran on a GPU: its table gets an observed column once the chunk is here.
+        await loadTemplate(page, "mp-relaxed");
+        const table = page.locator("table.outcomes");
+        assert.equal(await table.getAttribute("data-observed"), "pending");
+        assert.equal(await table.locator("th.observed-head").count(), 0);
+        assert.ok((await table.innerText()).includes("executions"), "the model's counts are there already");
+
+        release();
+        await page.locator('table.outcomes[data-observed="true"]').waitFor();
+        assert.match(await table.locator("th.observed-head").innerText(), /^Observed on NVIDIA H200/);
         assert.deepEqual(problems, []);
     });
 });

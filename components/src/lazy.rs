@@ -39,9 +39,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkLoadFailed {
 /// so it goes with its page like any other view.
 pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView, ChunkLoadFailed>> + 'static) -> impl IntoView {
     let mut panel = Box::pin(panel);
-    // The split function builds the panel while it is polled: untracked, as a component
-    // body is, so the signals it reads do not rerun the caller.
-    let first = untrack(|| panel.as_mut().poll(&mut Context::from_waker(Waker::noop())));
+    let first = poll_now(&mut panel);
     let arrived = RwSignal::new_local(match first {
         Poll::Ready(result) => Some(result),
         Poll::Pending => None,
@@ -66,4 +64,33 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
             .into_any(),
         }
     }
+}
+
+/// A view of what a split function returns: `view(Some(..))` at once if its chunk is
+/// here, else `view(None)` until it arrives, then `view(Some(..))`. A chunk that does not
+/// load leaves `view(None)` (the browser's console has the network's reason).
+pub fn with_chunk<T: 'static>(
+    result: impl Future<Output = Result<T, ChunkLoadFailed>> + 'static,
+    view: impl Fn(Option<&T>) -> AnyView + Send + 'static,
+) -> AnyView {
+    let mut result = Box::pin(result);
+    match poll_now(&mut result) {
+        Poll::Ready(result) => view(result.ok().as_ref()),
+        Poll::Pending => {
+            let arrived = RwSignal::new_local(None);
+            task::spawn_local_scoped_with_cancellation(async move {
+                if let Ok(value) = poll_fn(|cx| untrack(|| result.as_mut().poll(cx))).await {
+                    arrived.set(Some(value));
+                }
+            });
+            (move || arrived.with(|value| view(value.as_ref()))).into_any()
+        }
+    }
+}
+
+/// Polls a split function's future once, without a waker: ready at once when its chunk
+/// has loaded. Untracked, as a component body is, so the signals the split function
+/// reads do not rerun the caller.
+fn poll_now<F: Future + ?Sized>(future: &mut std::pin::Pin<Box<F>>) -> Poll<F::Output> {
+    untrack(|| future.as_mut().poll(&mut Context::from_waker(Waker::noop())))
 }

@@ -1,12 +1,15 @@
 //! GPU observations bundled at build time (`components/build.rs`), matched to the
 //! scenario on screen by its machine and programs: they belong to exactly that program.
+//! The bundle (about 37 KB) and its decoder are in a wasm chunk of their own
+//! (`crate::lazy`), fetched with the first outcome table, not in the first load.
 
 use std::sync::OnceLock;
 
-use fencelab::check::Report;
-use fencelab::cuda::{compare, Comparison, Observation};
+use fencelab::cuda::Observation;
 use fencelab::link::{decode_postcard, LinkError};
 use fencelab::model::Scenario;
+
+use crate::lazy::ChunkLoadFailed;
 
 /// The observation files, checked by the build script and written as postcard.
 const BUNDLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/observations.postcard"));
@@ -21,16 +24,23 @@ fn all() -> &'static [Observation] {
     PARSED.get_or_init(|| decode_bundle().unwrap_or_default())
 }
 
-/// The observation of `scenario` with the checker's table beside it, if one was bundled.
-pub fn for_scenario(scenario: &Scenario, report: &Report) -> Option<(&'static Observation, Comparison)> {
-    let obs = all().iter().find(|o| o.is_for(scenario))?;
-    Some((obs, compare(scenario, report, obs)))
+/// The observation of `scenario`'s program, if one was bundled.
+fn bundled_for(scenario: &Scenario) -> Option<&'static Observation> {
+    all().iter().find(|o| o.is_for(scenario))
+}
+
+/// [`bundled_for`] from the observations' wasm chunk. Only this reads the bundle, so
+/// the bundle's bytes go with the chunk.
+#[leptos::wasm_split::wasm_split(observed, fallible, wasm_split_path = ::leptos::wasm_split)]
+pub fn observation_for(scenario: Scenario) -> Result<Option<Observation>, ChunkLoadFailed> {
+    Ok(bundled_for(&scenario).cloned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use fencelab::check::{check, Options};
+    use fencelab::cuda::compare;
 
     mod skipped {
         include!(concat!(env!("OUT_DIR"), "/observations_skipped.rs"));
@@ -56,13 +66,14 @@ mod tests {
             .find(|s| s.title.as_deref().is_some_and(|t| t.starts_with("Push with a restricted release fence")))
             .expect("the push scenario of lesson 8");
         let report = check(&scenario, &Options::default());
-        let (obs, cmp) = for_scenario(&scenario, &report).expect("bundled observation");
+        let obs = bundled_for(&scenario).expect("bundled observation");
+        let cmp = compare(&scenario, &report, obs);
         assert_eq!(obs.gpu, "NVIDIA H200");
         assert_eq!(cmp.forbidden_but_observed, 0);
         assert!(cmp.rows.iter().any(|r| r.flagged && r.observed > 0), "the stale row was seen: {cmp:?}");
         let mut edited = scenario.clone();
         edited.threads[0].program.pop();
-        let found = for_scenario(&edited, &check(&edited, &Options::default()));
-        assert!(found.is_none(), "{:?}", found.map(|(o, _)| o.scenario.clone()));
+        let found = bundled_for(&edited);
+        assert!(found.is_none(), "{:?}", found.map(|o| o.scenario.clone()));
     }
 }

@@ -1,14 +1,19 @@
 //! The checker's verdict: overall class, each finding with its explanation, accesses and
 //! witness, the outcome table, and the strict/pragmatic switch.
 
+use std::sync::Arc;
+
 use fencelab::check::{Finding, FindingKind, Mode, Progress, RaceReason, Report, Verdict};
 use fencelab::cost::MODEL_LABEL;
+use fencelab::cuda::{compare, Observation};
+use fencelab::model::Scenario;
 use leptos::prelude::*;
 
 use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
 use crate::finding_marks::Marked;
+use crate::lazy::with_chunk;
 use crate::fix_panel::FixPanelSlot;
 use crate::source_link::SourceLines;
 use crate::state::{use_app_state, AppState};
@@ -182,6 +187,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
         }
         .into_any();
     }
+    let report = Arc::new(report);
     let (class, word) = verdict_words(report.verdict);
     let (states, transitions, complete) = (report.stats.states, report.stats.transitions, report.stats.complete);
     // The time changes with every check even when the answer does not: only it re-renders.
@@ -209,7 +215,7 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
         <div class="findings">
             {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), state)).collect_view()}
         </div>
-        {outcome_table(&report, state)}
+        {outcome_table(report.clone(), state)}
     }
     .into_any()
 }
@@ -351,10 +357,25 @@ fn location_name(name: &str) -> &str {
 /// trials (`None`: not run on hardware), and whether it shows the scenario's bug.
 type Row = (Vec<(String, i64)>, Option<u64>, Option<u64>, bool);
 
-fn outcome_table(report: &Report, state: AppState) -> Option<impl IntoView> {
-    let first = report.outcomes.first()?;
-    let columns: Vec<String> = first.values.iter().map(|(term, _)| term.clone()).collect();
-    let observed = state.analysis.with_untracked(|a| crate::observed::for_scenario(&a.loaded.scenario, report));
+///
+/// The observations come from a wasm chunk (`crate::observed`): until it has loaded, the
+/// table has no observed column and says `data-observed="pending"`.
+fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
+    report.outcomes.first()?;
+    let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
+    let lookup = crate::observed::observation_for(scenario.clone());
+    Some(with_chunk(lookup, move |found| table_view(&report, &scenario, found)))
+}
+
+/// The outcome table; `found` is `None` while the observations' chunk loads.
+fn table_view(report: &Report, scenario: &Scenario, found: Option<&Option<Observation>>) -> AnyView {
+    let columns: Vec<String> = report.outcomes.first().map_or_else(Vec::new, |first| first.values.iter().map(|(term, _)| term.clone()).collect());
+    let observed = found.and_then(Option::as_ref).map(|obs| (obs, compare(scenario, report, obs)));
+    let observed_attr = match found {
+        None => "pending",
+        Some(_) if observed.is_some() => "true",
+        Some(_) => "false",
+    };
     let trials = observed.as_ref().map_or(0, |(o, _)| o.trials);
     let heading = observed.as_ref().map(|(o, _)| format!("Observed on {}", o.label()));
     let rows: Vec<Row> = match &observed {
@@ -391,8 +412,8 @@ fn outcome_table(report: &Report, state: AppState) -> Option<impl IntoView> {
             {alarm}
         }
     });
-    Some(view! {
-        <table class="outcomes" data-observed=observed.is_some().to_string()>
+    view! {
+        <table class="outcomes" data-observed=observed_attr>
             <caption>"Final states reached"</caption>
             <thead><tr>
                 {columns.into_iter().map(|c| view! { <th scope="col"><code>{c}</code></th> }).collect_view()}
@@ -402,7 +423,8 @@ fn outcome_table(report: &Report, state: AppState) -> Option<impl IntoView> {
             <tbody>{rows.collect_view()}</tbody>
         </table>
         {note}
-    })
+    }
+    .into_any()
 }
 
 /// A count with thousands separated, as people read large numbers: `200,000`.

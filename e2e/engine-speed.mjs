@@ -3,7 +3,9 @@
 // timing script (`check-speed.mjs`) measures the engine in the page's worker, where the
 // page's own work and the browser's threads share this machine's two cores with it; this
 // one runs the same wasm with nothing beside it, so it says how far V8's code for the
-// checker is from native code.
+// checker is from native code. Each timed run follows a native check (a process of its
+// own); "V8 b2b" times the engine's runs back to back as well, which V8 runs markedly
+// faster than runs that follow another process or idle time (docs/performance.md).
 // Usage: node e2e/engine-speed.mjs [runs, default 40]
 // Needs a release dist/ (trunk build --release) and the release CLI (cargo build --release).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +37,7 @@ const scenarios = [
 
 console.log(`check time, median of ${runs} runs after ${runs} untimed ones, ms (the engine's run includes`);
 console.log("encoding and decoding its request, which the CLI's check time does not)");
-console.log("scenario".padEnd(44), ["native", "V8", "ratio"].map((h) => h.padStart(8)).join(" "));
+console.log("scenario".padEnd(44), ["native", "V8", "ratio", "V8 b2b", "ratio"].map((h) => h.padStart(8)).join(" "));
 scenarios.forEach((file, run) => {
     for (let i = 0; i < runs; i++) engine.warm_up(run);
     const v8 = [];
@@ -46,7 +48,14 @@ scenarios.forEach((file, run) => {
         v8.push(performance.now() - t);
         native.push(nativeOnce(file).ms);
     }
-    const [n, w] = [median(native), median(v8)];
-    console.log(file.split("/").at(-1).padEnd(44), [n.toFixed(2), w.toFixed(2), (w / n).toFixed(2)].map((c) => c.padStart(8)).join(" "));
+    const backToBack = [];
+    for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        engine.warm_up(run);
+        backToBack.push(performance.now() - t);
+    }
+    const [n, w, b] = [median(native), median(v8), median(backToBack)];
+    const columns = [n, w, w / n, b, b / n].map((x) => x.toFixed(2).padStart(8));
+    console.log(file.split("/").at(-1).padEnd(44), columns.join(" "));
 });
 rmSync(generated, { recursive: true, force: true });

@@ -14,7 +14,7 @@ install:
 
 # The release wasm is built with the standard library rebuilt for it, a panic as a bare
 # trap (no message, no formatting code): 24 KB gzipped less in the first load, and `Debug`
-# formatting that prints nothing: 3.7 KB less (docs/loading.md; tests/wasm_text.rs keeps
+# formatting that prints nothing: 3.4 KB less (docs/loading.md; tests/wasm_text.rs keeps
 # `{:?}` out of the texts the browser shows). All are unstable cargo and rustc features,
 # which RUSTC_BOOTSTRAP enables on this stable toolchain; debug builds and native builds
 # keep panic messages and `Debug`. Cargo appends the wasm target's flags given here to

@@ -13,8 +13,8 @@ use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
 use crate::finding_marks::Marked;
-use crate::lazy::with_chunk;
 use crate::fix_panel::FixPanelSlot;
+use crate::lazy::with_chunk;
 use crate::source_link::SourceLines;
 use crate::state::{use_app_state, AppState};
 
@@ -349,27 +349,26 @@ fn location_name(name: &str) -> &str {
     if name.is_empty() { "an unnamed location" } else { name }
 }
 
-/// The checker's final states; beside them, when the program on screen was run on a GPU,
-/// how often the hardware ended in each (`fencelab cuda` / `fencelab observed`). Rows that
-/// show the scenario's bug and were seen on hardware are highlighted; an outcome the model
-/// forbids but the GPU showed is listed last and flagged loudly.
 /// One table row: final values, the model's executions (`None`: forbidden), the observed
 /// trials (`None`: not run on hardware), and whether it shows the scenario's bug.
 type Row = (Vec<(String, i64)>, Option<u64>, Option<u64>, bool);
 
-///
-/// The observations come from a wasm chunk (`crate::observed`): until it has loaded, the
-/// table has no observed column and says `data-observed="pending"`.
+/// The checker's final states; beside them, when the program on screen was run on a GPU,
+/// how often the hardware ended in each (`fencelab cuda` / `fencelab observed`). Rows that
+/// show the scenario's bug and were seen on hardware are highlighted; an outcome the model
+/// forbids but the GPU showed is listed last and flagged loudly. The observations come
+/// from a wasm chunk (`crate::observed`): until it has loaded, the table has no observed
+/// column and says `data-observed="pending"`.
 fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
-    report.outcomes.first()?;
+    let columns: Vec<String> = report.outcomes.first()?.values.iter().map(|(term, _)| term.clone()).collect();
     let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
     let lookup = crate::observed::observation_for(scenario.clone());
-    Some(with_chunk(lookup, move |found| table_view(&report, &scenario, found)))
+    Some(with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found)))
 }
 
-/// The outcome table; `found` is `None` while the observations' chunk loads.
-fn table_view(report: &Report, scenario: &Scenario, found: Option<&Option<Observation>>) -> AnyView {
-    let columns: Vec<String> = report.outcomes.first().map_or_else(Vec::new, |first| first.values.iter().map(|(term, _)| term.clone()).collect());
+/// The outcome table, headed by `columns`; `found` is `None` while the observations'
+/// chunk loads.
+fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>) -> AnyView {
     let observed = found.and_then(Option::as_ref).map(|obs| (obs, compare(scenario, report, obs)));
     let observed_attr = match found {
         None => "pending",
@@ -416,7 +415,7 @@ fn table_view(report: &Report, scenario: &Scenario, found: Option<&Option<Observ
         <table class="outcomes" data-observed=observed_attr>
             <caption>"Final states reached"</caption>
             <thead><tr>
-                {columns.into_iter().map(|c| view! { <th scope="col"><code>{c}</code></th> }).collect_view()}
+                {columns.iter().map(|c| view! { <th scope="col"><code>{c.clone()}</code></th> }).collect_view()}
                 <th scope="col">"executions"</th>
                 {heading.map(|h| view! { <th scope="col" class="observed-head">{h}</th> })}
             </tr></thead>

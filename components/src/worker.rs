@@ -297,5 +297,4 @@ mod engine {
         );
         why
     }
-
 }

@@ -3,11 +3,15 @@
 //! the core's own parser, and bundled as postcard: the app then needs no JSON parser (see
 //! docs/loading.md). The lessons themselves are not bundled: trunk copies them into
 //! `dist/` and the app fetches them.
+//!
+//! It also checks the starter scenario, the explorer's first text, and bundles that report
+//! (`crate::starter`), so a first visit shows its verdict without a checker on the page.
 
 use std::env;
 use std::fs;
 use std::path::Path;
 
+use fencelab::check::{check, Options};
 use fencelab::cuda::Observation;
 
 fn main() {
@@ -15,6 +19,7 @@ fn main() {
     let lessons = Path::new(&manifest).join("..").join("lessons");
     let out_dir = env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     bundle_observations(&lessons, Path::new(&out_dir));
+    bundle_starter_report(Path::new(&manifest), Path::new(&out_dir));
     // The wasm keeps its relocations, which wasm-split needs to cut the lazily loaded
     // panels into chunks of their own (`crate::lazy`, scripts/split-app-wasm.sh).
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
@@ -63,5 +68,25 @@ fn bundle_observations(lessons: &Path, out_dir: &Path) {
     });
     if let Err(err) = fs::write(out_dir.join("observations.postcard"), bytes) {
         println!("cargo:warning=cannot write the observation bundle: {err}");
+    }
+}
+
+/// `starter_report.postcard`: the starter scenario and the checker's report on it under
+/// the default options (the explorer's first), as a postcard `(Scenario, Report)`. The
+/// app shows that report only for exactly that scenario and those options.
+fn bundle_starter_report(manifest: &Path, out_dir: &Path) {
+    let path = manifest.join("templates").join("starter.fence");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = fs::read_to_string(&path).unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
+    let loaded = fencelab::load(&text);
+    if let Some(problem) = loaded.diagnostics.iter().find(|d| d.is_error()) {
+        panic!("{} does not load: {}", path.display(), problem.message);
+    }
+    let options = Options::default();
+    let report = check(&loaded.scenario, &options);
+    let bytes = postcard::to_allocvec(&(&loaded.scenario, &report))
+        .unwrap_or_else(|err| panic!("cannot encode the starter's report: {err}"));
+    if let Err(err) = fs::write(out_dir.join("starter_report.postcard"), bytes) {
+        panic!("cannot write the starter's report: {err}");
     }
 }

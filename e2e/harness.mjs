@@ -46,9 +46,22 @@ function watched(page) {
         }
     });
     page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
-    page.on("requestfailed", (req) =>
-        problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
-    );
+    // A fetch still in flight when the test itself navigates (a reload, a new URL) is
+    // cancelled by that navigation: the test's doing, not the page's. The worker fetches
+    // the checker engine a second after it is ready, which a test can navigate across.
+    const issuedAt = new Map();
+    let navigatedAt = -1;
+    let clock = 0;
+    page.on("request", (req) => {
+        clock += 1;
+        issuedAt.set(req, clock);
+        if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigatedAt = clock;
+    });
+    page.on("requestfailed", (req) => {
+        const error = req.failure()?.errorText;
+        if (error === "net::ERR_ABORTED" && navigatedAt > (issuedAt.get(req) ?? Infinity)) return;
+        problems.push(`request failed: ${req.url()} (${error})`);
+    });
     page.on("response", (res) => {
         if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });

@@ -261,4 +261,60 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         assert.match(await table.locator("th.observed-head").innerText(), /^Observed on NVIDIA H200/);
         assert.deepEqual(problems, []);
     });
+
+    test("the starter's verdict is the build's: no checker code loads until there is a scenario to check, and the stepper's comes after the verdict", async () => {
+        const { page, problems } = await browser.newPage();
+        // The worker's fetches are the page's requests too.
+        const requested = [];
+        page.on("request", (request) => requested.push(request.url().split("/").pop()));
+        await page.goto(`${browser.url}/#/explore`);
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor();
+        const verdict = page.locator('[data-region="verdict"]');
+        assert.equal(await verdict.getAttribute("data-worker-answered-by"), "build");
+        assert.match(await page.locator(".verdict-stats").innerText(), /^5 states, 4 transitions, checked when the app was built$/);
+
+        // Stepping works once the stepper's chunk is here.
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        assert.ok(requested.includes("split_stepper.wasm"), `fetched: ${requested}`);
+        assert.ok(!requested.includes("split_checker.wasm"), "nothing was checked on this visit yet");
+
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        assert.equal(await verdict.getAttribute("data-worker-answered-by"), "worker");
+        assert.ok(requested.includes("split_checker.wasm"), "the worker fetched the checker's chunk for its first check");
+        assert.deepEqual(problems, []);
+    });
+
+    test("a checker chunk that cannot be fetched fails the check with a message, and the next edit tries again", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.route("**/split_checker.wasm", (route) => route.abort());
+        await page.goto(`${browser.url}/#/explore`);
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor();
+        await page.getByLabel("New scenario from a template").selectOption("mp-relaxed");
+        await page.locator('[data-region="verdict"][data-state="failed"]').waitFor();
+        const alert = page.locator('[data-region="verdict"] [role="alert"]');
+        assert.match(await alert.innerText(), /^the checker's code did not load \(the browser's console says why\): edit the text to try again, or reload the page$/);
+        onlyChunkFailed(problems, "split_checker.wasm");
+
+        await page.unroute("**/split_checker.wasm");
+        problems.length = 0;
+        assert.equal(await loadTemplate(page, "mp-release-acquire"), "correct");
+        assert.deepEqual(problems, []);
+    });
+
+    test("lanes whose stepper cannot be fetched say so, and an edit tries again", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.route("**/split_stepper.wasm", (route) => route.abort());
+        await page.goto(`${browser.url}/#/explore`);
+        const lanes = page.locator('[data-region="lanes"]');
+        await lanes.getByText("The checker cannot run this scenario: its stepping code did not load").waitFor();
+        onlyChunkFailed(problems, "split_stepper.wasm");
+
+        await page.unroute("**/split_stepper.wasm");
+        problems.length = 0;
+        await loadTemplate(page, "mp-relaxed");
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        assert.deepEqual(problems, []);
+    });
 });

@@ -15,7 +15,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
 use crate::perf::{self, measured, now_ms};
-use crate::protocol::{decode_reply, encode_request, quick_check, Answerer, CheckReply, CheckRequest, WorkerTiming};
+use crate::protocol::{decode_reply, encode_request, Answerer, CheckReply, CheckRequest, WorkerTiming};
 
 /// Where the verdict panel is.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,8 +40,8 @@ pub struct Timing {
     pub reply_at: f64,
     /// The first animation frame after the verdict was rendered: when it reaches the screen.
     pub shown_at: Option<f64>,
-    /// The worker's clock; for a first check answered on the page (`quick_check`),
-    /// the page's.
+    /// The worker's clock; for the starter scenario's report, which the build made
+    /// (`crate::starter`), the page's.
     pub worker: WorkerTiming,
 }
 
@@ -198,54 +198,45 @@ impl CheckClient {
         let id = self.next_id.get_value() + 1;
         self.next_id.set_value(id);
         self.wanted.set_value(Some(id));
-        let request = CheckRequest { id, scenario: job.scenario, options: job.options };
-        let bytes = measured("fencelab:request", || encode_request(&request));
-        let Ok(bytes) = bytes else {
-            self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
-            self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
-            return;
-        };
         let posted_at = now_ms();
-        let waiting = self.live.with_value(|live| {
-            let live = live.as_ref()?;
-            if live.ready.get() {
-                post_bytes(&live.attached.worker, &bytes);
-                return None;
-            }
-            // The worker is still starting (the first check of a visit): it gets the
-            // request once it is ready, unless `quick_answer` answers it first.
-            *live.queued.borrow_mut() = Some(bytes);
-            Some(())
-        });
-        let job = Job { scenario: request.scenario, options: request.options };
-        if waiting.is_some() {
-            let (scenario, options) = (job.scenario.clone(), job.options.clone());
-            // In a task of its own, so the page's first render is not held up by a check.
-            set_timeout(move || self.quick_answer(id, &scenario, &options), Duration::ZERO);
-        }
-        self.last_sent.set_value(Some(job));
         self.posted_at.set_value(posted_at);
         self.progress.set(None);
         self.state.set(CheckState::Running { request: id });
-    }
-
-    /// Answers request `id` on the page if the worker is still starting and the scenario
-    /// is small (`quick_check`); a larger one stays queued for the worker.
-    fn quick_answer(self, id: u64, scenario: &Scenario, options: &Options) {
-        let still_waiting = self.wanted.get_value() == Some(id)
-            && self.live.with_value(|live| live.as_ref().is_some_and(|l| !l.ready.get() && l.queued.borrow().is_some()));
-        if !still_waiting {
+        // The starter scenario's report is the build's (`crate::starter`): the worker, which
+        // would first have to fetch the checker's chunk, is not asked. In a task of its own,
+        // so the page's first render is not held up by it.
+        if let Some(report) = measured("fencelab:starter-report", || crate::starter::report_for(&job.scenario, &job.options)) {
+            self.last_sent.set_value(Some(job));
+            set_timeout(move || self.starter_answer(id, report, posted_at), Duration::ZERO);
             return;
         }
-        let started = now_ms();
-        let Some(report) = measured("fencelab:quick-check", || quick_check(scenario, options)) else { return };
-        // Answered: the worker need not check it again.
+        let request = CheckRequest { id, scenario: job.scenario, options: job.options };
+        let bytes = measured("fencelab:request", || encode_request(&request));
+        self.last_sent.set_value(Some(Job { scenario: request.scenario, options: request.options }));
+        let Ok(bytes) = bytes else {
+            self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
+            return;
+        };
         self.live.with_value(|live| {
-            if let Some(live) = live {
-                live.queued.borrow_mut().take();
+            let Some(live) = live.as_ref() else { return };
+            if live.ready.get() {
+                post_bytes(&live.attached.worker, &bytes);
+            } else {
+                // The worker is still starting (the first check of a visit): it gets the
+                // request once it is ready.
+                *live.queued.borrow_mut() = Some(bytes);
             }
         });
-        self.finish(id, report, WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - started, answered_by: Answerer::Page }, now_ms());
+    }
+
+    /// Shows the starter scenario's report as the answer to request `id`, unless a newer
+    /// request has replaced it.
+    fn starter_answer(self, id: u64, report: Report, posted_at: f64) {
+        if self.wanted.get_value() != Some(id) {
+            return;
+        }
+        let timing = WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - posted_at, answered_by: Answerer::Build };
+        self.finish(id, report, timing, now_ms());
         self.act(|d, now| d.finished(now));
     }
 

@@ -11,6 +11,7 @@ use crate::highlight::highlight_line;
 use crate::instr_notes::{chip_text, StepKind};
 use crate::source_link::{LineMarks, SourceLines};
 use crate::state::{use_app_state, AppState};
+use crate::tape::Move;
 
 /// Text editor for the scenario: line numbers, highlighting, undo/redo, and the lines the
 /// current step and the shown finding touch. A click on an instruction's line goes to the
@@ -244,7 +245,7 @@ fn execution_marks(state: AppState) -> LineMarks {
             return LineMarks::default();
         }
         let lines = SourceLines::new(&a.loaded, &a.source);
-        state.read_tape(|t| lines.marks(t, shown.shown())).unwrap_or_default()
+        state.read_tape(|t| crate::source_link::marks(&lines, t, shown.shown())).flatten().unwrap_or_default()
     })
 }
 
@@ -311,7 +312,7 @@ fn go_to_line(state: AppState, line: usize) {
         return;
     };
     state.playing.set(false);
-    if state.with_tape(|t| t.run_to(&thread, instr)) == Some(false) {
+    if state.with_tape(&[Move::RunTo(&thread, instr)]) == Some(false) {
         state.step_error.set(Some(format!("line {line} ({thread}) does not run on this line of play: it waits for something that never happens here")));
     }
 }

@@ -8,9 +8,11 @@ use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, AsyncOpSt
 use fencelab::schedule::Step;
 use leptos::prelude::*;
 
+use crate::analysis::Analysis;
+use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::state::{use_app_state, AppState};
 use crate::step_controls::StepControls;
-use crate::lazy::{lazy_panel, ChunkLoadFailed};
+use crate::tape::Move;
 use crate::timeline::{async_state_word, timeline_view};
 use crate::trace::Trace;
 
@@ -82,6 +84,10 @@ pub fn hover_line(state: AppState, thread: &str, instr: usize) {
 
 fn session_message(state: AppState) -> Option<AnyView> {
     state.tape.with(|tape| match tape {
+        // The first session of a visit waits for the stepper's code (`crate::tape`).
+        None if !state.analysis.with(Analysis::has_errors) => Some(
+            view! { <p class="panel-empty" aria-busy="true">"Loading the stepper…"</p> }.into_any(),
+        ),
         None => Some(
             view! { <p class="panel-empty">"Fix the errors in the program to step through it."</p> }
                 .into_any(),
@@ -174,7 +180,7 @@ fn Lane(
                             let label = if several { c.label.clone() } else { format!("Step: {}", c.label) };
                             view! {
                                 <button type="button" class="choice"
-                                    on:click=move |_| { state.playing.set(false); state.with_tape(|t| t.take(step)); }>
+                                    on:click=move |_| { state.playing.set(false); state.with_tape(&[Move::Take(step)]); }>
                                     {label}
                                 </button>
                             }

@@ -88,9 +88,19 @@ pub fn with_chunk<T: 'static>(
     }
 }
 
+/// What a split function returns when its chunk has loaded already; `None` if it has not
+/// (the load it starts then goes on) or failed. For calls that can only come after the
+/// chunk's first use, such as the stepping session's (`crate::tape`).
+pub fn if_loaded<T>(result: impl Future<Output = Result<T, ChunkLoadFailed>>) -> Option<T> {
+    match poll_now(&mut Box::pin(result)) {
+        Poll::Ready(Ok(value)) => Some(value),
+        Poll::Ready(Err(ChunkLoadFailed)) | Poll::Pending => None,
+    }
+}
+
 /// Polls a split function's future once, without a waker: ready at once when its chunk
 /// has loaded. Untracked, as a component body is, so the signals the split function
 /// reads do not rerun the caller.
-fn poll_now<F: Future + ?Sized>(future: &mut std::pin::Pin<Box<F>>) -> Poll<F::Output> {
+pub(crate) fn poll_now<F: Future + ?Sized>(future: &mut std::pin::Pin<Box<F>>) -> Poll<F::Output> {
     untrack(|| future.as_mut().poll(&mut Context::from_waker(Waker::noop())))
 }

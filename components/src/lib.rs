@@ -27,6 +27,7 @@ pub mod protocol;
 pub mod route;
 mod share;
 mod shared_page;
+mod starter;
 mod state;
 mod step_controls;
 mod tape;

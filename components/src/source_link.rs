@@ -7,6 +7,7 @@ use fencelab::diag::LineIndex;
 use fencelab::Loaded;
 
 use crate::finding_marks::Marked;
+use crate::lazy::ChunkLoadFailed;
 use crate::tape::Tape;
 
 /// A loaded text and its line index.
@@ -81,6 +82,17 @@ impl<'a> SourceLines<'a> {
         });
         LineMarks { current, accesses }
     }
+}
+
+#[leptos::wasm_split::wasm_split(stepper, fallible, preload(preload_marks), wasm_split_path = ::leptos::wasm_split)]
+pub(crate) fn marks_in_chunk(lines: &SourceLines<'_>, tape: &Tape, shown: Option<&Marked>) -> Result<LineMarks, ChunkLoadFailed> {
+    Ok(lines.marks(tape, shown))
+}
+
+/// [`SourceLines::marks`], for the page: the stepper's code it runs is in the `stepper`
+/// chunk (`crate::tape`). `None` only if that chunk is not here, which no session outlives.
+pub fn marks(lines: &SourceLines<'_>, tape: &Tape, shown: Option<&Marked>) -> Option<LineMarks> {
+    crate::lazy::if_loaded(marks_in_chunk(lines, tape, shown))
 }
 
 /// The thread whose program holds agent `agent`'s instructions: itself, or its issuer.

@@ -1,5 +1,8 @@
 //! The app state every panel reads, provided once at the root.
 
+use std::task::Poll;
+use std::time::Duration;
+
 use fencelab::check::{Mode, StepError};
 use fencelab::schedule::Schedule;
 use leptos::prelude::*;
@@ -9,27 +12,17 @@ use crate::check_client::CheckClient;
 use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
 use crate::instr_notes::InstrNotes;
+use crate::lazy::ChunkLoadFailed;
 use crate::perf::measured;
-use crate::tape::Tape;
+use crate::tape::{start_session, Move, Tape};
 
 /// The scenario shown when the app opens: the intra-CTA handoff from `docs/syntax.md`.
-pub const STARTER_SCENARIO: &str = "\
-# Intra-CTA handoff through an mbarrier
-cta A
-shared x @A = 0
-mbarrier bar @A count 1
+/// The build checks it (`components/build.rs`), so its first verdict needs no checker on
+/// the page (`crate::starter`).
+pub const STARTER_SCENARIO: &str = include_str!("../templates/starter.fence");
 
-thread producer @A:
-    st.shared [x], 42
-    mbarrier.arrive.release.cta.shared::cta [bar]
-
-thread consumer @A:
-    wait mbarrier.try_wait.parity.acquire.cta.shared::cta [bar], 0
-    ld.shared r0, [x]
-
-expect correct
-forall (consumer:r0 == 42)
-";
+/// What the panels say when the stepper's chunk could not be fetched.
+const STEPPER_NOT_LOADED: &str = "its stepping code did not load (the browser's console says why); edit the text to try again, or reload the page";
 
 /// A pause in typing longer than this starts a new undo step.
 const TYPING_PAUSE_MS: f64 = 1000.0;
@@ -86,13 +79,13 @@ impl AppState {
         measured("fencelab:edit", || self.source.set(text));
     }
 
-    /// Runs a stepping action on the session, if there is one, and keeps its error.
-    /// Returns what the action returned, or `None` without a session.
-    pub fn with_tape<T>(self, action: impl FnOnce(&mut Tape) -> Result<T, StepError>) -> Option<T> {
+    /// Makes stepping moves on the session, if there is one, and keeps their error.
+    /// Returns what the last move answered (`tape::apply`), or `None` without a session.
+    pub fn with_tape(self, moves: &[Move<'_>]) -> Option<bool> {
         let mut outcome = None;
         self.tape.update(|tape| {
             if let Some(Ok(tape)) = tape {
-                outcome = Some(action(tape));
+                outcome = crate::tape::apply(tape, moves);
             }
         });
         match outcome {
@@ -161,6 +154,9 @@ impl AppState {
         let last_typing_ms = StoredValue::new(None);
         let check = start_check(mode, analysis, Box::new(move || last_typing_ms.get_value().is_some()));
         let tape = RwSignal::new_local(None::<Result<Tape, StepError>>);
+        // Counts the sessions started, so a first one that waited for the stepper's chunk is
+        // dropped if a newer one has started meanwhile.
+        let sessions = StoredValue::new(0_u64);
         let pending_schedule = RwSignal::new(None::<Schedule>);
         let marks = RwSignal::new(FindingMarks::default());
         // A new text or mode starts a fresh session from the initial state (or on the
@@ -186,16 +182,51 @@ impl AppState {
             if unchanged {
                 return;
             }
-            let mut fresh = analysis.with(|a| {
-                (!a.has_errors()).then(|| measured("fencelab:tape", || Tape::new(a.loaded.scenario.clone(), mode)))
-            });
-            if let (Some(Ok(t)), Some(schedule)) = (fresh.as_mut(), pending_schedule.try_update_untracked(Option::take).flatten()) {
-                // A schedule that does not replay is dropped; the scenario still opens.
-                let _ = t.load(&schedule);
+            let session = sessions.get_value() + 1;
+            sessions.set_value(session);
+            let Some(scenario) = analysis.with(|a| (!a.has_errors()).then(|| a.loaded.scenario.clone())) else {
+                tape.set(None);
+                marks.set(FindingMarks::default());
+                return;
+            };
+            let schedule = pending_schedule.try_update_untracked(Option::take).flatten();
+            let show = move |started: Result<Result<Tape, StepError>, ChunkLoadFailed>| {
+                // A newer text or mode has started its own session meanwhile, or the state is gone.
+                if sessions.try_get_value() != Some(session) {
+                    return;
+                }
+                let started = started.unwrap_or_else(|ChunkLoadFailed| Err(StepError::Unrunnable(STEPPER_NOT_LOADED.to_string())));
+                tape.try_set(Some(started));
+                // The findings belong to the old text or mode.
+                marks.try_set(FindingMarks::default());
+            };
+            if crate::tape::stepper_is_here() {
+                // Ready at its first poll: the session starts in this effect, as the panels expect.
+                let mut started = Box::pin(start_session(scenario, mode, schedule));
+                match measured("fencelab:tape", || crate::lazy::poll_now(&mut started)) {
+                    Poll::Ready(result) => show(result),
+                    Poll::Pending => leptos::task::spawn_local_scoped_with_cancellation(async move { show(started.await) }),
+                }
+                return;
             }
-            tape.set(fresh);
-            // The findings belong to the old text or mode.
-            marks.set(FindingMarks::default());
+            // The first session of a visit fetches the stepper's chunk, once a frame has shown
+            // the verdict (`crate::explore` renders it first), so that neither the fetch nor
+            // the chunks' compiles hold up the first verdict.
+            let owner = Owner::current();
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        let start = move || {
+                            leptos::task::spawn_local_scoped_with_cancellation(async move { show(start_session(scenario, mode, schedule).await) })
+                        };
+                        match owner {
+                            Some(owner) => owner.with(start),
+                            None => start(),
+                        }
+                    },
+                    Duration::ZERO,
+                )
+            });
         });
         AppState {
             source,

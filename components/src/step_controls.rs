@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::state::{use_app_state, AppState};
+use crate::tape::{next_step_of, Move};
 
 /// Speeds offered, in ms per step.
 const SPEEDS: &[(u32, &str)] = &[(1200, "slow"), (600, "normal"), (200, "fast")];
@@ -15,7 +16,7 @@ pub fn StepControls() -> impl IntoView {
     let state = use_app_state();
     let position = move || state.read_tape(|t| t.position()).unwrap_or(0);
     let length = move || state.read_tape(|t| t.len().max(t.position())).unwrap_or(0);
-    let can_move = move || state.read_tape(|t| t.next_step().is_some()).unwrap_or(false);
+    let can_move = move || state.read_tape(|t| next_step_of(t).is_some()).unwrap_or(false);
     let no_session = move || state.read_tape(|_| ()).is_none();
     autoplay(state);
     let animate = RwSignal::new(animation_on());
@@ -23,7 +24,7 @@ pub fn StepControls() -> impl IntoView {
         <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
             <button type="button" title="Back to the start" aria-label="Back to the start"
                 disabled=move || position() == 0
-                on:click=move |_| { state.playing.set(false); state.with_tape(|t| t.jump(0)); }>"⇤"</button>
+                on:click=move |_| { state.playing.set(false); state.with_tape(&[Move::Jump(0)]); }>"⇤"</button>
             <button type="button" title="Step back (←)" aria-label="Step back"
                 disabled=move || position() == 0
                 on:click=move |_| step_back(state)>"◀"</button>
@@ -54,7 +55,7 @@ pub fn StepControls() -> impl IntoView {
                     on:change:target=move |ev| {
                         if let Ok(n) = ev.target().value().parse::<usize>() {
                             state.playing.set(false);
-                            state.with_tape(|t| t.jump(n));
+                            state.with_tape(&[Move::Jump(n)]);
                         }
                     } />
                 {move || format!(" of {}", length())}
@@ -95,12 +96,12 @@ fn apply_animation(on: bool) {
 
 pub fn step_forward(state: AppState) {
     state.playing.set(false);
-    state.with_tape(|t| t.forward());
+    state.with_tape(&[Move::Forward]);
 }
 
 pub fn step_back(state: AppState) {
     state.playing.set(false);
-    state.with_tape(|t| Ok(t.back()));
+    state.with_tape(&[Move::Back]);
 }
 
 /// While playing, one step per tick; stops at the end.
@@ -116,7 +117,7 @@ fn autoplay(state: AppState) {
         }
         let every = std::time::Duration::from_millis(u64::from(state.speed_ms.get()));
         let tick = move || {
-            if state.with_tape(|t| t.forward()) != Some(true) {
+            if state.with_tape(&[Move::Forward]) != Some(true) {
                 state.playing.set(false);
             }
         };
@@ -146,7 +147,7 @@ pub fn install_shortcuts(state: AppState) {
                 let Some(n) = digit.parse::<u32>().ok().filter(|n| (1..=9).contains(n)) else { return };
                 state.playing.set(false);
                 // The first choice; a blocked, finished or missing agent is refused with the reason.
-                state.with_tape(|t| t.take(fencelab::schedule::Step { agent: n - 1, choice: 0 }));
+                state.with_tape(&[Move::Take(fencelab::schedule::Step { agent: n - 1, choice: 0 })]);
             }
         }
     });

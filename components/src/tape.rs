@@ -1,10 +1,20 @@
 //! A stepping session: the core's `Stepper` plus the steps ahead of it, so the learner can
 //! go back and forward, jump, and replay a witness. Plain data, testable natively.
+//!
+//! The stepper's code is a wasm chunk (`stepper`), not in the first load: the page starts a
+//! session through `start_session`, which fetches it, and from then on does everything to
+//! a session through `apply`, `next_step_of` and the editor's `crate::source_link::marks`,
+//! which find the chunk loaded (a session exists only once it is). The lazy panels call
+//! the tape's methods directly: their code is in chunks already.
+
+use std::cell::Cell;
 
 use fencelab::check::view::{AgentStatusView, AgentView};
 use fencelab::check::{Mode, StepError, Stepper};
 use fencelab::model::Scenario;
 use fencelab::schedule::{Schedule, Step};
+
+use crate::lazy::{if_loaded, ChunkLoadFailed};
 
 /// How far `run_to` steps past the tape's end looking for an instruction.
 const MAX_SEARCH: usize = 500;
@@ -145,6 +155,94 @@ impl Tape {
     }
 }
 
+/// One thing the page does to a session (`AppState::with_tape`).
+#[derive(Clone, Copy, Debug)]
+pub enum Move<'a> {
+    /// To just after step `n` (`Tape::jump`).
+    Jump(usize),
+    /// One step forward (`Tape::forward`): whether anything moved.
+    Forward,
+    /// One step back (`Tape::back`): whether there was one.
+    Back,
+    /// This step now (`Tape::take`).
+    Take(Step),
+    /// This schedule on the tape, back at the start (`Tape::load`).
+    Load(&'a Schedule),
+    /// To the first step that runs instruction `instr` of the thread (`Tape::run_to`):
+    /// whether it runs on this line of play.
+    RunTo(&'a str, usize),
+}
+
+/// A session on `scenario` from its initial state, on `schedule` if one is given and it
+/// replays (one that does not is dropped; the scenario still opens). The first one fetches
+/// the `stepper` chunk; once that is here, it is ready at its first poll.
+pub async fn start_session(scenario: Scenario, mode: Mode, schedule: Option<Schedule>) -> Result<Result<Tape, StepError>, ChunkLoadFailed> {
+    // Each split function has a loader of its own, which learns of the chunk only once it
+    // is asked: ask them all here, so a session's later calls find theirs ready at once.
+    preload_start().await?;
+    preload_apply().await?;
+    preload_next_step().await?;
+    crate::source_link::preload_marks().await?;
+    STEPPER_IS_HERE.set(true);
+    start_in_chunk(scenario, mode, schedule).await
+}
+
+thread_local! {
+    static STEPPER_IS_HERE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the `stepper` chunk has loaded (a `start_session` has got past its loaders), so
+/// that `start_session` is ready at its first poll.
+pub fn stepper_is_here() -> bool {
+    STEPPER_IS_HERE.get()
+}
+
+#[leptos::wasm_split::wasm_split(stepper, fallible, preload(preload_start), wasm_split_path = ::leptos::wasm_split)]
+fn start_in_chunk(scenario: Scenario, mode: Mode, schedule: Option<Schedule>) -> Result<Result<Tape, StepError>, ChunkLoadFailed> {
+    Ok(Tape::new(scenario, mode).map(|mut tape| {
+        if let Some(schedule) = schedule {
+            let _ = tape.load(&schedule);
+        }
+        tape
+    }))
+}
+
+#[leptos::wasm_split::wasm_split(stepper, fallible, preload(preload_apply), wasm_split_path = ::leptos::wasm_split)]
+fn apply_in_chunk(tape: &mut Tape, moves: &[Move<'_>]) -> Result<Result<bool, StepError>, ChunkLoadFailed> {
+    let make = |tape: &mut Tape, one: Move<'_>| match one {
+        Move::Jump(n) => tape.jump(n).map(|()| true),
+        Move::Forward => tape.forward(),
+        Move::Back => Ok(tape.back()),
+        Move::Take(step) => tape.take(step).map(|()| true),
+        Move::Load(schedule) => tape.load(schedule).map(|()| true),
+        Move::RunTo(thread, instr) => tape.run_to(thread, instr),
+    };
+    let mut answer = Ok(true);
+    for one in moves {
+        answer = make(tape, *one);
+        if answer.is_err() {
+            break;
+        }
+    }
+    Ok(answer)
+}
+
+/// Makes `moves` in turn, stopping at the first that fails; what the last one answered.
+/// `None` only if the stepper's chunk is not here, which no session outlives.
+pub fn apply(tape: &mut Tape, moves: &[Move<'_>]) -> Option<Result<bool, StepError>> {
+    if_loaded(apply_in_chunk(tape, moves))
+}
+
+#[leptos::wasm_split::wasm_split(stepper, fallible, preload(preload_next_step), wasm_split_path = ::leptos::wasm_split)]
+fn next_step_in_chunk(tape: &Tape) -> Result<Option<Step>, ChunkLoadFailed> {
+    Ok(tape.next_step())
+}
+
+/// [`Tape::next_step`], for the page.
+pub fn next_step_of(tape: &Tape) -> Option<Step> {
+    if_loaded(next_step_in_chunk(tape)).flatten()
+}
+
 fn first_choice(agent: &AgentView) -> Option<Step> {
     match &agent.status {
         AgentStatusView::Enabled { choices } => {
@@ -234,5 +332,34 @@ mod tests {
         assert_eq!((t.position(), t.len()), (0, 2));
         t.jump(2).expect("follow");
         assert_eq!(t.position(), 2);
+    }
+
+    #[test]
+    fn moves_are_made_in_turn_and_stop_at_the_first_that_fails() {
+        let scenario = fencelab::load(crate::state::STARTER_SCENARIO).scenario;
+        let started = crate::lazy::if_loaded(start_session(scenario, Mode::Strict, None)).expect("no chunk natively");
+        let mut t = started.expect("stepper starts");
+        let good = Schedule { steps: vec![Step { agent: 0, choice: 0 }, Step { agent: 0, choice: 0 }] };
+        assert!(matches!(apply(&mut t, &[Move::Load(&good), Move::Jump(2)]), Some(Ok(true))));
+        assert_eq!((t.position(), t.len()), (2, 2));
+        assert!(matches!(apply(&mut t, &[Move::Back, Move::Back, Move::Back]), Some(Ok(false))), "the last answers: no step left to undo");
+        assert_eq!(t.position(), 0);
+
+        let bad = Schedule { steps: vec![Step { agent: 7, choice: 0 }] };
+        assert!(matches!(apply(&mut t, &[Move::Forward, Move::Load(&bad), Move::Forward]), Some(Err(_))));
+        assert_eq!(t.position(), 1, "the move after the failing load is not made");
+        assert_eq!(next_step_of(&t), t.next_step());
+        assert!(matches!(apply(&mut t, &[Move::RunTo("consumer", 1)]), Some(Ok(true))));
+        assert_eq!(t.position(), 4);
+    }
+
+    #[test]
+    fn a_session_starts_on_a_schedule_that_replays_and_drops_one_that_does_not() {
+        let scenario = || fencelab::load(crate::state::STARTER_SCENARIO).scenario;
+        let start = |schedule| crate::lazy::if_loaded(start_session(scenario(), Mode::Strict, Some(schedule))).expect("no chunk natively").expect("starts");
+        let good = start(Schedule { steps: vec![Step { agent: 0, choice: 0 }] });
+        assert_eq!((good.position(), good.len()), (0, 1));
+        let dropped = start(Schedule { steps: vec![Step { agent: 7, choice: 0 }] });
+        assert_eq!(dropped.len(), 0);
     }
 }

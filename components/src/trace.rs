@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::code_text::code_text;
 use crate::state::use_app_state;
+use crate::tape::Move;
 
 /// Steps taken, newest last; each one jumps back to just after it.
 #[component]
@@ -40,7 +41,7 @@ fn event_item(event: EventView) -> impl IntoView {
     view! {
         <li>
             <button type="button" class="trace-jump" title=format!("go to just after step {after}")
-                on:click=move |_| { state.playing.set(false); state.with_tape(|t| t.jump(after)); }>
+                on:click=move |_| { state.playing.set(false); state.with_tape(&[Move::Jump(after)]); }>
                 <span class="muted">{format!("{after}.")}</span>
                 " " <strong>{event.agent_name.clone()}</strong>
                 " " <code>{event.instr_text.clone()}</code>

@@ -15,8 +15,10 @@ use crate::decimal::fixed;
 use crate::finding_marks::Marked;
 use crate::fix_panel::FixPanelSlot;
 use crate::lazy::with_chunk;
+use crate::protocol::Answerer;
 use crate::source_link::SourceLines;
 use crate::state::{use_app_state, AppState};
+use crate::tape::Move;
 
 /// Verdict, findings and outcomes, checked in a worker as the text changes.
 #[component]
@@ -192,9 +194,13 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
     let (states, transitions, complete) = (report.stats.states, report.stats.transitions, report.stats.complete);
     // The time changes with every check even when the answer does not: only it re-renders.
     let stats = move || {
-        let check_ms = client.timing.with(|t| t.map_or(0.0, |t| t.worker.check_ms));
+        let took = client.timing.with(|t| match t {
+            // The starter scenario's report (`crate::starter`): no check ran on this visit.
+            Some(t) if t.worker.answered_by == Answerer::Build => "checked when the app was built".to_string(),
+            t => format!("{} ms", fixed(t.map_or(0.0, |t| t.worker.check_ms), 0)),
+        });
         let cap = if complete { "" } else { " (stopped at the state cap)" };
-        format!("{} states, {} transitions, {} ms{cap}", grouped(states), grouped(transitions), fixed(check_ms, 0))
+        format!("{} states, {} transitions, {took}{cap}", grouped(states), grouped(transitions))
     };
     view! {
         <div class=format!("verdict {class}") data-verdict=word>
@@ -289,14 +295,11 @@ pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> i
     let show = move |_| {
         state.playing.set(false);
         state.marks.update(|m| m.pin(pinned.clone()));
-        state.with_tape(|t| {
-            t.load(&witness)?;
-            t.jump(steps)
-        });
+        state.with_tape(&[Move::Load(&witness), Move::Jump(steps)]);
     };
     let follow = move |_| {
         state.marks.update(|m| m.pin(pinned_again.clone()));
-        state.with_tape(|t| t.load(&witness_again));
+        state.with_tape(&[Move::Load(&witness_again)]);
         state.playing.set(true);
     };
     view! {

@@ -3,6 +3,11 @@
 //! (`assets/check-worker-loader.js`), which instantiates them, so the checker is neither
 //! shipped nor compiled twice. `main` tells the two apart by the global scope.
 //!
+//! The checker's own code is a wasm chunk (`checker`) that only the worker runs
+//! (`answer_with_checker`): the page shows the starter scenario's report from the build
+//! (`crate::starter`) and steps with the `Stepper` alone, so the first load does without
+//! the search. The worker fetches the chunk with its first request.
+//!
 //! That wasm is built for size (issue 19's first-load budget). Once the worker has
 //! answered a request and the page has had time to load, it fetches the speed-built
 //! checker engine (`engine/`, `fencelab-engine.js`) and, once that has instantiated and
@@ -21,12 +26,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use fencelab::check::Options;
-
 use crate::analysis::Analysis;
-use crate::protocol::{answer, encode, quick_check, Answerer, CheckReply};
+use crate::lazy::ChunkLoadFailed;
+use crate::protocol::{answer, encode, Answerer, CheckReply};
 use crate::state::STARTER_SCENARIO;
-use crate::tape::Tape;
 
 #[wasm_bindgen]
 extern "C" {
@@ -59,7 +62,6 @@ pub(crate) fn error_text(err: &JsValue) -> String {
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let replier = scope.clone();
-    let clock = scope.performance();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let request = event.data();
         // A fix request comes wrapped as `{fix: bytes}`, for the engine alone; a check
@@ -68,9 +70,14 @@ pub fn serve() {
             return engine::fix(fix);
         }
         if !engine::answered(&request) {
-            let now = || clock.as_ref().map_or(0.0, |p| p.now());
             let bytes = js_sys::Uint8Array::new(&request).to_vec();
-            answer(&bytes, Answerer::Worker, &now, &mut |reply| post(&replier, &reply));
+            let replier = replier.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                if answer_with_checker(bytes).await.is_err() {
+                    let message = "the checker's code did not load (the browser's console says why): edit the text to try again, or reload the page".to_string();
+                    post(&replier, &encode(&CheckReply::Invalid { message }));
+                }
+            });
         }
         engine::wanted(&replier);
     });
@@ -82,23 +89,31 @@ pub fn serve() {
     post(&scope, &encode(&CheckReply::Ready));
 }
 
+/// Answers one check request with the app's own checker, whose code is the `checker`
+/// chunk: fetched the first time this runs, then at hand. Requests that come while it
+/// loads wait for it in turn.
+#[leptos::wasm_split::wasm_split(checker, fallible, wasm_split_path = ::leptos::wasm_split)]
+fn answer_with_checker(request: Vec<u8>) -> Result<(), ChunkLoadFailed> {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let clock = scope.performance();
+    let now = || clock.as_ref().map_or(0.0, |p| p.now());
+    answer(&request, Answerer::Worker, &now, &mut |reply| post(&scope, &reply));
+    Ok(())
+}
+
 /// Posts one reply to the page. A closed port only means the page went away; there is no
 /// one left to tell.
 fn post(scope: &DedicatedWorkerGlobalScope, reply: &[u8]) {
     let _ = scope.post_message(&js_sys::Uint8Array::from(reply));
 }
 
-/// Runs the starter scenario through what the page runs on its first load: the parse, the
-/// stepping session and the quick check. V8 compiles a wasm function on its first call,
-/// and the page and this worker share one compiled module, so what compiles here is
-/// compiled for the page too: the worker does it on another core while the page mounts,
-/// and the page's first check no longer waits for the compiler (docs/loading.md).
+/// Parses the starter scenario, as the page does on its first load. V8 compiles a wasm
+/// function on its first call, and the page and this worker share one compiled module, so
+/// what compiles here is compiled for the page too: the worker does it on another core
+/// while the page mounts (docs/loading.md). (The stepper the page starts next is a chunk
+/// of its own, which the page compiles.)
 fn warm_up() {
-    let analysis = Analysis::of(STARTER_SCENARIO);
-    let scenario = &analysis.loaded.scenario;
-    let options = Options::default();
-    let _ = Tape::new(scenario.clone(), options.mode);
-    let _ = quick_check(scenario, &options);
+    let _ = Analysis::of(STARTER_SCENARIO);
 }
 
 /// The speed-built engine: fetched once the worker is wanted, used once it has loaded.

@@ -9,7 +9,7 @@
 
 #[cfg(feature = "fix")]
 use fencelab::check::Verdict;
-use fencelab::check::{check, check_with_progress, Mode, Options, Progress, Report};
+use fencelab::check::{check_with_progress, Mode, Options, Progress, Report};
 #[cfg(feature = "fix")]
 use fencelab::fix::{fix, improve, Limits};
 use fencelab::fix::{Improvement, Search};
@@ -119,8 +119,9 @@ pub struct WorkerTiming {
 /// Which build of the checker answered a request.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Answerer {
-    /// The page itself, while its worker was starting (`quick_check`).
-    Page,
+    /// The build, which checked the starter scenario (the app's `starter`): the page shows
+    /// that report while its worker starts.
+    Build,
     /// The worker, with the app's own wasm (built for size).
     #[default]
     Worker,
@@ -132,7 +133,7 @@ impl Answerer {
     /// The name the verdict panel shows the timing scripts (`data-worker-answered-by`).
     pub fn name(self) -> &'static str {
         match self {
-            Answerer::Page => "page",
+            Answerer::Build => "build",
             Answerer::Worker => "worker",
             Answerer::Engine => "engine",
         }
@@ -160,26 +161,6 @@ pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post
     });
     let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded, answered_by };
     post(encode(&CheckReply::Done { id: req.id, report, timing }));
-}
-
-/// The most states a pass of `quick_check` explores: a few milliseconds of work.
-pub const QUICK_STATES: u64 = 300;
-
-/// Checks `scenario` on the caller's thread if it is small: `Some` only when every pass
-/// the full check would run ends within `QUICK_STATES`, so the report is exactly the one
-/// the worker would give. The page uses it while its worker is still starting.
-pub fn quick_check(scenario: &Scenario, options: &Options) -> Option<Report> {
-    let capped = Options { max_states: QUICK_STATES.min(options.max_states), ..options.clone() };
-    let report = check_with_progress(scenario, &capped, &mut |_| {});
-    // A second pass in the other mode runs for scenarios that touch a point where the spec
-    // is silent; a capped one would silently drop its note. It completes within the cap
-    // exactly when a capped check in that mode does, so that is what is asked.
-    let other = match options.mode {
-        Mode::Strict => Mode::Pragmatic,
-        Mode::Pragmatic => Mode::Strict,
-    };
-    let other_complete = || check(scenario, &Options { mode: other, ..capped.clone() }).stats.complete;
-    (report.stats.complete && other_complete()).then_some(report)
 }
 
 /// Lets one event through per `every_ms`, the first one `every_ms` after the start.
@@ -227,8 +208,9 @@ mod tests {
 
     use super::*;
 
-    // The app's two templates: the explorer's first scenarios.
+    // The app's two templates (the fix search's tests take the racy one).
     const MESSAGE_PASSING: &str = include_str!("../../components/templates/mp-release-acquire.fence");
+    #[cfg(feature = "fix")]
     const RACY_MESSAGE_PASSING: &str = include_str!("../../components/templates/mp-relaxed.fence");
 
     fn decode(bytes: &[u8]) -> CheckReply {
@@ -252,32 +234,6 @@ mod tests {
         encode_request(&CheckRequest { id, scenario, options: Options { max_states, ..Options::default() } })
             .expect("request serializes")
     }
-
-    #[test]
-    fn a_small_scenario_is_answered_quickly_exactly_as_the_worker_would() {
-        for source in [MESSAGE_PASSING, RACY_MESSAGE_PASSING] {
-            let scenario = fencelab::load(source).scenario;
-            for mode in [Mode::Strict, Mode::Pragmatic] {
-                let options = Options { mode, ..Options::default() };
-                let quick = quick_check(&scenario, &options).expect("a small scenario fits the quick check");
-                assert_eq!(quick, check_with_progress(&scenario, &options, &mut |_| {}));
-            }
-        }
-    }
-
-    #[test]
-    fn a_scenario_past_the_quick_cap_is_left_to_the_worker() {
-        let scenario = fencelab::load(SLOW_SCENARIO).scenario;
-        let full = check_with_progress(&scenario, &Options::default(), &mut |_| {});
-        assert!(full.stats.states > QUICK_STATES, "the test scenario is large: {:?}", full.stats);
-        assert_eq!(quick_check(&scenario, &Options::default()), None);
-    }
-
-    /// Three threads racing on one location: thousands of states.
-    const SLOW_SCENARIO: &str = "cta A\nglobal x = 0\n\
-            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
-            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
 
     #[test]
     fn garbage_request_gets_an_invalid_reply() {
@@ -353,6 +309,12 @@ mod tests {
         assert!(report.stats.complete && report.stats.states > 1, "{:?}", report.stats);
         assert!(timing.decode_ms > 0.0 && timing.check_ms > 0.0, "{timing:?}");
     }
+
+    /// Three threads racing on one location: thousands of states.
+    const SLOW_SCENARIO: &str = "cta A\nglobal x = 0\n\
+            thread a @A:\n    st.relaxed.gpu.global [x], 1\n    st.relaxed.gpu.global [x], 2\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread b @A:\n    st.relaxed.gpu.global [x], 3\n    st.relaxed.gpu.global [x], 4\n    ld.relaxed.gpu.global r0, [x]\n\
+            thread c @A:\n    st.relaxed.gpu.global [x], 5\n    ld.relaxed.gpu.global r0, [x]\n    ld.relaxed.gpu.global r1, [x]\n";
 
     #[test]
     fn a_slow_clock_run_reports_progress_for_its_request_before_the_answer() {

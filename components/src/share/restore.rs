@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use crate::check_client::CheckState;
 use crate::finding_marks::Marked;
 use crate::state::AppState;
+use crate::tape::Move;
 
 /// The scenario on screen (and with `at_step`, the steps taken so far) as a payload, with
 /// the text's comments. Fails when the program has errors: a link carries a checked
@@ -62,12 +63,9 @@ fn apply_steps(state: AppState, schedule: &Schedule, step: usize) {
     state.pending_schedule.set(None);
     // A schedule that does not replay (a stale link) leaves the session at the start,
     // and the lanes show the reason through `step_error`.
-    state.with_tape(|t| {
-        if t.len() < schedule.steps.len() {
-            t.load(schedule)?;
-        }
-        t.jump(step)
-    });
+    let shorter = state.read_tape(|t| t.len() < schedule.steps.len()).unwrap_or(false);
+    let moves = [Move::Load(schedule), Move::Jump(step)];
+    state.with_tape(if shorter { &moves } else { &moves[1..] });
 }
 
 /// A link naming a finding rather than its steps: the witness is known only once the

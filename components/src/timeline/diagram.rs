@@ -7,6 +7,7 @@ use wasm_bindgen::JsCast;
 use super::geometry::{self, Arrow, ArrowKind, Column, Dot, Row, TimelineInput, DOT_RADIUS, GUTTER, ROW_HEIGHT};
 use crate::decimal::{coordinate, fixed};
 use crate::state::{use_app_state, AppState};
+use crate::tape::Move;
 
 const HINT: &str = "Hover or Tab to a dot or an arrow to read it here; Enter on a dot goes to just after that step.";
 
@@ -171,7 +172,7 @@ fn dot_view(dot: Dot, ui: Ui) -> impl IntoView {
     let caption = dot.caption.clone();
     let jump = move || {
         ui.state.playing.set(false);
-        ui.state.with_tape(|t| t.jump(step));
+        ui.state.with_tape(&[Move::Jump(step)]);
     };
     view! {
         <g class="tl-dot" class:tl-ahead=dot.ahead class:tl-current=dot.current class:tl-ringed=dot.ringed

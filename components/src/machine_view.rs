@@ -51,6 +51,10 @@ fn MachineView() -> impl IntoView {
             </div>
             {medit::status_line(edit)}
             {move || match layout.get() {
+                // The first session of a visit waits for the stepper's code (`crate::tape`).
+                None if state.tape.with(Option::is_none) && !state.analysis.with(crate::analysis::Analysis::has_errors) => {
+                    view! { <p class="panel-empty" aria-busy="true">"Loading the stepper…"</p> }.into_any()
+                }
                 None => view! { <p class="panel-empty">"The machine appears once the scenario parses."</p> }.into_any(),
                 Some(layout) => {
                     let editing = edit.on.get().then(|| Editing {

@@ -58,8 +58,6 @@ struct Job {
 struct Live {
     attached: Attached,
     ready: Rc<Cell<bool>>,
-    /// Requests posted that the worker has not answered yet.
-    unanswered: Rc<Cell<u32>>,
     queued: Rc<RefCell<Option<Vec<u8>>>>,
 }
 
@@ -171,10 +169,9 @@ impl CheckClient {
             Some(Next::Send(job)) => self.send(job),
             Some(Next::Restart(job)) => {
                 // A worker still loading has run nothing yet: the new request simply
-                // replaces the queued one, and the load is not paid twice. One with nothing
-                // to answer (the job was the starter's, answered from the build) is kept too.
-                let idle = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get() || l.unanswered.get() == 0));
-                if !idle {
+                // replaces the queued one, and the load is not paid twice.
+                let loading = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get()));
+                if !loading {
                     self.respawn();
                 }
                 self.send(job);
@@ -223,7 +220,6 @@ impl CheckClient {
         self.live.with_value(|live| {
             let Some(live) = live.as_ref() else { return };
             if live.ready.get() {
-                live.unanswered.set(live.unanswered.get() + 1);
                 post_bytes(&live.attached.worker, &bytes);
             } else {
                 // The worker is still starting (the first check of a visit): it gets the
@@ -266,10 +262,9 @@ impl CheckClient {
             }
         };
         let ready = Rc::new(Cell::new(false));
-        let unanswered = Rc::new(Cell::new(0_u32));
         let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
         let on_message = {
-            let (ready, queued, worker, unanswered) = (ready.clone(), queued.clone(), worker.clone(), unanswered.clone());
+            let (ready, queued, worker) = (ready.clone(), queued.clone(), worker.clone());
             Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
                 let reply_at = now_ms();
                 let bytes = js_sys::Uint8Array::new(&ev.data()).to_vec();
@@ -278,7 +273,6 @@ impl CheckClient {
                         perf::end("fencelab:worker-start");
                         ready.set(true);
                         if let Some(request) = queued.borrow_mut().take() {
-                            unanswered.set(unanswered.get() + 1);
                             post_bytes(&worker, &request);
                         }
                     }
@@ -288,12 +282,10 @@ impl CheckClient {
                         }
                     }
                     Ok(CheckReply::Done { id, report, timing }) => {
-                        unanswered.set(unanswered.get().saturating_sub(1));
                         self.finish(id, report, timing, reply_at);
                         self.act(|d, now| d.finished(now));
                     }
                     Ok(CheckReply::Invalid { message }) => {
-                        unanswered.set(unanswered.get().saturating_sub(1));
                         self.state.set(CheckState::Failed(message));
                         self.act(|d, now| d.finished(now));
                     }
@@ -308,7 +300,7 @@ impl CheckClient {
             self.state.set(CheckState::Failed(format!("the checker stopped: {}", ev.message())));
             self.act(|d, now| d.finished(now));
         });
-        self.live.set_value(Some(Live { attached: Attached::new(worker, on_message, on_error), ready, unanswered, queued }));
+        self.live.set_value(Some(Live { attached: Attached::new(worker, on_message, on_error), ready, queued }));
     }
 
     fn finish(self, id: u64, report: Report, worker: WorkerTiming, reply_at: f64) {
@@ -377,14 +369,10 @@ pub(crate) fn start_worker() -> Result<Worker, JsValue> {
 }
 
 /// Posts the glue's URL and this page's compiled module to a fresh worker's loader.
-/// A page opened on a shared link (an embed too) checks a scenario other than the starter
-/// at once, so the worker fetches the checker's chunk as it starts (`checkSoon`).
 fn post_start(worker: &Worker) -> Result<(), JsValue> {
     let start = js_sys::Object::new();
     js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
     js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
-    let on_link = web_sys::window().and_then(|w| w.location().hash().ok()).is_some_and(|hash| hash.starts_with("#/s/"));
-    js_sys::Reflect::set(&start, &"checkSoon".into(), &on_link.into())?;
     worker.post_message(&start)
 }
 

@@ -84,17 +84,6 @@ pub fn serve() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    // A page on a shared link checks its scenario at once: fetch the checker's chunk now,
-    // beside the warm-up, rather than after the request has come.
-    if js_sys::Reflect::get(&scope, &"fencelabCheckSoon".into()).is_ok_and(|soon| soon.is_truthy()) {
-        let mut fetch = Box::pin(preload_checker());
-        if crate::lazy::poll_now(&mut fetch).is_pending() {
-            // A failure is the console's; the request's own call tries again.
-            wasm_bindgen_futures::spawn_local(async move {
-                let _ = fetch.await;
-            });
-        }
-    }
     warm_up();
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
     post(&scope, &encode(&CheckReply::Ready));
@@ -103,7 +92,7 @@ pub fn serve() {
 /// Answers one check request with the app's own checker, whose code is the `checker`
 /// chunk: fetched the first time this runs, then at hand. Requests that come while it
 /// loads wait for it in turn.
-#[leptos::wasm_split::wasm_split(checker, fallible, preload(preload_checker), wasm_split_path = ::leptos::wasm_split)]
+#[leptos::wasm_split::wasm_split(checker, fallible, wasm_split_path = ::leptos::wasm_split)]
 fn answer_with_checker(request: Vec<u8>) -> Result<(), ChunkLoadFailed> {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let clock = scope.performance();

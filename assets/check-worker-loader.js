@@ -2,13 +2,15 @@
 // URL of its wasm-bindgen glue (index.html does so as soon as the worker exists, so the
 // glue loads while the page compiles the wasm) and then its compiled WebAssembly.Module,
 // so nothing is fetched or compiled twice. Instantiating runs the wasm's `main`, which
-// sees a worker scope and installs the request handler (components/src/worker.rs).
+// sees a worker scope and installs the request handler (components/src/worker.rs);
+// `checkSoon` (a page opened on a shared link) has it fetch the checker's chunk at once.
 let bindings = null;
 onmessage = async (event) => {
-    const { glue, module } = event.data;
+    const { glue, module, checkSoon } = event.data;
     if (glue && !bindings) bindings = import(glue);
     if (!module) return;
     onmessage = null;
+    globalThis.fencelabCheckSoon = Boolean(checkSoon);
     try {
         (await bindings).initSync({ module });
     } catch (err) {

@@ -2,6 +2,7 @@
 // does not fetch them; a panel says it is loading until its chunk is here, and says so
 // plainly when its chunk cannot be fetched, and a later showing loads it.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
@@ -273,16 +274,42 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         assert.equal(await verdict.getAttribute("data-worker-answered-by"), "build");
         assert.match(await page.locator(".verdict-stats").innerText(), /^5 states, 4 transitions, checked when the app was built$/);
 
-        // Stepping works once the stepper's chunk is here.
+        // Stepping works once the stepper's chunk is here, which was fetched after the verdict rendered.
         await page.getByRole("button", { name: "Step forward" }).click();
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
         assert.ok(requested.includes("split_stepper.wasm"), `fetched: ${requested}`);
+        const [stepperAt, verdictAt] = await page.evaluate(() => [
+            performance.getEntriesByType("resource").find((e) => e.name.endsWith("/split_stepper.wasm"))?.startTime,
+            Number(document.querySelector('[data-region="verdict"]').dataset.replyAt),
+        ]);
+        assert.ok(stepperAt > verdictAt, `the stepper's fetch began at ${stepperAt} ms, the verdict rendered at ${verdictAt} ms`);
         assert.ok(!requested.includes("split_checker.wasm"), "nothing was checked on this visit yet");
 
         assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
         assert.equal(await verdict.getAttribute("data-worker-answered-by"), "worker");
         assert.ok(requested.includes("split_checker.wasm"), "the worker fetched the checker's chunk for its first check");
         assert.deepEqual(problems, []);
+    });
+
+    test("a shared link's page leaves the network to its one worker until that worker has the checker's code", async () => {
+        const code = readFileSync(new URL("../tests/links/v1/finding-witness.link", import.meta.url), "utf8").trim();
+        const { page, problems } = await browser.newPage();
+        const events = [];
+        page.on("request", (request) => events.push(`request ${request.url().split("/").pop()}`));
+        page.on("requestfinished", (request) => events.push(`finished ${request.url().split("/").pop()}`));
+        await page.goto(`${browser.url}/#/s/${code}`);
+        await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "4");
+        assert.equal(await page.locator('[data-region="verdict"]').getAttribute("data-worker-answered-by"), "worker");
+        const checkerIn = events.indexOf("finished split_checker.wasm");
+        assert.ok(checkerIn >= 0, events.join("\n"));
+        for (const chunk of ["split_stepper.wasm", "split_lanes.wasm", "split_machine.wasm"]) {
+            assert.ok(events.indexOf(`request ${chunk}`) > checkerIn, `${chunk} waited for the checker's chunk:\n${events.join("\n")}`);
+        }
+        // The link's check went to the worker index.html started: it was not restarted for it.
+        assert.equal(events.filter((e) => e === "request check-worker-loader.js").length, 1, events.join("\n"));
+        assert.deepEqual(problems, []);
+        await page.close();
     });
 
     test("a checker chunk that cannot be fetched fails the check with a message, and the next edit tries again", async () => {
@@ -307,7 +334,10 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.route("**/split_stepper.wasm", (route) => route.abort());
         await page.goto(`${browser.url}/#/explore`);
         const lanes = page.locator('[data-region="lanes"]');
-        await lanes.getByText("The checker cannot run this scenario: its stepping code did not load").waitFor();
+        const alert = lanes.getByRole("alert");
+        await alert.waitFor();
+        assert.equal(await alert.innerText(), "The stepper's code did not load (the browser's console says why). Edit the text to try again, or reload the page.");
+        assert.match(await page.locator('[data-region="machine"] .panel-empty').innerText(), /^The machine appears once the stepper's code has loaded/);
         onlyChunkFailed(problems, "split_stepper.wasm");
 
         await page.unroute("**/split_stepper.wasm");

@@ -14,6 +14,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
+use crate::lazy::ChunkGate;
 use crate::perf::{self, measured, now_ms};
 use crate::protocol::{decode_reply, encode_request, Answerer, CheckReply, CheckRequest, WorkerTiming};
 
@@ -58,6 +59,9 @@ struct Job {
 struct Live {
     attached: Attached,
     ready: Rc<Cell<bool>>,
+    /// The worker has the checker's code (`CheckReply::CheckerLoaded`). Until then it has
+    /// checked nothing, and a newer request simply replaces the one it holds.
+    has_checker: Rc<Cell<bool>>,
     queued: Rc<RefCell<Option<Vec<u8>>>>,
 }
 
@@ -99,17 +103,23 @@ pub struct CheckClient {
     timer: StoredValue<Option<TimeoutHandle>>,
     /// The request whose answer the panel waits for; every other reply is stale.
     wanted: StoredValue<Option<u64>>,
+    /// The request the worker is checking (or will check next), whose answer makes it idle;
+    /// `None` while it has nothing of the page's.
+    in_flight: StoredValue<Option<u64>>,
     next_id: StoredValue<u64>,
     posted_at: StoredValue<f64>,
+    /// The page's chunk fetches that wait for the worker's (`crate::lazy::ChunkGate`).
+    chunks: Option<ChunkGate>,
 }
 
 impl CheckClient {
     /// Starts the worker and re-checks on every edit or mode change; `typing` says whether
     /// the latest edit was a keystroke. Call it from the root, so replies never arrive
-    /// after their signals are gone.
-    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static) -> CheckClient {
-        let client = CheckClient::idle();
-        client.respawn();
+    /// after their signals are gone. `chunks` is released once the worker has the checker's
+    /// code or the first check has ended, whichever comes first.
+    pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static, chunks: ChunkGate) -> CheckClient {
+        let client = CheckClient { chunks: Some(chunks), ..CheckClient::idle() };
+        client.respawn(opened_on_link());
         let last_mode = StoredValue::new(None::<Mode>);
         // Immediate, not a deferred effect: the request is posted from the edit's own
         // event, before the page re-renders, so the worker checks while the page paints.
@@ -131,6 +141,13 @@ impl CheckClient {
             client.act(|d, now| d.edit(job, typing, now));
         });
         on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop())));
+        if chunks.is_held() {
+            Effect::new(move || {
+                if !matches!(client.state.get(), CheckState::Running { .. } | CheckState::Queued) {
+                    chunks.release();
+                }
+            });
+        }
         client
     }
 
@@ -146,8 +163,10 @@ impl CheckClient {
             last_sent: StoredValue::new_local(None),
             timer: StoredValue::new(None),
             wanted: StoredValue::new(None),
+            in_flight: StoredValue::new(None),
             next_id: StoredValue::new(0),
             posted_at: StoredValue::new(0.0),
+            chunks: None,
         }
     }
 
@@ -168,11 +187,12 @@ impl CheckClient {
         match self.dispatch.try_update_value(|d| decide(d, now)) {
             Some(Next::Send(job)) => self.send(job),
             Some(Next::Restart(job)) => {
-                // A worker still loading has run nothing yet: the new request simply
-                // replaces the queued one, and the load is not paid twice.
-                let loading = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get()));
-                if !loading {
-                    self.respawn();
+                // A worker still starting, or still fetching the checker's code, has checked
+                // nothing yet: the new request simply replaces the one it holds, and what it
+                // has loaded is not paid for twice.
+                let unstarted = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get() || !l.has_checker.get()));
+                if !unstarted {
+                    self.respawn(true);
                 }
                 self.send(job);
             }
@@ -207,7 +227,14 @@ impl CheckClient {
         // so the page's first render is not held up by it.
         if let Some(report) = measured("fencelab:starter-report", || crate::starter::report_for(&job.scenario, &job.options)) {
             self.last_sent.set_value(Some(job));
-            set_timeout(move || self.starter_answer(id, report, posted_at), Duration::ZERO);
+            // No checker is busy with it, so an edit made before the answer shows (a shared
+            // link's scenario, restored as the page mounts) goes out at once, not after a
+            // wait for a check that is not running. A request still waiting for the worker
+            // to start is for an older text.
+            self.dispatch.update_value(Coalescer::answered_elsewhere);
+            self.in_flight.set_value(None);
+            self.live.with_value(|live| live.as_ref().map(|l| l.queued.borrow_mut().take()));
+            set_timeout(move || self.starter_answer(id, report), Duration::ZERO);
             return;
         }
         let request = CheckRequest { id, scenario: job.scenario, options: job.options };
@@ -217,6 +244,7 @@ impl CheckClient {
             self.state.set(CheckState::Failed("fencelab internal bug: request not serializable".into()));
             return;
         };
+        self.in_flight.set_value(Some(id));
         self.live.with_value(|live| {
             let Some(live) = live.as_ref() else { return };
             if live.ready.get() {
@@ -231,30 +259,33 @@ impl CheckClient {
 
     /// Shows the starter scenario's report as the answer to request `id`, unless a newer
     /// request has replaced it.
-    fn starter_answer(self, id: u64, report: Report, posted_at: f64) {
+    fn starter_answer(self, id: u64, report: Report) {
         if self.wanted.get_value() != Some(id) {
             return;
         }
-        let timing = WorkerTiming { decode_ms: 0.0, check_ms: now_ms() - posted_at, answered_by: Answerer::Build };
+        // The wait for this task is the page's, not a check's: `reply_at - posted_at` has it.
+        let timing = WorkerTiming { decode_ms: 0.0, check_ms: 0.0, answered_by: Answerer::Build };
         self.finish(id, report, timing, now_ms());
-        self.act(|d, now| d.finished(now));
     }
 
     /// Stops the running check.
     pub fn cancel(self) {
         if matches!(self.state.get_untracked(), CheckState::Running { .. } | CheckState::Queued) {
-            self.respawn();
+            self.respawn(true);
             self.dispatch.update_value(Coalescer::cancelled);
             self.wanted.set_value(None);
             self.state.set(CheckState::Cancelled);
         }
     }
 
-    fn respawn(self) {
+    /// Stops the worker (if any) and starts a fresh one; with `fetch_checker` it fetches the
+    /// checker's code as it starts, for a request that is coming.
+    fn respawn(self, fetch_checker: bool) {
         self.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop()));
+        self.in_flight.set_value(None);
         // From spawning to the worker's Ready: what a fresh worker costs before its first check.
         perf::begin("fencelab:worker-start");
-        let worker = match start_worker() {
+        let worker = match start_worker(fetch_checker) {
             Ok(w) => w,
             Err(err) => {
                 self.state.set(CheckState::Failed(format!("could not start the checker worker: {}", crate::worker::error_text(&err))));
@@ -262,9 +293,10 @@ impl CheckClient {
             }
         };
         let ready = Rc::new(Cell::new(false));
+        let has_checker = Rc::new(Cell::new(false));
         let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
         let on_message = {
-            let (ready, queued, worker) = (ready.clone(), queued.clone(), worker.clone());
+            let (ready, has_checker, queued, worker) = (ready.clone(), has_checker.clone(), queued.clone(), worker.clone());
             Closure::<dyn Fn(MessageEvent)>::new(move |ev: MessageEvent| {
                 let reply_at = now_ms();
                 let bytes = js_sys::Uint8Array::new(&ev.data()).to_vec();
@@ -281,11 +313,21 @@ impl CheckClient {
                             self.progress.set(Some(progress));
                         }
                     }
+                    Ok(CheckReply::CheckerLoaded) => {
+                        has_checker.set(true);
+                        self.chunks.into_iter().for_each(ChunkGate::release);
+                    }
                     Ok(CheckReply::Done { id, report, timing }) => {
                         self.finish(id, report, timing, reply_at);
-                        self.act(|d, now| d.finished(now));
+                        // The answer to a request the page has since replaced leaves the
+                        // worker busy with the newer one.
+                        if self.in_flight.get_value() == Some(id) {
+                            self.in_flight.set_value(None);
+                            self.act(|d, now| d.finished(now));
+                        }
                     }
-                    Ok(CheckReply::Invalid { message }) => {
+                    Ok(CheckReply::Invalid { message } | CheckReply::CheckerUnavailable { message }) => {
+                        self.in_flight.set_value(None);
                         self.state.set(CheckState::Failed(message));
                         self.act(|d, now| d.finished(now));
                     }
@@ -300,7 +342,7 @@ impl CheckClient {
             self.state.set(CheckState::Failed(format!("the checker stopped: {}", ev.message())));
             self.act(|d, now| d.finished(now));
         });
-        self.live.set_value(Some(Live { attached: Attached::new(worker, on_message, on_error), ready, queued }));
+        self.live.set_value(Some(Live { attached: Attached::new(worker, on_message, on_error), ready, has_checker, queued }));
     }
 
     fn finish(self, id: u64, report: Report, worker: WorkerTiming, reply_at: f64) {
@@ -333,7 +375,7 @@ const EARLY_WORKER: &str = "fencelabWorker";
 pub fn hand_module_to_early_worker() {
     if let Ok(worker) = js_sys::Reflect::get(&js_sys::global(), &EARLY_WORKER.into()).and_then(|w| w.dyn_into::<Worker>()) {
         // A worker that cannot take it is adopted all the same and reports its failure.
-        let _ = post_start(&worker);
+        let _ = post_start(&worker, opened_on_link());
         EARLY_WORKER_STARTED.set(true);
     }
 }
@@ -344,8 +386,9 @@ thread_local! {
 }
 
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
-/// and hands it this page's wasm module and glue.
-pub(crate) fn start_worker() -> Result<Worker, JsValue> {
+/// and hands it this page's wasm module and glue; with `fetch_checker` it fetches the
+/// checker's code as it starts.
+pub(crate) fn start_worker(fetch_checker: bool) -> Result<Worker, JsValue> {
     let window = js_sys::global();
     let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
     let worker = match early.dyn_into::<Worker>() {
@@ -364,15 +407,24 @@ pub(crate) fn start_worker() -> Result<Worker, JsValue> {
             Worker::new_with_options(WORKER_URL, &options)?
         }
     };
-    post_start(&worker)?;
+    post_start(&worker, fetch_checker)?;
     Ok(worker)
 }
 
-/// Posts the glue's URL and this page's compiled module to a fresh worker's loader.
-fn post_start(worker: &Worker) -> Result<(), JsValue> {
+/// Whether the page opened on a shared link (an embed too): its first check is of a
+/// scenario other than the starter, so the first worker fetches the checker's code at once.
+pub(crate) fn opened_on_link() -> bool {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    matches!(crate::route::Route::from_hash(&hash), crate::route::Route::Shared(_))
+}
+
+/// Posts the glue's URL and this page's compiled module to a fresh worker's loader, and
+/// whether to fetch the checker's code at once (`checkSoon`).
+fn post_start(worker: &Worker, fetch_checker: bool) -> Result<(), JsValue> {
     let start = js_sys::Object::new();
     js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
     js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
+    js_sys::Reflect::set(&start, &"checkSoon".into(), &fetch_checker.into())?;
     worker.post_message(&start)
 }
 

@@ -61,6 +61,12 @@ impl<J> Coalescer<J> {
         self.decide(now)
     }
 
+    /// The job just sent was answered without the checker (the build's report of the
+    /// starter scenario): the checker is idle, and the next edit goes out at once.
+    pub fn answered_elsewhere(&mut self) {
+        self.busy_since = None;
+    }
+
     /// The text has errors: a waiting job is no longer wanted.
     pub fn drop_waiting(&mut self) {
         self.waiting = None;
@@ -127,6 +133,15 @@ mod tests {
         assert_eq!(c.edit("c", false, 60.0), Next::WakeAt(PATIENCE_MS));
         assert_eq!(c.finished(70.0), Next::Send("c"));
         assert_eq!(c.finished(75.0), Next::Idle);
+    }
+
+    #[test]
+    fn an_edit_after_a_job_answered_elsewhere_goes_out_at_once() {
+        let mut c = Coalescer::default();
+        assert_eq!(c.edit("starter", false, 0.0), Next::Send("starter"));
+        c.answered_elsewhere();
+        assert_eq!(c.edit("link", false, 1.0), Next::Send("link"), "not a wait for a check that is not running");
+        assert_eq!(c.edit("mode", false, 2.0), Next::WakeAt(PATIENCE_MS + 1.0), "the link's check runs");
     }
 
     #[test]

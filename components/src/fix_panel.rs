@@ -163,7 +163,7 @@ impl FixSearch {
     /// A fresh worker whose replies drive the panel: it loads the engine on the first
     /// request and answers every later one at once.
     fn spawn(self, state: AppState) -> Result<FixWorker, JsValue> {
-        let worker = start_worker()?;
+        let worker = start_worker(false)?;
         let ready = Rc::new(Cell::new(false));
         let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
         let usable = Rc::new(Cell::new(true));
@@ -205,6 +205,8 @@ impl FixSearch {
                     Ok(CheckReply::Invalid { message }) => self.state.set(FixState::Failed(message)),
                     // Replies to an older search, or check replies this worker never sends.
                     Ok(CheckReply::FixProgress { .. } | CheckReply::FixDone { .. } | CheckReply::Progress { .. } | CheckReply::Done { .. }) => {}
+                    // Fix requests never load the app's checker: the engine answers them.
+                    Ok(CheckReply::CheckerLoaded | CheckReply::CheckerUnavailable { .. }) => {}
                     Err(err) => self.state.set(FixState::Failed(format!("unreadable fix reply: {err}"))),
                 }
             })

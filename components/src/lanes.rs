@@ -8,9 +8,8 @@ use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, AsyncOpSt
 use fencelab::schedule::Step;
 use leptos::prelude::*;
 
-use crate::analysis::Analysis;
 use crate::lazy::{lazy_panel, ChunkLoadFailed};
-use crate::state::{use_app_state, AppState};
+use crate::state::{use_app_state, AppState, NoSession};
 use crate::step_controls::StepControls;
 use crate::tape::Move;
 use crate::timeline::{async_state_word, timeline_view};
@@ -83,21 +82,34 @@ pub fn hover_line(state: AppState, thread: &str, instr: usize) {
 }
 
 fn session_message(state: AppState) -> Option<AnyView> {
+    if state.awaits_stepper() {
+        return Some(stepper_loading_note());
+    }
     state.tape.with(|tape| match tape {
-        // The first session of a visit waits for the stepper's code (`crate::tape`).
-        None if !state.analysis.with(Analysis::has_errors) => Some(
-            view! { <p class="panel-empty" aria-busy="true">"Loading the stepper…"</p> }.into_any(),
-        ),
         None => Some(
             view! { <p class="panel-empty">"Fix the errors in the program to step through it."</p> }
                 .into_any(),
         ),
-        Some(Err(why)) => Some(
+        Some(Err(NoSession::Unrunnable(why))) => Some(
             view! { <p class="panel-empty">"The checker cannot run this scenario: " {why.to_string()}</p> }
                 .into_any(),
         ),
+        Some(Err(NoSession::StepperNotLoaded)) => Some(
+            view! {
+                <p class="panel-empty step-error" role="alert">
+                    "The stepper's code did not load (the browser's console says why). Edit the text to try again, or reload the page."
+                </p>
+            }
+            .into_any(),
+        ),
         Some(Ok(_)) => None,
     })
+}
+
+/// What the lanes and the machine panel show while the first session of a visit waits for
+/// the stepper's code (`crate::tape`).
+pub(crate) fn stepper_loading_note() -> AnyView {
+    view! { <p class="panel-empty" aria-busy="true">"Loading the stepper…"</p> }.into_any()
 }
 
 /// One agent's lane.

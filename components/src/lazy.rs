@@ -11,6 +11,8 @@
 use std::future::{poll_fn, Future};
 use std::task::{Context, Poll, Waker};
 
+pub use gate::ChunkGate;
+
 use leptos::prelude::*;
 use leptos::task;
 
@@ -39,7 +41,8 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkLoadFailed {
 /// so it goes with its page like any other view.
 pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView, ChunkLoadFailed>> + 'static) -> impl IntoView {
     let mut panel = Box::pin(panel);
-    let first = poll_now(&mut panel);
+    let gate = use_context::<ChunkGate>();
+    let first = if gate.is_some_and(ChunkGate::is_held) { Poll::Pending } else { poll_now(&mut panel) };
     let arrived = RwSignal::new_local(match first {
         Poll::Ready(result) => Some(result),
         Poll::Pending => None,
@@ -47,6 +50,7 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
     if arrived.with_untracked(Option::is_none) {
         // Dropped when the panel's place goes: a chunk that arrives later builds nothing.
         task::spawn_local_scoped_with_cancellation(async move {
+            ChunkGate::pass(gate).await;
             let result = poll_fn(|cx| untrack(|| panel.as_mut().poll(cx))).await;
             arrived.set(Some(result));
         });
@@ -74,11 +78,14 @@ pub fn with_chunk<T: 'static>(
     view: impl Fn(Option<&T>) -> AnyView + Send + 'static,
 ) -> AnyView {
     let mut result = Box::pin(result);
-    match poll_now(&mut result) {
+    let gate = use_context::<ChunkGate>();
+    let first = if gate.is_some_and(ChunkGate::is_held) { Poll::Pending } else { poll_now(&mut result) };
+    match first {
         Poll::Ready(result) => view(result.ok().as_ref()),
         Poll::Pending => {
             let arrived = RwSignal::new_local(None);
             task::spawn_local_scoped_with_cancellation(async move {
+                ChunkGate::pass(gate).await;
                 if let Ok(value) = poll_fn(|cx| untrack(|| result.as_mut().poll(cx))).await {
                     arrived.set(Some(value));
                 }
@@ -103,4 +110,59 @@ pub fn if_loaded<T>(result: impl Future<Output = Result<T, ChunkLoadFailed>>) ->
 /// reads do not rerun the caller.
 pub(crate) fn poll_now<F: Future + ?Sized>(future: &mut std::pin::Pin<Box<F>>) -> Poll<F::Output> {
     untrack(|| future.as_mut().poll(&mut Context::from_waker(Waker::noop())))
+}
+
+mod gate {
+    use std::future::poll_fn;
+    use std::task::{Poll, Waker};
+
+    use leptos::prelude::*;
+
+    /// Holds back the page's chunk fetches while the worker fetches the code that the first
+    /// verdict needs. A page opened on a shared link checks its scenario at once, and its
+    /// worker's fetches (its glue, the checker's chunks) would otherwise queue behind the
+    /// panels' dozens of chunks on the browser's few connections per host. Released for
+    /// good once the worker has the checker or the first check has ended (`crate::check_client`).
+    /// Provided at the root; without one, nothing waits.
+    #[derive(Clone, Copy)]
+    pub struct ChunkGate(StoredValue<Gate, LocalStorage>);
+
+    struct Gate {
+        held: bool,
+        waiting: Vec<Waker>,
+    }
+
+    impl ChunkGate {
+        pub fn new(held: bool) -> ChunkGate {
+            ChunkGate(StoredValue::new_local(Gate { held, waiting: Vec::new() }))
+        }
+
+        pub fn is_held(self) -> bool {
+            self.0.try_with_value(|g| g.held).unwrap_or(false)
+        }
+
+        /// Lets every waiting fetch go, and every later one at once.
+        pub fn release(self) {
+            let waiting = self.0.try_update_value(|g| {
+                g.held = false;
+                std::mem::take(&mut g.waiting)
+            });
+            waiting.into_iter().flatten().for_each(Waker::wake);
+        }
+
+        /// Waits until `gate` (if any) is released, or gone with its owner.
+        pub async fn pass(gate: Option<ChunkGate>) {
+            let Some(gate) = gate else { return };
+            poll_fn(|cx| {
+                let held = gate.0.try_update_value(|g| {
+                    if g.held {
+                        g.waiting.push(cx.waker().clone());
+                    }
+                    g.held
+                });
+                if held == Some(true) { Poll::Pending } else { Poll::Ready(()) }
+            })
+            .await;
+        }
+    }
 }

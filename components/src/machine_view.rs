@@ -12,7 +12,7 @@ use crate::lazy::ChunkLoadFailed;
 use crate::layout::{ClusterBox, CtaBox, MachineLayout, PairBox};
 use crate::machine_edit::{self as medit, EditCtx, Editing};
 use crate::machine_parts::{MbarrierWidget, MemoryCell, SyncEdges};
-use crate::state::use_app_state;
+use crate::state::{use_app_state, NoSession};
 
 /// The machine panel, from the machine's wasm chunk (`crate::lazy`): it shows after the
 /// first verdict, so its boxes, widgets and layout editor need not be in the first load.
@@ -51,11 +51,15 @@ fn MachineView() -> impl IntoView {
             </div>
             {medit::status_line(edit)}
             {move || match layout.get() {
-                // The first session of a visit waits for the stepper's code (`crate::tape`).
-                None if state.tape.with(Option::is_none) && !state.analysis.with(crate::analysis::Analysis::has_errors) => {
-                    view! { <p class="panel-empty" aria-busy="true">"Loading the stepper…"</p> }.into_any()
+                None if state.awaits_stepper() => crate::lanes::stepper_loading_note(),
+                None => {
+                    let why = state.tape.with(|tape| match tape {
+                        Some(Err(NoSession::StepperNotLoaded)) => "The machine appears once the stepper's code has loaded: the lanes say what to do.",
+                        Some(Err(NoSession::Unrunnable(_))) => "The checker cannot run this scenario: the lanes say why.",
+                        None | Some(Ok(_)) => "The machine appears once the scenario parses.",
+                    });
+                    view! { <p class="panel-empty">{why}</p> }.into_any()
                 }
-                None => view! { <p class="panel-empty">"The machine appears once the scenario parses."</p> }.into_any(),
                 Some(layout) => {
                     let editing = edit.on.get().then(|| Editing {
                         ctx: edit,

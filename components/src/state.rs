@@ -12,7 +12,7 @@ use crate::check_client::CheckClient;
 use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
 use crate::instr_notes::InstrNotes;
-use crate::lazy::ChunkLoadFailed;
+use crate::lazy::{ChunkGate, ChunkLoadFailed};
 use crate::perf::measured;
 use crate::tape::{start_session, Move, Tape};
 
@@ -21,8 +21,15 @@ use crate::tape::{start_session, Move, Tape};
 /// the page (`crate::starter`).
 pub const STARTER_SCENARIO: &str = include_str!("../templates/starter.fence");
 
-/// What the panels say when the stepper's chunk could not be fetched.
-const STEPPER_NOT_LOADED: &str = "its stepping code did not load (the browser's console says why); edit the text to try again, or reload the page";
+/// Why a text that parses has no stepping session.
+#[derive(Clone, Debug)]
+pub enum NoSession {
+    /// The checker cannot run the scenario (it says why).
+    Unrunnable(StepError),
+    /// The stepper's code, a chunk the page fetches, did not load: nothing is wrong with
+    /// the scenario, and the next edit tries again.
+    StepperNotLoaded,
+}
 
 /// A pause in typing longer than this starts a new undo step.
 const TYPING_PAUSE_MS: f64 = 1000.0;
@@ -40,10 +47,11 @@ pub struct AppState {
     pub mode: RwSignal<Mode>,
     /// Parse + verify of `source`.
     pub analysis: Memo<Analysis>,
-    /// The stepping session; `None` while the text has errors, `Err` when the checker
-    /// cannot run the scenario (it says why). Local storage: the checker's machine states
-    /// share their parts through `Rc` and never leave the main thread.
-    pub tape: RwSignal<Option<Result<Tape, StepError>>, LocalStorage>,
+    /// The stepping session; `None` while the text has errors or the first session waits
+    /// for the stepper's code (`awaits_stepper`), `Err` when there can be none (why).
+    /// Local storage: the checker's machine states share their parts through `Rc` and
+    /// never leave the main thread.
+    pub tape: RwSignal<Option<Result<Tape, NoSession>>, LocalStorage>,
     /// Why the last stepping action failed, shown until the next one.
     pub step_error: RwSignal<Option<String>>,
     /// Auto-stepping on/off and its delay per step.
@@ -128,8 +136,10 @@ impl AppState {
 }
 
 pub fn provide_app_state() {
+    let chunks = ChunkGate::new(crate::check_client::opened_on_link());
+    provide_context(chunks);
     let state = AppState::build(STARTER_SCENARIO.to_string(), Mode::default(), true, |mode, analysis, typing| {
-        CheckClient::start(mode, analysis, typing)
+        CheckClient::start(mode, analysis, typing, chunks)
     });
     provide_context(state);
 }
@@ -153,7 +163,8 @@ impl AppState {
         let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
         let last_typing_ms = StoredValue::new(None);
         let check = start_check(mode, analysis, Box::new(move || last_typing_ms.get_value().is_some()));
-        let tape = RwSignal::new_local(None::<Result<Tape, StepError>>);
+        let tape = RwSignal::new_local(None::<Result<Tape, NoSession>>);
+        let chunks = use_context::<ChunkGate>();
         // Counts the sessions started, so a first one that waited for the stepper's chunk is
         // dropped if a newer one has started meanwhile.
         let sessions = StoredValue::new(0_u64);
@@ -195,7 +206,10 @@ impl AppState {
                 if sessions.try_get_value() != Some(session) {
                     return;
                 }
-                let started = started.unwrap_or_else(|ChunkLoadFailed| Err(StepError::Unrunnable(STEPPER_NOT_LOADED.to_string())));
+                let started = match started {
+                    Ok(started) => started.map_err(NoSession::Unrunnable),
+                    Err(ChunkLoadFailed) => Err(NoSession::StepperNotLoaded),
+                };
                 tape.try_set(Some(started));
                 // The findings belong to the old text or mode.
                 marks.try_set(FindingMarks::default());
@@ -210,14 +224,20 @@ impl AppState {
                 return;
             }
             // The first session of a visit fetches the stepper's chunk, once a frame has shown
-            // the verdict (`crate::explore` renders it first), so that neither the fetch nor
-            // the chunks' compiles hold up the first verdict.
+            // the verdict (`crate::explore` renders it first) and the worker has what it needs
+            // (`ChunkGate`), so that neither the fetch nor the chunks' compiles hold up the
+            // first verdict.
+            // A retry after a failed fetch says it is loading again.
+            tape.set(None);
             let owner = Owner::current();
             request_animation_frame(move || {
                 set_timeout(
                     move || {
                         let start = move || {
-                            leptos::task::spawn_local_scoped_with_cancellation(async move { show(start_session(scenario, mode, schedule).await) })
+                            leptos::task::spawn_local_scoped_with_cancellation(async move {
+                                ChunkGate::pass(chunks).await;
+                                show(start_session(scenario, mode, schedule).await)
+                            })
                         };
                         match owner {
                             Some(owner) => owner.with(start),
@@ -245,6 +265,12 @@ impl AppState {
             return_to: RwSignal::new(None),
             notes: InstrNotes::new(source, analysis, remember),
         }
+    }
+
+    /// Whether the text parses and its session waits for the stepper's code (the first
+    /// session of a visit, or a retry after the code did not load).
+    pub fn awaits_stepper(self) -> bool {
+        self.tape.with(Option::is_none) && !self.analysis.with(Analysis::has_errors)
     }
 
     /// Whether the panels show the last good session of a text that now has errors.

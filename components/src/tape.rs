@@ -348,6 +348,8 @@ mod tests {
         let bad = Schedule { steps: vec![Step { agent: 7, choice: 0 }] };
         assert!(matches!(apply(&mut t, &[Move::Forward, Move::Load(&bad), Move::Forward]), Some(Err(_))));
         assert_eq!(t.position(), 1, "the move after the failing load is not made");
+        // The wrapper hands back the tape's own answer, not `None` for a chunk it has.
+        assert!(t.next_step().is_some());
         assert_eq!(next_step_of(&t), t.next_step());
         assert!(matches!(apply(&mut t, &[Move::RunTo("consumer", 1)]), Some(Ok(true))));
         assert_eq!(t.position(), 4);

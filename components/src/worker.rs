@@ -6,7 +6,10 @@
 //! The checker's own code is a wasm chunk (`checker`) that only the worker runs
 //! (`answer_with_checker`): the page shows the starter scenario's report from the build
 //! (`crate::starter`) and steps with the `Stepper` alone, so the first load does without
-//! the search. The worker fetches the chunk with its first request.
+//! the search. The worker fetches the chunk with its first request, or as it starts when
+//! a request is sure to come (`checkSoon`: a page opened on a shared link, a restart), and
+//! tells the page once it is here (`CheckerLoaded`). Of the requests that waited for it,
+//! only the newest is checked: the page wants no other.
 //!
 //! That wasm is built for size (issue 19's first-load budget). Once the worker has
 //! answered a request and the page has had time to load, it fetches the speed-built
@@ -20,7 +23,7 @@
 //! (`FixLoading`); if the engine cannot load or stops, the worker says so
 //! (`FixUnavailable`) instead of answering.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -71,11 +74,21 @@ pub fn serve() {
         }
         if !engine::answered(&request) {
             let bytes = js_sys::Uint8Array::new(&request).to_vec();
+            let number = NEWEST_REQUEST.with(|n| n.get() + 1);
+            NEWEST_REQUEST.set(number);
             let replier = replier.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                if answer_with_checker(bytes).await.is_err() {
+                let answered = async {
+                    load_checker(&replier).await?;
+                    // A newer request came while the code loaded: it replaces this one.
+                    if NEWEST_REQUEST.get() != number {
+                        return Ok(());
+                    }
+                    answer_with_checker(bytes).await
+                };
+                if answered.await.is_err() {
                     let message = "the checker's code did not load (the browser's console says why): edit the text to try again, or reload the page".to_string();
-                    post(&replier, &encode(&CheckReply::Invalid { message }));
+                    post(&replier, &encode(&CheckReply::CheckerUnavailable { message }));
                 }
             });
         }
@@ -84,15 +97,39 @@ pub fn serve() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
+    // A request is sure to come: fetch the checker's code now, beside the warm-up.
+    if js_sys::Reflect::get(&scope, &"fencelabCheckSoon".into()).is_ok_and(|soon| soon.is_truthy()) {
+        let scope = scope.clone();
+        // A failure is the console's; the request's own load tries again.
+        wasm_bindgen_futures::spawn_local(async move {
+            let _ = load_checker(&scope).await;
+        });
+    }
     warm_up();
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
     post(&scope, &encode(&CheckReply::Ready));
 }
 
+thread_local! {
+    /// How many check requests have come: the number of the newest.
+    static NEWEST_REQUEST: Cell<u64> = const { Cell::new(0) };
+    /// Whether the page has been told that the checker's code is here.
+    static TOLD_CHECKER_LOADED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Fetches the checker's chunk (once; a failed fetch is tried again by the next call) and
+/// tells the page, the first time, that it is here.
+async fn load_checker(scope: &DedicatedWorkerGlobalScope) -> Result<(), ChunkLoadFailed> {
+    preload_checker().await?;
+    if !TOLD_CHECKER_LOADED.replace(true) {
+        post(scope, &encode(&CheckReply::CheckerLoaded));
+    }
+    Ok(())
+}
+
 /// Answers one check request with the app's own checker, whose code is the `checker`
-/// chunk: fetched the first time this runs, then at hand. Requests that come while it
-/// loads wait for it in turn.
-#[leptos::wasm_split::wasm_split(checker, fallible, wasm_split_path = ::leptos::wasm_split)]
+/// chunk (`load_checker`).
+#[leptos::wasm_split::wasm_split(checker, fallible, preload(preload_checker), wasm_split_path = ::leptos::wasm_split)]
 fn answer_with_checker(request: Vec<u8>) -> Result<(), ChunkLoadFailed> {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let clock = scope.performance();

@@ -49,6 +49,12 @@ pub enum CheckReply {
     FixLoading,
     /// No fix search can run in this worker: its engine did not load or stopped (why).
     FixUnavailable { why: String },
+    /// The checker's code (a chunk the worker fetches) is here: from now on a request is
+    /// checked as soon as it comes, so one that replaces it needs a fresh worker.
+    CheckerLoaded,
+    /// The checker's code did not load, so the newest request was not checked (why, for
+    /// the verdict panel); the next request tries again.
+    CheckerUnavailable { message: String },
 }
 
 /// Page → worker: search fixes (a scenario that is not correct in `mode`) or necessity and

@@ -34,8 +34,12 @@ pub fn payload_of(state: AppState, at_step: bool) -> Result<(SharePayload, Vec<C
 pub fn restore(state: AppState, payload: SharePayload, comments: Vec<Comment>) {
     let map = SourceMap { comments, ..SourceMap::default() };
     let text = fencelab::syntax::print_with_comments(&payload.scenario, &map);
-    state.edit(text, false);
-    state.mode.set(payload.view.mode);
+    // One check for both writes: a second check of the link's scenario, posted as the
+    // first reaches the worker, would have the worker restarted before it had answered.
+    leptos::reactive::effect::batch(|| {
+        state.edit(text, false);
+        state.mode.set(payload.view.mode);
+    });
     let step = payload.view.step.map_or(0, |s| s as usize);
     let schedule = match payload.view.trace {
         Some(TraceRef::Schedule(schedule)) => schedule,

@@ -3,14 +3,14 @@
 // glue loads while the page compiles the wasm) and then its compiled WebAssembly.Module,
 // so nothing is fetched or compiled twice. Instantiating runs the wasm's `main`, which
 // sees a worker scope and installs the request handler (components/src/worker.rs);
-// `checkSoon` (a page opened on a shared link) has it fetch the checker's chunk at once.
+// `checker` says when it fetches the checker's chunk: "now", "after-load" or "never".
 let bindings = null;
 onmessage = async (event) => {
-    const { glue, module, checkSoon } = event.data;
+    const { glue, module, checker } = event.data;
     if (glue && !bindings) bindings = import(glue);
     if (!module) return;
     onmessage = null;
-    globalThis.fencelabCheckSoon = Boolean(checkSoon);
+    globalThis.fencelabCheckerFetch = checker;
     try {
         (await bindings).initSync({ module });
     } catch (err) {

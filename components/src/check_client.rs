@@ -119,7 +119,7 @@ impl CheckClient {
     /// code or the first check has ended, whichever comes first.
     pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static, chunks: ChunkGate) -> CheckClient {
         let client = CheckClient { chunks: Some(chunks), ..CheckClient::idle() };
-        client.respawn(opened_on_link());
+        client.respawn(CheckerFetch::for_first_worker());
         let last_mode = StoredValue::new(None::<Mode>);
         // Immediate, not a deferred effect: the request is posted from the edit's own
         // event, before the page re-renders, so the worker checks while the page paints.
@@ -192,7 +192,7 @@ impl CheckClient {
                 // has loaded is not paid for twice.
                 let unstarted = self.live.with_value(|l| l.as_ref().is_some_and(|l| !l.ready.get() || !l.has_checker.get()));
                 if !unstarted {
-                    self.respawn(true);
+                    self.respawn(CheckerFetch::Now);
                 }
                 self.send(job);
             }
@@ -271,16 +271,15 @@ impl CheckClient {
     /// Stops the running check.
     pub fn cancel(self) {
         if matches!(self.state.get_untracked(), CheckState::Running { .. } | CheckState::Queued) {
-            self.respawn(true);
+            self.respawn(CheckerFetch::Now);
             self.dispatch.update_value(Coalescer::cancelled);
             self.wanted.set_value(None);
             self.state.set(CheckState::Cancelled);
         }
     }
 
-    /// Stops the worker (if any) and starts a fresh one; with `fetch_checker` it fetches the
-    /// checker's code as it starts, for a request that is coming.
-    fn respawn(self, fetch_checker: bool) {
+    /// Stops the worker (if any) and starts a fresh one.
+    fn respawn(self, fetch_checker: CheckerFetch) {
         self.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop()));
         self.in_flight.set_value(None);
         // From spawning to the worker's Ready: what a fresh worker costs before its first check.
@@ -375,7 +374,7 @@ const EARLY_WORKER: &str = "fencelabWorker";
 pub fn hand_module_to_early_worker() {
     if let Ok(worker) = js_sys::Reflect::get(&js_sys::global(), &EARLY_WORKER.into()).and_then(|w| w.dyn_into::<Worker>()) {
         // A worker that cannot take it is adopted all the same and reports its failure.
-        let _ = post_start(&worker, opened_on_link());
+        let _ = post_start(&worker, CheckerFetch::for_first_worker());
         EARLY_WORKER_STARTED.set(true);
     }
 }
@@ -386,9 +385,8 @@ thread_local! {
 }
 
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
-/// and hands it this page's wasm module and glue; with `fetch_checker` it fetches the
-/// checker's code as it starts.
-pub(crate) fn start_worker(fetch_checker: bool) -> Result<Worker, JsValue> {
+/// and hands it this page's wasm module and glue, and when to fetch the checker's code.
+pub(crate) fn start_worker(fetch_checker: CheckerFetch) -> Result<Worker, JsValue> {
     let window = js_sys::global();
     let early = js_sys::Reflect::get(&window, &EARLY_WORKER.into())?;
     let worker = match early.dyn_into::<Worker>() {
@@ -411,20 +409,48 @@ pub(crate) fn start_worker(fetch_checker: bool) -> Result<Worker, JsValue> {
     Ok(worker)
 }
 
-/// Whether the page opened on a shared link (an embed too): its first check is of a
-/// scenario other than the starter, so the first worker fetches the checker's code at once.
+/// When a worker fetches the checker's code, a chunk (`crate::worker`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum CheckerFetch {
+    /// As it starts: a request is sure to come (a shared link's scenario, a restart).
+    Now,
+    /// Once the page has loaded: the first verdict needs none (the starter's is the build's),
+    /// and the first edit's will.
+    AfterLoad,
+    /// Never: a fix search's worker, which only the engine answers.
+    Never,
+}
+
+impl CheckerFetch {
+    /// For the page's first worker: at once when the page opened on a shared link (an embed
+    /// too), whose first check is of a scenario other than the starter.
+    pub(crate) fn for_first_worker() -> CheckerFetch {
+        if opened_on_link() { CheckerFetch::Now } else { CheckerFetch::AfterLoad }
+    }
+
+    /// The loader's `checker` field (`assets/check-worker-loader.js`), which `crate::worker` reads.
+    fn word(self) -> &'static str {
+        match self {
+            CheckerFetch::Now => "now",
+            CheckerFetch::AfterLoad => "after-load",
+            CheckerFetch::Never => "never",
+        }
+    }
+}
+
+/// Whether the page opened on a shared link (an embed too).
 pub(crate) fn opened_on_link() -> bool {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     matches!(crate::route::Route::from_hash(&hash), crate::route::Route::Shared(_))
 }
 
 /// Posts the glue's URL and this page's compiled module to a fresh worker's loader, and
-/// whether to fetch the checker's code at once (`checkSoon`).
-fn post_start(worker: &Worker, fetch_checker: bool) -> Result<(), JsValue> {
+/// when to fetch the checker's code.
+fn post_start(worker: &Worker, fetch_checker: CheckerFetch) -> Result<(), JsValue> {
     let start = js_sys::Object::new();
     js_sys::Reflect::set(&start, &"glue".into(), &crate::worker::glue_url().into())?;
     js_sys::Reflect::set(&start, &"module".into(), &wasm_bindgen::module())?;
-    js_sys::Reflect::set(&start, &"checkSoon".into(), &fetch_checker.into())?;
+    js_sys::Reflect::set(&start, &"checker".into(), &fetch_checker.word().into())?;
     worker.post_message(&start)
 }
 

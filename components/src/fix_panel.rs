@@ -24,7 +24,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
-use crate::check_client::{start_worker, Attached, CheckState};
+use crate::check_client::{start_worker, Attached, CheckState, CheckerFetch};
 use crate::decimal::fixed;
 use crate::instr_notes::{words, StepMarks};
 use crate::lazy::{lazy_panel, ChunkLoadFailed};
@@ -163,7 +163,7 @@ impl FixSearch {
     /// A fresh worker whose replies drive the panel: it loads the engine on the first
     /// request and answers every later one at once.
     fn spawn(self, state: AppState) -> Result<FixWorker, JsValue> {
-        let worker = start_worker(false)?;
+        let worker = start_worker(CheckerFetch::Never)?;
         let ready = Rc::new(Cell::new(false));
         let queued: Rc<RefCell<Option<Vec<u8>>>> = Rc::new(RefCell::new(None));
         let usable = Rc::new(Cell::new(true));

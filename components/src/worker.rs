@@ -6,9 +6,10 @@
 //! The checker's own code is a wasm chunk (`checker`) that only the worker runs
 //! (`answer_with_checker`): the page shows the starter scenario's report from the build
 //! (`crate::starter`) and steps with the `Stepper` alone, so the first load does without
-//! the search. The worker fetches the chunk with its first request, or as it starts when
-//! a request is sure to come (`checkSoon`: a page opened on a shared link, a restart), and
-//! tells the page once it is here (`CheckerLoaded`). Of the requests that waited for it,
+//! the search. The worker fetches the chunk as it starts when a request is sure to come
+//! (`CheckerFetch::Now`: a page opened on a shared link, a restart), otherwise with its
+//! first request or a second after it is ready, whichever comes first, and tells the page
+//! once it is here (`CheckerLoaded`). Of the requests that waited for it,
 //! only the newest is checked: the page wants no other.
 //!
 //! That wasm is built for size (issue 19's first-load budget). Once the worker has
@@ -97,18 +98,42 @@ pub fn serve() {
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    // A request is sure to come: fetch the checker's code now, beside the warm-up.
-    if js_sys::Reflect::get(&scope, &"fencelabCheckSoon".into()).is_ok_and(|soon| soon.is_truthy()) {
+    // When a request is sure to come, the checker's code is fetched now, beside the
+    // warm-up; otherwise (the starter's verdict is the build's) once the page has loaded,
+    // so that the first edit is checked at once rather than after a fetch.
+    let when = js_sys::Reflect::get(&scope, &"fencelabCheckerFetch".into()).ok().and_then(|w| w.as_string());
+    let prefetch = {
         let scope = scope.clone();
         // A failure is the console's; the request's own load tries again.
-        wasm_bindgen_futures::spawn_local(async move {
-            let _ = load_checker(&scope).await;
-        });
+        move || {
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = load_checker(&scope).await;
+            })
+        }
+    };
+    match when.as_deref() {
+        Some("now") => prefetch(),
+        Some("never") => {}
+        // "after-load", and a loader that says nothing.
+        _ => {
+            // A request that came first has fetched it already (or tried to).
+            let later = Closure::once_into_js(move || {
+                if NEWEST_REQUEST.get() == 0 {
+                    prefetch();
+                }
+            });
+            // Not scheduled only when the worker is closing; a request then loads the code itself.
+            let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), CHECKER_AFTER_READY_MS);
+        }
     }
     warm_up();
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
     post(&scope, &encode(&CheckReply::Ready));
 }
+
+/// When the worker of a page that needs no check yet fetches the checker's code: after the
+/// page's own load (its first verdict and panels), as the engine waits too (ms).
+const CHECKER_AFTER_READY_MS: i32 = 1000;
 
 thread_local! {
     /// How many check requests have come: the number of the newest.

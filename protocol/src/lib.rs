@@ -300,6 +300,15 @@ mod tests {
     }
 
     #[test]
+    fn the_checker_code_replies_round_trip_and_keep_older_variants_encoded_as_they_were() {
+        for reply in [CheckReply::CheckerLoaded, CheckReply::CheckerUnavailable { message: "offline".into() }] {
+            assert_eq!(decode(&encode(&reply)), reply);
+        }
+        // Added last, so a reply the page already knew has the same bytes as before.
+        assert_eq!(encode(&CheckReply::Ready), [0]);
+    }
+
+    #[test]
     fn progress_round_trips() {
         let progress = Progress { states: 1024, transitions: 2000, max_states: 200_000, pass: 2, passes: 2 };
         let reply = CheckReply::Progress { id: 7, progress };

@@ -14,7 +14,9 @@
 // resource timings of the wasm files, and every long task (> 50 ms) the main thread ran,
 // observed from before the page's first script. The stage columns are the app's own User
 // Timing measures: mounting the app (its first render included), parsing the starter
-// scenario, building its stepping session, and a fresh worker's start until it is ready.
+// scenario, building its stepping session (only when the stepper's chunk was already
+// there: a visit's first session starts after the first verdict, so its column reads NaN),
+// and a fresh worker's start until it is ready.
 // `taskcpu` is the most CPU time one main-thread task used, read from a Chrome trace: on a
 // busy machine a task's wall time (the long-task column) also counts waiting for a core.
 // Tracing loads the machine too (the browser records every task and streams the events to

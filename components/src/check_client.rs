@@ -14,6 +14,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::analysis::Analysis;
 use crate::coalesce::{Coalescer, Next};
+pub(crate) use crate::worker::CheckerFetch;
 use crate::lazy::ChunkGate;
 use crate::perf::{self, measured, now_ms};
 use crate::protocol::{decode_reply, encode_request, Answerer, CheckReply, CheckRequest, WorkerTiming};
@@ -409,39 +410,9 @@ pub(crate) fn start_worker(fetch_checker: CheckerFetch) -> Result<Worker, JsValu
     Ok(worker)
 }
 
-/// When a worker fetches the checker's code, a chunk (`crate::worker`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum CheckerFetch {
-    /// As it starts: a request is sure to come (a shared link's scenario, a restart).
-    Now,
-    /// Once the page has loaded: the first verdict needs none (the starter's is the build's),
-    /// and the first edit's will.
-    AfterLoad,
-    /// Never: a fix search's worker, which only the engine answers.
-    Never,
-}
-
-impl CheckerFetch {
-    /// For the page's first worker: at once when the page opened on a shared link (an embed
-    /// too), whose first check is of a scenario other than the starter.
-    pub(crate) fn for_first_worker() -> CheckerFetch {
-        if opened_on_link() { CheckerFetch::Now } else { CheckerFetch::AfterLoad }
-    }
-
-    /// The loader's `checker` field (`assets/check-worker-loader.js`), which `crate::worker` reads.
-    fn word(self) -> &'static str {
-        match self {
-            CheckerFetch::Now => "now",
-            CheckerFetch::AfterLoad => "after-load",
-            CheckerFetch::Never => "never",
-        }
-    }
-}
-
 /// Whether the page opened on a shared link (an embed too).
 pub(crate) fn opened_on_link() -> bool {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    matches!(crate::route::Route::from_hash(&hash), crate::route::Route::Shared(_))
+    matches!(crate::current_route(), crate::route::Route::Shared(_))
 }
 
 /// Posts the glue's URL and this page's compiled module to a fresh worker's loader, and

@@ -41,8 +41,7 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkLoadFailed {
 /// so it goes with its page like any other view.
 pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView, ChunkLoadFailed>> + 'static) -> impl IntoView {
     let mut panel = Box::pin(panel);
-    let gate = use_context::<ChunkGate>();
-    let first = if gate.is_some_and(ChunkGate::is_held) { Poll::Pending } else { poll_now(&mut panel) };
+    let (gate, first) = first_poll(&mut panel);
     let arrived = RwSignal::new_local(match first {
         Poll::Ready(result) => Some(result),
         Poll::Pending => None,
@@ -50,8 +49,7 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
     if arrived.with_untracked(Option::is_none) {
         // Dropped when the panel's place goes: a chunk that arrives later builds nothing.
         task::spawn_local_scoped_with_cancellation(async move {
-            ChunkGate::pass(gate).await;
-            let result = poll_fn(|cx| untrack(|| panel.as_mut().poll(cx))).await;
+            let result = rest(gate, panel).await;
             arrived.set(Some(result));
         });
     }
@@ -78,21 +76,34 @@ pub fn with_chunk<T: 'static>(
     view: impl Fn(Option<&T>) -> AnyView + Send + 'static,
 ) -> AnyView {
     let mut result = Box::pin(result);
-    let gate = use_context::<ChunkGate>();
-    let first = if gate.is_some_and(ChunkGate::is_held) { Poll::Pending } else { poll_now(&mut result) };
+    let (gate, first) = first_poll(&mut result);
     match first {
         Poll::Ready(result) => view(result.ok().as_ref()),
         Poll::Pending => {
             let arrived = RwSignal::new_local(None);
             task::spawn_local_scoped_with_cancellation(async move {
-                ChunkGate::pass(gate).await;
-                if let Ok(value) = poll_fn(|cx| untrack(|| result.as_mut().poll(cx))).await {
+                if let Ok(value) = rest(gate, result).await {
                     arrived.set(Some(value));
                 }
             });
             (move || arrived.with(|value| view(value.as_ref()))).into_any()
         }
     }
+}
+
+/// A split function's first poll, now: none while the page's chunk fetches are held
+/// (`ChunkGate`), which `rest` then waits for.
+fn first_poll<F: Future + ?Sized>(future: &mut std::pin::Pin<Box<F>>) -> (Option<ChunkGate>, Poll<F::Output>) {
+    let gate = use_context::<ChunkGate>();
+    let first = if gate.is_some_and(ChunkGate::is_held) { Poll::Pending } else { poll_now(future) };
+    (gate, first)
+}
+
+/// The rest of a split function's future after a pending `first_poll`: once `gate` lets
+/// its fetch go, untracked like the first poll.
+async fn rest<F: Future + ?Sized>(gate: Option<ChunkGate>, mut future: std::pin::Pin<Box<F>>) -> F::Output {
+    ChunkGate::pass(gate).await;
+    poll_fn(|cx| untrack(|| future.as_mut().poll(cx))).await
 }
 
 /// What a split function returns when its chunk has loaded already; `None` if it has not

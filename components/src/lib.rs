@@ -96,7 +96,7 @@ fn page(route: Route) -> AnyView {
     }
 }
 
-fn current_route() -> Route {
+pub(crate) fn current_route() -> Route {
     let hash = window().location().hash().unwrap_or_default();
     Route::from_hash(&hash)
 }

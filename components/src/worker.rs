@@ -102,6 +102,8 @@ pub fn serve() {
     // warm-up; otherwise (the starter's verdict is the build's) once the page has loaded,
     // so that the first edit is checked at once rather than after a fetch.
     let when = js_sys::Reflect::get(&scope, &"fencelabCheckerFetch".into()).ok().and_then(|w| w.as_string());
+    // A loader that says nothing gets the explorer's choice.
+    let when = when.as_deref().and_then(CheckerFetch::from_word).unwrap_or(CheckerFetch::AfterLoad);
     let prefetch = {
         let scope = scope.clone();
         // A failure is the console's; the request's own load tries again.
@@ -111,11 +113,10 @@ pub fn serve() {
             })
         }
     };
-    match when.as_deref() {
-        Some("now") => prefetch(),
-        Some("never") => {}
-        // "after-load", and a loader that says nothing.
-        _ => {
+    match when {
+        CheckerFetch::Now => prefetch(),
+        CheckerFetch::Never => {}
+        CheckerFetch::AfterLoad => {
             // A request that came first has fetched it already (or tried to).
             let later = Closure::once_into_js(move || {
                 if NEWEST_REQUEST.get() == 0 {
@@ -134,6 +135,39 @@ pub fn serve() {
 /// When the worker of a page that needs no check yet fetches the checker's code: after the
 /// page's own load (its first verdict and panels), as the engine waits too (ms).
 const CHECKER_AFTER_READY_MS: i32 = 1000;
+
+/// When a worker fetches the checker's code (the page says, `crate::check_client`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum CheckerFetch {
+    /// As it starts: a request is sure to come (a shared link's scenario, a restart).
+    Now,
+    /// Once the page has loaded: the first verdict needs none (the starter's is the build's),
+    /// and the first edit's will.
+    AfterLoad,
+    /// Never: a fix search's worker, which only the engine answers.
+    Never,
+}
+
+impl CheckerFetch {
+    /// For the page's first worker: at once when the page opened on a shared link (an embed
+    /// too), whose first check is of a scenario other than the starter.
+    pub(crate) fn for_first_worker() -> CheckerFetch {
+        if crate::check_client::opened_on_link() { CheckerFetch::Now } else { CheckerFetch::AfterLoad }
+    }
+
+    /// The loader's `checker` field (`assets/check-worker-loader.js`).
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            CheckerFetch::Now => "now",
+            CheckerFetch::AfterLoad => "after-load",
+            CheckerFetch::Never => "never",
+        }
+    }
+
+    fn from_word(word: &str) -> Option<CheckerFetch> {
+        [CheckerFetch::Now, CheckerFetch::AfterLoad, CheckerFetch::Never].into_iter().find(|when| when.word() == word)
+    }
+}
 
 thread_local! {
     /// How many check requests have come: the number of the newest.
@@ -373,5 +407,18 @@ mod engine {
             err,
         );
         why
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CheckerFetch;
+
+    #[test]
+    fn each_checker_fetch_word_reads_back_and_no_other_does() {
+        for when in [CheckerFetch::Now, CheckerFetch::AfterLoad, CheckerFetch::Never] {
+            assert_eq!(CheckerFetch::from_word(when.word()), Some(when));
+        }
+        assert_eq!(CheckerFetch::from_word("soon"), None);
     }
 }

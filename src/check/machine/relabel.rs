@@ -30,9 +30,10 @@ use super::state::{Agent, AgentKind, InstrRef, BareArrival, BarState, Cell, Clus
 use super::vv::{EventId, VersionVec};
 use super::shared::Shared;
 
-/// Computes state keys, remembering each shared part's renamed fingerprint: a step changes
-/// few parts, and its successor usually has the same renaming, so most parts are renamed
-/// once and then looked up.
+/// Computes state keys. A step changes few parts, and its successor usually has the same
+/// renaming, so most parts are renamed once: a part keeps its fingerprint under the last
+/// renaming it was keyed with (`Shared::renamed_fingerprint`), and a part a step built
+/// afresh is looked up here by its content, since most such parts were seen before.
 #[derive(Default)]
 pub struct StateKeys {
     /// (part's own fingerprint, renaming's fingerprint) -> the renamed part's fingerprint.
@@ -102,10 +103,12 @@ fn part_under<T: Relabel + Clone + Hash>(memo: &mut Memo, part: &Shared<T>, map:
 type Memo = HashMap<(u128, u128), u128, FingerprintHashing>;
 
 fn renamed_part<T: Relabel + Clone + Hash>(memo: &mut Memo, part: &Shared<T>, map: &Renaming) -> u128 {
-    *memo.entry((part.fingerprint(), map.fingerprint)).or_insert_with(|| {
-        let mut value = T::clone(part);
-        value.relabel(map);
-        fingerprint_of(&value)
+    part.renamed_fingerprint(map.fingerprint, |value| {
+        *memo.entry((part.fingerprint(), map.fingerprint)).or_insert_with(|| {
+            let mut value = T::clone(value);
+            value.relabel(map);
+            fingerprint_of(&value)
+        })
     })
 }
 

@@ -25,12 +25,13 @@ pub struct Shared<T>(Rc<Part<T>>);
 struct Part<T> {
     value: T,
     fingerprint: FingerprintCell,
+    renamed: RenamedCell,
 }
 
 impl<T: Clone> Clone for Part<T> {
     /// A copy is about to be changed: it starts without a fingerprint.
     fn clone(&self) -> Part<T> {
-        Part { value: self.value.clone(), fingerprint: FingerprintCell::default() }
+        Part { value: self.value.clone(), fingerprint: FingerprintCell::default(), renamed: RenamedCell::default() }
     }
 }
 
@@ -56,9 +57,20 @@ impl FingerprintCell {
     }
 }
 
+/// The fingerprint of the part's value under one renaming of async agents
+/// ([`super::relabel`]), keyed by the low half of that renaming's fingerprint (0: none
+/// yet). A state and its successors are mostly keyed under one renaming, and a part a
+/// step did not change is shared between them, so it is renamed once.
+#[derive(Debug, Default)]
+struct RenamedCell {
+    renaming: Cell<u64>,
+    low: Cell<u64>,
+    high: Cell<u64>,
+}
+
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Rc::new(Part { value, fingerprint: FingerprintCell::default() }))
+        Shared(Rc::new(Part { value, fingerprint: FingerprintCell::default(), renamed: RenamedCell::default() }))
     }
 }
 
@@ -91,6 +103,7 @@ impl<T: Clone> DerefMut for Shared<T> {
     fn deref_mut(&mut self) -> &mut T {
         let part = Rc::make_mut(&mut self.0);
         part.fingerprint.low.set(0);
+        part.renamed.renaming.set(0);
         &mut part.value
     }
 }
@@ -107,6 +120,23 @@ impl<T: Hash> Shared<T> {
     /// The value's fingerprint, computed once per part.
     pub fn fingerprint(&self) -> u128 {
         self.0.fingerprint.get_or_init(|| fingerprint_of(&self.0.value))
+    }
+}
+
+impl<T> Shared<T> {
+    /// The value's fingerprint under the renaming whose fingerprint is `renaming`, from
+    /// `rename` (called once per part and renaming, unless another renaming came between).
+    pub fn renamed_fingerprint(&self, renaming: u128, rename: impl FnOnce(&T) -> u128) -> u128 {
+        let cell = &self.0.renamed;
+        let tag = renaming as u64;
+        if tag != 0 && cell.renaming.get() == tag {
+            return u128::from(cell.low.get()) | u128::from(cell.high.get()) << 64;
+        }
+        let fingerprint = rename(&self.0.value);
+        cell.low.set(fingerprint as u64);
+        cell.high.set((fingerprint >> 64) as u64);
+        cell.renaming.set(tag);
+        fingerprint
     }
 }
 

@@ -228,8 +228,11 @@ impl Knowledge {
         for e in &self.entries {
             if let Some(f) = e.filter.intersect(filter, layout) {
                 let mut floor = e.floor.clone();
-                for (loc, slot) in floor.iter_mut().enumerate() {
-                    if !f.contains(layout, loc) {
+                // A floor is per memory cell: the filter asks about the location the cell
+                // belongs to (a byte segment's cell is numbered after every location).
+                for (cell, slot) in floor.iter_mut().enumerate().filter(|(_, slot)| **slot != 0) {
+                    let owner = layout.cell_owner.get(cell).copied().unwrap_or(cell);
+                    if !f.contains(layout, owner) {
                         *slot = 0;
                     }
                 }
@@ -237,6 +240,20 @@ impl Knowledge {
             }
         }
         out
+    }
+
+    /// `self.join(&other.restrict(filter, layout))`, without building the restricted copy
+    /// when it holds `other`'s own entries: unfiltered ones, restricted to everything.
+    pub fn join_restricted(&mut self, other: &Knowledge, filter: Filter, layout: &Layout) {
+        if filter == Filter::All && other.entries.iter().all(|e| e.filter == Filter::All) {
+            // Restricting unfiltered entries to everything keeps each as it is and drops
+            // those the others imply (`prune`).
+            for e in other.entries.iter().filter(|e| !prunable(e, &other.entries)) {
+                self.add(e.clone());
+            }
+        } else {
+            self.join(&other.restrict(filter, layout));
+        }
     }
 
     pub fn join(&mut self, other: &Knowledge) {
@@ -278,26 +295,32 @@ impl Knowledge {
 
     /// Drop filtered entries a broader entry already implies (keeps states canonical).
     fn prune(&mut self) {
-        let implied = |e: &Entry, o: &Entry| {
-            o.filter == Filter::All
-                && (o.filter, &o.bridge) != (e.filter, &e.bridge)
-                && o.bridge.dominates(&e.bridge)
-                && e.vv <= o.vv
-                && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
-        };
-        let drop: Vec<bool> = self
-            .entries
-            .iter()
-            .map(|e| !(e.filter == Filter::All && e.bridge.is_plain()) && self.entries.iter().any(|o| implied(e, o)))
-            .collect();
-        if drop.contains(&true) {
-            let mut i = 0;
-            self.entries.retain(|_| {
+        // One at a time, in place: implication is a strict order (no two entries imply
+        // each other, and it is transitive), so an entry implied by one dropped before it
+        // is implied by what implied that one, and the result is what dropping all at once
+        // would leave.
+        let mut i = 0;
+        while let Some(e) = self.entries.get(i) {
+            if prunable(e, &self.entries) {
+                self.entries.remove(i);
+            } else {
                 i += 1;
-                !drop.get(i - 1).copied().unwrap_or(false)
-            });
+            }
         }
     }
+}
+
+/// `e` is not the plain entry, and another of `entries` implies it: an unfiltered entry
+/// whose crossings, clock and floors are at least `e`'s.
+fn prunable(e: &Entry, entries: &[Entry]) -> bool {
+    let implied_by = |o: &Entry| {
+        o.filter == Filter::All
+            && (o.filter, &o.bridge) != (e.filter, &e.bridge)
+            && o.bridge.dominates(&e.bridge)
+            && e.vv <= o.vv
+            && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
+    };
+    !(e.filter == Filter::All && e.bridge.is_plain()) && entries.iter().any(implied_by)
 }
 
 /// A release published by an agent: what it knew, and the scope the pattern's first
@@ -363,5 +386,50 @@ mod tests {
         let event = EventId { agent: 0, epoch: 1 };
         assert!(k.orders(&layout, event, 1, &Need::default()));
         assert!(!k.orders(&layout, event, 0, &Need::default()));
+    }
+
+    /// Overlapping byte ranges split `x` into four cells, so `x`'s last segment is cell 4
+    /// while the layout has four entries (x, s, x+0, x+2): a floor is kept or cleared by
+    /// the space of the location its cell belongs to, not by the entry its number names.
+    const SPLIT: &str = "cta A
+global x = 0 size 8
+shared s @A = 0
+thread t @A:
+    st.b32 [x+0], 1
+    st.b32 [x+2], 2
+    st.shared.u32 [s], 3
+";
+
+    #[test]
+    fn restricted_floors_follow_the_location_each_cell_belongs_to() {
+        let loaded = crate::load(SPLIT);
+        let layout = Layout::new(&loaded.scenario).unwrap_or_else(|e| panic!("{e}"));
+        let (last_segment, shared) = (4, 1);
+        assert_eq!((layout.cells, layout.locs.len()), (5, 4));
+        assert_eq!(layout.cell_owner.get(last_segment), Some(&0));
+        let mut k = Knowledge::new(layout.cells, 0);
+        k.raise_floor(last_segment, 3);
+        k.raise_floor(shared, 2);
+        let floors = |k: &Knowledge| k.main().or(k.entries.first()).map(|e| e.floor.clone()).unwrap_or_default();
+        assert_eq!(floors(&k.restrict(Filter::All, &layout)), vec![0, 2, 0, 0, 3]);
+        assert_eq!(floors(&k.restrict(Filter::Global, &layout)), vec![0, 0, 0, 0, 3]);
+        assert_eq!(floors(&k.restrict(Filter::SharedCta(0), &layout)), vec![0, 2, 0, 0, 0]);
+    }
+
+    #[test]
+    fn joining_restricted_to_everything_skips_only_the_copy() {
+        let loaded = crate::load(SPLIT);
+        let layout = Layout::new(&loaded.scenario).unwrap_or_else(|e| panic!("{e}"));
+        let mut other = Knowledge::new(layout.cells, 1);
+        other.raise_floor(4, 3);
+        other.bridge(ProxyKey::Async.bit(), 0, Filter::All, &layout);
+        other.bridge(ProxyKey::Async.bit(), 0, Filter::SharedCta(0), &layout);
+        for filter in [Filter::All, Filter::SharedCta(0)] {
+            let mut fast = Knowledge::new(layout.cells, 0);
+            fast.join_restricted(&other, filter, &layout);
+            let mut copied = Knowledge::new(layout.cells, 0);
+            copied.join(&other.restrict(filter, &layout));
+            assert_eq!(fast, copied, "{filter:?}");
+        }
     }
 }

@@ -121,8 +121,8 @@ pub fn synchronize(
     let release_covers = covers(msg.scope, from, to);
     let acquire_covers = covers(acq_scope, to, from);
     if release_covers && acquire_covers {
-        let k = msg.knowledge.restrict(acq_filter, ex.layout);
-        ex.me_mut()?.knowledge.join(&k);
+        let layout = ex.layout;
+        ex.me_mut()?.knowledge.join_restricted(&msg.knowledge, acq_filter, layout);
         ex.edge(msg, kind, Some(msg.scope.min(acq_scope)));
         return Ok(true);
     }

@@ -424,10 +424,26 @@ thread t @A:
         other.raise_floor(4, 3);
         other.bridge(ProxyKey::Async.bit(), 0, Filter::All, &layout);
         other.bridge(ProxyKey::Async.bit(), 0, Filter::SharedCta(0), &layout);
-        for filter in [Filter::All, Filter::SharedCta(0)] {
-            let mut fast = Knowledge::new(layout.cells, 0);
-            fast.join_restricted(&other, filter, &layout);
-            let mut copied = Knowledge::new(layout.cells, 0);
+        // Unfiltered entries only, built directly and so not pruned: the middle one is
+        // implied by the last.
+        let async_bit = ProxyKey::Async.bit();
+        let entry = |seq: Vec<(u8, usize)>, epoch: u32| {
+            let mut vv = VersionVec::default();
+            vv.set(1, epoch);
+            Entry { filter: Filter::All, bridge: Crossings { seq }, vv, floor: vec![0, 1, 0, 0, 3] }
+        };
+        let unfiltered = Knowledge { entries: vec![entry(vec![], 1), entry(vec![(async_bit, 0)], 1), entry(vec![(async_bit, 0), (ALIAS_BIT, 0)], 2)] };
+        // The joining side has an entry of the implied one's key: joining that entry
+        // anyway would grow it past what the restricted copy gives.
+        let start = || {
+            let mut k = Knowledge::new(layout.cells, 0);
+            k.bridge(async_bit, 0, Filter::All, &layout);
+            k
+        };
+        for (other, filter) in [(&other, Filter::All), (&other, Filter::SharedCta(0)), (&unfiltered, Filter::All), (&unfiltered, Filter::Global)] {
+            let mut fast = start();
+            fast.join_restricted(other, filter, &layout);
+            let mut copied = start();
             copied.join(&other.restrict(filter, &layout));
             assert_eq!(fast, copied, "{filter:?}");
         }

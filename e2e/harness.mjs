@@ -49,17 +49,30 @@ function watched(page) {
     // A fetch still in flight when the test itself navigates (a reload, a new URL) is
     // cancelled by that navigation: the test's doing, not the page's. The worker fetches
     // the checker engine a second after it is ready, which a test can navigate across.
+    // The old document runs on until the new one commits, so a fetch it starts after the
+    // navigation's request (the worker's timer firing in between) is cancelled too.
     const issuedAt = new Map();
+    const byLeavingDocument = new Set();
     let navigatedAt = -1;
+    let leaving = false;
     let clock = 0;
     page.on("request", (req) => {
         clock += 1;
         issuedAt.set(req, clock);
-        if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigatedAt = clock;
+        if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+            navigatedAt = clock;
+            leaving = true;
+        } else if (leaving) {
+            byLeavingDocument.add(req);
+        }
+    });
+    page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) leaving = false;
     });
     page.on("requestfailed", (req) => {
         const error = req.failure()?.errorText;
-        if (error === "net::ERR_ABORTED" && navigatedAt > (issuedAt.get(req) ?? Infinity)) return;
+        const cancelledByTest = navigatedAt > (issuedAt.get(req) ?? Infinity) || byLeavingDocument.has(req);
+        if (error === "net::ERR_ABORTED" && cancelledByTest) return;
         problems.push(`request failed: ${req.url()} (${error})`);
     });
     page.on("response", (res) => {

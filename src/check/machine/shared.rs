@@ -28,10 +28,35 @@ struct Part<T> {
     renamed: RenamedCell,
 }
 
+impl<T> Part<T> {
+    /// A part with nothing cached yet.
+    fn fresh(value: T) -> Part<T> {
+        Part { value, fingerprint: FingerprintCell::default(), renamed: RenamedCell::default() }
+    }
+}
+
 impl<T: Clone> Clone for Part<T> {
     /// A copy is about to be changed: it starts without a fingerprint.
     fn clone(&self) -> Part<T> {
-        Part { value: self.value.clone(), fingerprint: FingerprintCell::default(), renamed: RenamedCell::default() }
+        Part::fresh(self.value.clone())
+    }
+}
+
+/// A `u128` in two `u64` cells: a `Cell<u128>` would align every part to 16 bytes.
+#[derive(Debug, Default)]
+struct Halves {
+    low: Cell<u64>,
+    high: Cell<u64>,
+}
+
+impl Halves {
+    fn get(&self) -> u128 {
+        u128::from(self.low.get()) | u128::from(self.high.get()) << 64
+    }
+
+    fn set(&self, value: u128) {
+        self.low.set(value as u64);
+        self.high.set((value >> 64) as u64);
     }
 }
 
@@ -39,21 +64,20 @@ impl<T: Clone> Clone for Part<T> {
 /// it saved). A low half of 0 means "not yet"; a fingerprint whose low half is 0 is never
 /// kept, only recomputed (one part in 2^64).
 #[derive(Debug, Default)]
-struct FingerprintCell {
-    low: Cell<u64>,
-    high: Cell<u64>,
-}
+struct FingerprintCell(Halves);
 
 impl FingerprintCell {
     fn get_or_init(&self, compute: impl FnOnce() -> u128) -> u128 {
-        let low = self.low.get();
-        if low != 0 {
-            return u128::from(low) | u128::from(self.high.get()) << 64;
+        if self.0.low.get() != 0 {
+            return self.0.get();
         }
         let fingerprint = compute();
-        self.high.set((fingerprint >> 64) as u64);
-        self.low.set(fingerprint as u64);
+        self.0.set(fingerprint);
         fingerprint
+    }
+
+    fn forget(&self) {
+        self.0.low.set(0);
     }
 }
 
@@ -64,13 +88,29 @@ impl FingerprintCell {
 #[derive(Debug, Default)]
 struct RenamedCell {
     renaming: Cell<u64>,
-    low: Cell<u64>,
-    high: Cell<u64>,
+    fingerprint: Halves,
+}
+
+impl RenamedCell {
+    fn get_or_init(&self, renaming: u128, compute: impl FnOnce() -> u128) -> u128 {
+        let tag = renaming as u64;
+        if tag != 0 && self.renaming.get() == tag {
+            return self.fingerprint.get();
+        }
+        let fingerprint = compute();
+        self.fingerprint.set(fingerprint);
+        self.renaming.set(tag);
+        fingerprint
+    }
+
+    fn forget(&self) {
+        self.renaming.set(0);
+    }
 }
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Rc::new(Part { value, fingerprint: FingerprintCell::default(), renamed: RenamedCell::default() }))
+        Shared(Rc::new(Part::fresh(value)))
     }
 }
 
@@ -102,8 +142,8 @@ impl<T: Clone> DerefMut for Shared<T> {
     /// fingerprint, since the caller may change the value.
     fn deref_mut(&mut self) -> &mut T {
         let part = Rc::make_mut(&mut self.0);
-        part.fingerprint.low.set(0);
-        part.renamed.renaming.set(0);
+        part.fingerprint.forget();
+        part.renamed.forget();
         &mut part.value
     }
 }
@@ -127,16 +167,7 @@ impl<T> Shared<T> {
     /// The value's fingerprint under the renaming whose fingerprint is `renaming`, from
     /// `rename` (called once per part and renaming, unless another renaming came between).
     pub fn renamed_fingerprint(&self, renaming: u128, rename: impl FnOnce(&T) -> u128) -> u128 {
-        let cell = &self.0.renamed;
-        let tag = renaming as u64;
-        if tag != 0 && cell.renaming.get() == tag {
-            return u128::from(cell.low.get()) | u128::from(cell.high.get()) << 64;
-        }
-        let fingerprint = rename(&self.0.value);
-        cell.low.set(fingerprint as u64);
-        cell.high.set((fingerprint >> 64) as u64);
-        cell.renaming.set(tag);
-        fingerprint
+        self.0.renamed.get_or_init(renaming, || rename(&self.0.value))
     }
 }
 

@@ -3,6 +3,7 @@
 //! allocator. Agent ids index `Machine::agents`.
 
 use super::knowledge::Knowledge;
+use super::shared::Shared;
 use crate::model::AtomOp;
 
 /// The operation an asynchronous agent performs, and how far it got.
@@ -127,8 +128,9 @@ pub struct ThreadAsync {
     pub wgmma_open: Vec<u32>,
     pub wgmma_groups: Vec<Vec<u32>>,
     /// What the next `wgmma.mma_async` inherits: the knowledge at the last `wgmma.fence`
-    /// (the op is not ordered after other prior instructions, §7).
-    pub wgmma_fence: Option<Knowledge>,
+    /// (the op is not ordered after other prior instructions, §7). Shared with the
+    /// thread's knowledge at that fence, so copying this record copies no knowledge.
+    pub wgmma_fence: Option<Shared<Knowledge>>,
     /// Registers written by non-wgmma instructions since the last `wgmma.fence`.
     pub dirty_regs: Vec<String>,
     /// Tensor-memory knowledge the next asynchronous tcgen05 op inherits (§8.4).

@@ -262,6 +262,18 @@ impl Knowledge {
         }
     }
 
+    /// `self.join(&Knowledge::new(cells, agent))` without building that knowledge: the
+    /// plain entry learns `agent`'s first epoch (a spawn does this once per agent).
+    pub fn join_fresh(&mut self, cells: usize, agent: u32) {
+        let Some(main) = self.main_mut() else {
+            return self.join(&Knowledge::new(cells, agent));
+        };
+        if main.vv.get(agent) < 1 {
+            main.vv.set(agent, 1);
+        }
+        self.prune();
+    }
+
     /// A proxy fence: what is ordered now also crosses `bit` for locations in `filter`.
     /// Fences compose: a surface fence then an alias fence crosses both (§1.8 (iii)).
     pub fn bridge(&mut self, bit: u8, cta: usize, filter: Filter, layout: &Layout) {
@@ -446,6 +458,37 @@ thread t @A:
             let mut copied = start();
             copied.join(&other.restrict(filter, &layout));
             assert_eq!(fast, copied, "{filter:?}");
+        }
+    }
+
+    #[test]
+    fn joining_a_fresh_agent_matches_joining_its_new_knowledge() {
+        let loaded = crate::load(SPLIT);
+        let layout = Layout::new(&loaded.scenario).unwrap_or_else(|e| panic!("{e}"));
+        let clock = |pairs: &[(u32, u32)]| {
+            let mut vv = VersionVec::default();
+            pairs.iter().for_each(|&(agent, epoch)| vv.set(agent, epoch));
+            vv
+        };
+        let entry = |filter, vv| Entry { filter, bridge: Crossings::default(), vv, floor: vec![0; layout.cells] };
+        let mut bridged = Knowledge::new(layout.cells, 0);
+        bridged.bridge(ProxyKey::Async.bit(), 0, Filter::SharedCta(0), &layout);
+        // Built directly, so not pruned: the filtered entry is implied by the plain one,
+        // and joining drops it.
+        let unpruned = Knowledge { entries: vec![entry(Filter::All, clock(&[(0, 2)])), entry(Filter::SharedCta(0), clock(&[(0, 1)]))] };
+        let cases = [
+            ("plain", Knowledge::new(layout.cells, 0)),
+            ("bridged", bridged),
+            ("no plain entry", Knowledge::new(layout.cells, 0).restrict(Filter::Global, &layout)),
+            ("already at epoch 2", Knowledge { entries: vec![entry(Filter::All, clock(&[(0, 1), (3, 2)]))] }),
+            ("unpruned", unpruned),
+        ];
+        for (name, start) in cases {
+            let mut fast = start.clone();
+            fast.join_fresh(layout.cells, 3);
+            let mut joined = start;
+            joined.join(&Knowledge::new(layout.cells, 3));
+            assert_eq!(fast, joined, "{name}");
         }
     }
 }

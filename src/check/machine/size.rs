@@ -67,6 +67,7 @@ fn agent(a: &Agent) -> usize {
             + vec(&asyncs.wgmma_open)
             + [&asyncs.cp_groups, &asyncs.bulk_groups, &asyncs.wgmma_groups].iter().map(|g| vec(g) + g.iter().map(vec).sum::<usize>()).sum::<usize>()
             + vec(&asyncs.dirty_regs)
+            + asyncs.wgmma_fence.as_ref().map_or(0, knowledge)
     });
     regs + op + knowledge(&a.knowledge) + unique(&a.release_fences, messages) + unique(&a.pending_acquire, messages) + asyncs
 }

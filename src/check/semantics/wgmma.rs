@@ -5,13 +5,13 @@
 
 use super::base::exec::{self, internal, Exec, Readiness};
 use super::base::async_agent;
-use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Knowledge, Layout, Machine, ProxyKey, Stage};
+use crate::check::machine::{AgentKind, AsyncOp, AsyncWhat, Layout, Machine, ProxyKey, Stage};
 use crate::model::{Instr, WgmmaOp};
 
 pub fn issue(ex: &mut Exec, op: &WgmmaOp) -> Result<(), String> {
     match op {
         WgmmaOp::Fence => {
-            let k = Knowledge::clone(&ex.me()?.knowledge);
+            let k = ex.me()?.knowledge.clone();
             let me = ex.agent;
             let t = ex.me_mut()?;
             t.asyncs.wgmma_fence = Some(k);

@@ -22,7 +22,7 @@ pub fn spawn(ex: &mut Exec, what: AsyncWhat, knowledge: impl Into<Shared<Knowled
     let mut knowledge = knowledge.into();
     let issuer = ex.instr_ref().ok_or_else(|| internal("spawn without issuer"))?;
     let id = ex.m.agents.len() as u32;
-    knowledge.join(&Knowledge::new(ex.layout.cells, id));
+    knowledge.join_fresh(ex.layout.cells, id);
     ex.m.agents.push(Agent {
         kind: AgentKind::Async { issuer, op: Box::new(AsyncOp { what, stage: Stage::Issued }) },
         place,

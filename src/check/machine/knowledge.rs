@@ -4,6 +4,8 @@
 //! (a [`Filter`], from `sync_restrict` fences) and for a set of proxy crossings ([`Crossings`],
 //! from proxy fences). The unfiltered, unbridged entry is plain happens-before.
 
+use std::rc::Rc;
+
 use super::layout::{Layout, Via, ALIAS_BIT};
 use super::vv::{EventId, Meta, VersionVec};
 use crate::model::{Scope, Space};
@@ -147,7 +149,46 @@ pub struct Entry {
     pub bridge: Crossings,
     pub vv: VersionVec,
     /// Per memory cell: one past the highest coherence index observed (CoRR, §1.9).
-    pub floor: Vec<u32>,
+    pub floor: Floors,
+}
+
+/// An entry's coherence floors, one per memory cell. Copies of an entry share them until
+/// one raises a floor: most copies change the clock and leave the floors alone, so
+/// copying a knowledge allocates once per entry, not twice. Hashes and compares as the
+/// slice does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Floors(Rc<[u32]>);
+
+impl Floors {
+    pub fn zeros(cells: usize) -> Floors {
+        Floors(vec![0; cells].into())
+    }
+
+    /// The floors to change, copied first if another entry still holds them.
+    pub fn make_mut(&mut self) -> &mut [u32] {
+        Rc::make_mut(&mut self.0)
+    }
+
+    /// Bytes of the floors' allocation when this entry is their last holder, else nothing.
+    pub fn unique_heap_bytes(&self) -> usize {
+        match Rc::strong_count(&self.0) {
+            1 => 2 * std::mem::size_of::<usize>() + self.0.len() * std::mem::size_of::<u32>(),
+            _ => 0,
+        }
+    }
+}
+
+impl From<Vec<u32>> for Floors {
+    fn from(floors: Vec<u32>) -> Floors {
+        Floors(floors.into())
+    }
+}
+
+impl std::ops::Deref for Floors {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -162,7 +203,7 @@ impl Knowledge {
         let mut vv = VersionVec::default();
         vv.set(agent, 1);
         Knowledge {
-            entries: vec![Entry { filter: Filter::All, bridge: Crossings::default(), vv, floor: vec![0; cells] }],
+            entries: vec![Entry { filter: Filter::All, bridge: Crossings::default(), vv, floor: Floors::zeros(cells) }],
         }
     }
 
@@ -203,8 +244,11 @@ impl Knowledge {
     }
 
     pub fn raise_floor(&mut self, cell: usize, floor: u32) {
-        if let Some(slot) = self.main_mut().and_then(|m| m.floor.get_mut(cell)) {
-            *slot = (*slot).max(floor);
+        let Some(main) = self.main_mut() else { return };
+        if main.floor.get(cell).is_some_and(|&slot| slot < floor) {
+            if let Some(slot) = main.floor.make_mut().get_mut(cell) {
+                *slot = floor;
+            }
         }
     }
 
@@ -230,10 +274,12 @@ impl Knowledge {
                 let mut floor = e.floor.clone();
                 // A floor is per memory cell: the filter asks about the location the cell
                 // belongs to (a byte segment's cell is numbered after every location).
-                for (cell, slot) in floor.iter_mut().enumerate().filter(|(_, slot)| **slot != 0) {
-                    let owner = layout.cell_owner.get(cell).copied().unwrap_or(cell);
-                    if !f.contains(layout, owner) {
-                        *slot = 0;
+                let outside = |cell: usize| !f.contains(layout, layout.cell_owner.get(cell).copied().unwrap_or(cell));
+                if floor.iter().enumerate().any(|(cell, &slot)| slot != 0 && outside(cell)) {
+                    for (cell, slot) in floor.make_mut().iter_mut().enumerate() {
+                        if outside(cell) {
+                            *slot = 0;
+                        }
                     }
                 }
                 out.add(Entry { filter: f, bridge: e.bridge.clone(), vv: e.vv.clone(), floor });
@@ -295,8 +341,10 @@ impl Knowledge {
             Ok(i) => {
                 if let Some(e) = self.entries.get_mut(i) {
                     e.vv.join(&entry.vv);
-                    for (mine, theirs) in e.floor.iter_mut().zip(&entry.floor) {
-                        *mine = (*mine).max(*theirs);
+                    if e.floor.iter().zip(entry.floor.iter()).any(|(mine, theirs)| theirs > mine) {
+                        for (mine, theirs) in e.floor.make_mut().iter_mut().zip(entry.floor.iter()) {
+                            *mine = (*mine).max(*theirs);
+                        }
                     }
                 }
             }
@@ -330,7 +378,7 @@ fn prunable(e: &Entry, entries: &[Entry]) -> bool {
             && (o.filter, &o.bridge) != (e.filter, &e.bridge)
             && o.bridge.dominates(&e.bridge)
             && e.vv <= o.vv
-            && e.floor.iter().zip(&o.floor).all(|(a, b)| a <= b)
+            && e.floor.iter().zip(o.floor.iter()).all(|(a, b)| a <= b)
     };
     !(e.filter == Filter::All && e.bridge.is_plain()) && entries.iter().any(implied_by)
 }
@@ -422,7 +470,7 @@ thread t @A:
         let mut k = Knowledge::new(layout.cells, 0);
         k.raise_floor(last_segment, 3);
         k.raise_floor(shared, 2);
-        let floors = |k: &Knowledge| k.main().or(k.entries.first()).map(|e| e.floor.clone()).unwrap_or_default();
+        let floors = |k: &Knowledge| k.main().or(k.entries.first()).map(|e| e.floor.to_vec()).unwrap_or_default();
         assert_eq!(floors(&k.restrict(Filter::All, &layout)), vec![0, 2, 0, 0, 3]);
         assert_eq!(floors(&k.restrict(Filter::Global, &layout)), vec![0, 0, 0, 0, 3]);
         assert_eq!(floors(&k.restrict(Filter::SharedCta(0), &layout)), vec![0, 2, 0, 0, 0]);
@@ -442,7 +490,7 @@ thread t @A:
         let entry = |seq: Vec<(u8, usize)>, epoch: u32| {
             let mut vv = VersionVec::default();
             vv.set(1, epoch);
-            Entry { filter: Filter::All, bridge: Crossings { seq }, vv, floor: vec![0, 1, 0, 0, 3] }
+            Entry { filter: Filter::All, bridge: Crossings { seq }, vv, floor: vec![0, 1, 0, 0, 3].into() }
         };
         let unfiltered = Knowledge { entries: vec![entry(vec![], 1), entry(vec![(async_bit, 0)], 1), entry(vec![(async_bit, 0), (ALIAS_BIT, 0)], 2)] };
         // The joining side has an entry of the implied one's key: joining that entry
@@ -470,7 +518,7 @@ thread t @A:
             pairs.iter().for_each(|&(agent, epoch)| vv.set(agent, epoch));
             vv
         };
-        let entry = |filter, vv| Entry { filter, bridge: Crossings::default(), vv, floor: vec![0; layout.cells] };
+        let entry = |filter, vv| Entry { filter, bridge: Crossings::default(), vv, floor: Floors::zeros(layout.cells) };
         let mut bridged = Knowledge::new(layout.cells, 0);
         bridged.bridge(ProxyKey::Async.bit(), 0, Filter::SharedCta(0), &layout);
         // Built directly, so not pruned: the filtered entry is implied by the plain one,

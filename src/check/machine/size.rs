@@ -8,7 +8,7 @@
 
 use std::mem::size_of;
 
-use super::knowledge::{Knowledge, Message};
+use super::knowledge::{Floors, Knowledge, Message};
 use super::shared::Shared;
 use super::state::{Agent, AgentKind, Cell, Machine, MbarState};
 use super::agents::AsyncOp;
@@ -33,10 +33,17 @@ fn unique<T>(part: &Shared<T>, bytes: impl FnOnce(&T) -> usize) -> usize {
     }
 }
 
+fn floors(f: &Floors) -> usize {
+    match f.unique_heap_bytes() {
+        0 => 0,
+        bytes => bytes + ALLOCATION_OVERHEAD,
+    }
+}
+
 pub(super) fn knowledge(k: &Shared<Knowledge>) -> usize {
     unique(k, |k| {
         vec(&k.entries)
-            + k.entries.iter().map(|e| e.vv.heap_bytes() + vec(&e.floor) + vec(&e.bridge.seq)).sum::<usize>()
+            + k.entries.iter().map(|e| e.vv.heap_bytes() + floors(&e.floor) + vec(&e.bridge.seq)).sum::<usize>()
     })
 }
 

@@ -67,7 +67,6 @@ pub fn own_events(layout: &Layout, m: &Machine, agent: u32, proxy_fence: bool) -
     let epoch = m.agents.get(agent as usize).map_or(1, |a| a.knowledge.own_epoch(agent));
     if let Some(main) = k.main_mut() {
         main.vv.set(agent, epoch);
-        main.floor.iter_mut().for_each(|f| *f = 0);
     }
     if proxy_fence {
         let cta = m.agents.get(agent as usize).map_or(0, |a| a.place.cta);

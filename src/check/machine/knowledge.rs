@@ -4,6 +4,7 @@
 //! (a [`Filter`], from `sync_restrict` fences) and for a set of proxy crossings ([`Crossings`],
 //! from proxy fences). The unfiltered, unbridged entry is plain happens-before.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use super::layout::{Layout, Via, ALIAS_BIT};
@@ -161,7 +162,8 @@ pub struct Floors(Rc<[u32]>);
 
 impl Floors {
     pub fn zeros(cells: usize) -> Floors {
-        Floors(vec![0; cells].into())
+        // Collected straight into the shared allocation (a `Vec` would be copied into it).
+        Floors(std::iter::repeat_n(0, cells).collect())
     }
 
     /// The floors to change, copied first if another entry still holds them.
@@ -282,7 +284,7 @@ impl Knowledge {
                         }
                     }
                 }
-                out.add(Entry { filter: f, bridge: e.bridge.clone(), vv: e.vv.clone(), floor });
+                out.add(Cow::Owned(Entry { filter: f, bridge: e.bridge.clone(), vv: e.vv.clone(), floor }));
             }
         }
         out
@@ -295,7 +297,7 @@ impl Knowledge {
             // Restricting unfiltered entries to everything keeps each as it is and drops
             // those the others imply (`prune`).
             for e in other.entries.iter().filter(|e| !prunable(e, &other.entries)) {
-                self.add(e.clone());
+                self.add(Cow::Borrowed(e));
             }
         } else {
             self.join(&other.restrict(filter, layout));
@@ -304,7 +306,7 @@ impl Knowledge {
 
     pub fn join(&mut self, other: &Knowledge) {
         for e in &other.entries {
-            self.add(e.clone());
+            self.add(Cow::Borrowed(e));
         }
     }
 
@@ -332,11 +334,12 @@ impl Knowledge {
             })
             .collect();
         for e in crossed {
-            self.add(e);
+            self.add(Cow::Owned(e));
         }
     }
 
-    fn add(&mut self, entry: Entry) {
+    /// Joins `entry` into the entry of its key, or inserts it (copied only then).
+    fn add(&mut self, entry: Cow<'_, Entry>) {
         match self.entries.binary_search_by(|e| (e.filter, &e.bridge).cmp(&(entry.filter, &entry.bridge))) {
             Ok(i) => {
                 if let Some(e) = self.entries.get_mut(i) {
@@ -348,7 +351,7 @@ impl Knowledge {
                     }
                 }
             }
-            Err(i) => self.entries.insert(i, entry),
+            Err(i) => self.entries.insert(i, entry.into_owned()),
         }
         self.prune();
     }

@@ -180,12 +180,6 @@ impl Floors {
     }
 }
 
-impl From<Vec<u32>> for Floors {
-    fn from(floors: Vec<u32>) -> Floors {
-        Floors(floors.into())
-    }
-}
-
 impl std::ops::Deref for Floors {
     type Target = [u32];
     fn deref(&self) -> &[u32] {
@@ -493,7 +487,7 @@ thread t @A:
         let entry = |seq: Vec<(u8, usize)>, epoch: u32| {
             let mut vv = VersionVec::default();
             vv.set(1, epoch);
-            Entry { filter: Filter::All, bridge: Crossings { seq }, vv, floor: vec![0, 1, 0, 0, 3].into() }
+            Entry { filter: Filter::All, bridge: Crossings { seq }, vv, floor: Floors(vec![0, 1, 0, 0, 3].into()) }
         };
         let unfiltered = Knowledge { entries: vec![entry(vec![], 1), entry(vec![(async_bit, 0)], 1), entry(vec![(async_bit, 0), (ALIAS_BIT, 0)], 2)] };
         // The joining side has an entry of the implied one's key: joining that entry

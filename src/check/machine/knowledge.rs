@@ -171,12 +171,9 @@ impl Floors {
         Rc::make_mut(&mut self.0)
     }
 
-    /// Bytes of the floors' allocation when this entry is their last holder, else nothing.
-    pub fn unique_heap_bytes(&self) -> usize {
-        match Rc::strong_count(&self.0) {
-            1 => 2 * std::mem::size_of::<usize>() + self.0.len() * std::mem::size_of::<u32>(),
-            _ => 0,
-        }
+    /// No other entry holds these floors: dropping this one frees them.
+    pub fn is_unique(&self) -> bool {
+        Rc::strong_count(&self.0) == 1
     }
 }
 

@@ -6,7 +6,7 @@
 //! (capacity) plus the allocator's header per allocation; the explorer adds its own
 //! per-state bookkeeping.
 
-use std::mem::size_of;
+use std::mem::{size_of, size_of_val};
 
 use super::knowledge::{Floors, Knowledge, Message};
 use super::shared::Shared;
@@ -17,11 +17,16 @@ use super::agents::AsyncOp;
 /// header, rounded).
 const ALLOCATION_OVERHEAD: usize = 16;
 
-fn vec<T>(v: &Vec<T>) -> usize {
-    match v.capacity() * size_of::<T>() {
+/// An allocation of `bytes` (none when 0) with the allocator's header.
+fn allocation(bytes: usize) -> usize {
+    match bytes {
         0 => 0,
         bytes => bytes + ALLOCATION_OVERHEAD,
     }
+}
+
+fn vec<T>(v: &Vec<T>) -> usize {
+    allocation(v.capacity() * size_of::<T>())
 }
 
 /// Bytes of `part`'s value when this holder is its last one, else nothing.
@@ -33,10 +38,13 @@ fn unique<T>(part: &Shared<T>, bytes: impl FnOnce(&T) -> usize) -> usize {
     }
 }
 
+/// The floors' allocation (the slice and the two counts) when this entry is its last
+/// holder, else nothing.
 fn floors(f: &Floors) -> usize {
-    match f.unique_heap_bytes() {
-        0 => 0,
-        bytes => bytes + ALLOCATION_OVERHEAD,
+    if f.is_unique() {
+        allocation(2 * size_of::<usize>() + size_of_val::<[u32]>(f))
+    } else {
+        0
     }
 }
 
@@ -60,10 +68,7 @@ fn messages(msgs: &Vec<Message>) -> usize {
 
 fn agent(a: &Agent) -> usize {
     // The names are shared with the state the list was copied from.
-    let regs = unique(&a.regs, |r| match r.heap_bytes() {
-        0 => 0,
-        bytes => bytes + ALLOCATION_OVERHEAD,
-    });
+    let regs = unique(&a.regs, |r| allocation(r.heap_bytes()));
     let op = match a.kind {
         AgentKind::Async { .. } => size_of::<AsyncOp>() + ALLOCATION_OVERHEAD,
         AgentKind::Thread(_) => 0,

@@ -71,9 +71,9 @@ fn bundle_observations(lessons: &Path, out_dir: &Path) {
     }
 }
 
-/// `starter_report.postcard`: the starter scenario and the checker's report on it under
-/// the default options (the explorer's first), as a postcard `(Scenario, Report)`. The
-/// app shows that report only for exactly that scenario and those options.
+/// `starter_report.postcard`: the checker's report on the starter scenario under the
+/// default options (the explorer's first), as postcard. The app shows that report only
+/// for exactly the scenario this text loads to, and those options.
 fn bundle_starter_report(manifest: &Path, out_dir: &Path) {
     let path = manifest.join("templates").join("starter.fence");
     println!("cargo:rerun-if-changed={}", path.display());
@@ -84,7 +84,7 @@ fn bundle_starter_report(manifest: &Path, out_dir: &Path) {
     }
     let options = Options::default();
     let report = check(&loaded.scenario, &options);
-    let bytes = postcard::to_allocvec(&(&loaded.scenario, &report))
+    let bytes = postcard::to_allocvec(&report)
         .unwrap_or_else(|err| panic!("cannot encode the starter's report: {err}"));
     if let Err(err) = fs::write(out_dir.join("starter_report.postcard"), bytes) {
         panic!("cannot write the starter's report: {err}");

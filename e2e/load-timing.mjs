@@ -13,10 +13,11 @@
 // panel's `data-shown-at` (the first animation frame after the verdict rendered), the
 // resource timings of the wasm files, and every long task (> 50 ms) the main thread ran,
 // observed from before the page's first script. The stage columns are the app's own User
-// Timing measures: mounting the app (its first render included), parsing the starter
-// scenario, building its stepping session (only when the stepper's chunk was already
-// there: a visit's first session starts after the first verdict, so its column reads NaN),
-// and a fresh worker's start until it is ready.
+// Timing measures: the app's state (within the mount task, which renders the page only
+// in the next task), the mount task, parsing the starter scenario (within the state),
+// building its stepping session (only when the stepper's chunk was already there: a
+// visit's first session starts after the first verdict, so its column reads NaN), and a
+// fresh worker's start until it is ready.
 // `taskcpu` is the most CPU time one main-thread task used, read from a Chrome trace: on a
 // busy machine a task's wall time (the long-task column) also counts waiting for a core.
 // Tracing loads the machine too (the browser records every task and streams the events to
@@ -123,7 +124,7 @@ async function oneRun(traced, shared) {
                 longTasks: window.__longTasks,
                 // The app's own measures during load (the latest of each).
                 stages: Object.fromEntries(
-                    ["mount", "parse", "tape", "worker-start"].map((n) => [
+                    ["state", "mount", "parse", "tape", "worker-start"].map((n) => [
                         n,
                         performance.getEntriesByName(`fencelab:${n}`, "measure").at(-1)?.duration ?? NaN,
                     ]),
@@ -152,7 +153,7 @@ try {
 
 const f = (x, w = 7) => x.toFixed(0).padStart(w);
 console.log(`navigation → first verdict on screen (${route}), ${runs} cold-cache runs ${freshBrowser ? "each in a browser started for it" : "in one running browser"}, ms from navigation start`);
-const stageNames = ["mount", "parse", "tape", "worker-start"];
+const stageNames = ["state", "mount", "parse", "tape", "worker-start"];
 console.log("run", "shown".padStart(7), "posted".padStart(7), "reply".padStart(7), "check".padStart(7), "DCL".padStart(7), ...stageNames.map((n) => n.padStart(13)), "  wasm fetched", "  long tasks");
 const longTasks = (s) => s.longTasks.map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`).join(" ") || "none";
 samples.forEach((s, i) => {

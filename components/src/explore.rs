@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::editor::Editor;
 use crate::lanes::lanes_panel;
-use crate::lazy::lazy_panel;
+use crate::lazy::{lazy_panel, ChunkGate};
 use crate::machine_view::machine_panel;
 use crate::verdict_panel::VerdictPanel;
 
@@ -23,6 +23,14 @@ pub fn ExplorePage() -> impl IntoView {
     let verdict = RwSignal::new(false);
     let left_column = RwSignal::new(false);
     let right_column = RwSignal::new(false);
+    // The chunks the verdict's panels want start their fetches in a task after that frame
+    // too (`ChunkGate`), or at once if the page goes before then.
+    let chunks = use_context::<ChunkGate>();
+    if let Some(gate) = chunks {
+        gate.hold_for_verdict();
+    }
+    let verdict_shown = move || chunks.into_iter().for_each(ChunkGate::verdict_shown);
+    on_cleanup(verdict_shown);
     // The page may be gone by then (the learner navigated away at once).
     let show = move |stage: RwSignal<bool>| {
         let _ = stage.try_set(true);
@@ -31,6 +39,7 @@ pub fn ExplorePage() -> impl IntoView {
         move || {
             show(verdict);
             request_animation_frame(move || {
+                set_timeout(verdict_shown, Duration::ZERO);
                 set_timeout(move || show(left_column), Duration::ZERO);
                 set_timeout(move || show(right_column), Duration::ZERO);
             });

@@ -129,34 +129,67 @@ mod gate {
 
     use leptos::prelude::*;
 
-    /// Holds back the page's chunk fetches while the worker fetches the code that the first
-    /// verdict needs. A page opened on a shared link checks its scenario at once, and its
-    /// worker's fetches (its glue, the checker's chunks) would otherwise queue behind the
-    /// panels' dozens of chunks on the browser's few connections per host. Released for
-    /// good once the worker has the checker or the first check has ended (`crate::check_client`).
+    /// Holds back the page's chunk fetches while something more urgent runs:
+    /// - the worker's fetch of the code the first verdict needs. A page opened on a shared
+    ///   link checks its scenario at once, and its worker's fetches (its glue, the
+    ///   checker's chunks) would otherwise queue behind the panels' dozens of chunks on the
+    ///   browser's few connections per host. Released for good once the worker has the
+    ///   checker or the first check has ended (`crate::check_client`).
+    /// - the explorer's first verdict (`crate::explore`): the panels it renders (the fix
+    ///   panel, the outcome table's observations) start their chunks' fetches after the
+    ///   frame that shows it, not in the task that renders it, which the fetches' own
+    ///   work made long (docs/loading.md).
+    ///
     /// Provided at the root; without one, nothing waits.
     #[derive(Clone, Copy)]
     pub struct ChunkGate(StoredValue<Gate, LocalStorage>);
 
     struct Gate {
-        held: bool,
+        for_worker: bool,
+        for_first_verdict: bool,
         waiting: Vec<Waker>,
     }
 
+    impl Gate {
+        fn held(&self) -> bool {
+            self.for_worker || self.for_first_verdict
+        }
+    }
+
     impl ChunkGate {
-        pub fn new(held: bool) -> ChunkGate {
-            ChunkGate(StoredValue::new_local(Gate { held, waiting: Vec::new() }))
+        /// `for_worker`: held until `release`.
+        pub fn new(for_worker: bool) -> ChunkGate {
+            ChunkGate(StoredValue::new_local(Gate { for_worker, for_first_verdict: false, waiting: Vec::new() }))
         }
 
         pub fn is_held(self) -> bool {
-            self.0.try_with_value(|g| g.held).unwrap_or(false)
+            self.0.try_with_value(Gate::held).unwrap_or(false)
         }
 
-        /// Lets every waiting fetch go, and every later one at once.
+        /// Whether the fetches wait for the worker (until `release`).
+        pub fn waits_for_worker(self) -> bool {
+            self.0.try_with_value(|g| g.for_worker).unwrap_or(false)
+        }
+
+        /// The worker has what it needs: the fetches go, unless a verdict still holds them.
         pub fn release(self) {
+            self.open(|g| g.for_worker = false);
+        }
+
+        /// Holds the fetches until `verdict_shown`.
+        pub fn hold_for_verdict(self) {
+            let _ = self.0.try_update_value(|g| g.for_first_verdict = true);
+        }
+
+        /// The verdict is on screen: the fetches go, unless the worker still holds them.
+        pub fn verdict_shown(self) {
+            self.open(|g| g.for_first_verdict = false);
+        }
+
+        fn open(self, clear: impl FnOnce(&mut Gate)) {
             let waiting = self.0.try_update_value(|g| {
-                g.held = false;
-                std::mem::take(&mut g.waiting)
+                clear(g);
+                if g.held() { Vec::new() } else { std::mem::take(&mut g.waiting) }
             });
             waiting.into_iter().flatten().for_each(Waker::wake);
         }
@@ -166,10 +199,11 @@ mod gate {
             let Some(gate) = gate else { return };
             poll_fn(|cx| {
                 let held = gate.0.try_update_value(|g| {
-                    if g.held {
+                    let held = g.held();
+                    if held {
                         g.waiting.push(cx.waker().clone());
                     }
-                    g.held
+                    held
                 });
                 if held == Some(true) { Poll::Pending } else { Poll::Ready(()) }
             })

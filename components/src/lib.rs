@@ -64,18 +64,26 @@ pub fn start() {
 /// The whole app: header plus the page the URL hash names.
 #[component]
 pub fn App() -> impl IntoView {
-    state::provide_app_state();
+    // Parses the starter scenario, the largest piece of work in the load: the page itself
+    // renders in the next task, so that the two are not one long task (docs/loading.md).
+    perf::measured("fencelab:state", state::provide_app_state);
+    let rendered = RwSignal::new(false);
+    set_timeout(move || rendered.set(true), std::time::Duration::ZERO);
     let route = RwSignal::new(current_route());
     // Hash routing: the browser owns history; we only follow it.
     let _listener = window_event_listener(leptos::ev::hashchange, move |_| {
         route.set(current_route());
     });
-    view! {
-        <a class="skip-link" href="#main">"Skip to content"</a>
-        {(!share::is_embed()).then(|| view! { <header::Header route=route /> })}
-        <main id="main" tabindex="-1">
-            {move || page(route.get())}
-        </main>
+    move || {
+        rendered.get().then(|| {
+            view! {
+                <a class="skip-link" href="#main">"Skip to content"</a>
+                {(!share::is_embed()).then(|| view! { <header::Header route=route /> })}
+                <main id="main" tabindex="-1">
+                    {move || page(route.get())}
+                </main>
+            }
+        })
     }
 }
 

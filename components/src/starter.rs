@@ -4,21 +4,29 @@
 //! scenario to check (`crate::worker`, docs/loading.md).
 
 use fencelab::check::{Options, Report};
-use fencelab::link::decode_postcard;
+use fencelab::link::{decode_postcard, LinkError};
 use fencelab::model::Scenario;
 
-/// `(Scenario, Report)`: the starter scenario as the build loaded it, and its report under
-/// the default options.
-const BUNDLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_report.postcard"));
+use crate::state::STARTER_SCENARIO;
 
-/// The checker's report on `scenario` under `options`, when they are the starter scenario
-/// and the default options: `None` for anything else, which the worker must check.
-pub fn report_for(scenario: &Scenario, options: &Options) -> Option<Report> {
-    if *options != Options::default() {
-        return None;
-    }
-    let (starter, report): (Scenario, Report) = decode_postcard(BUNDLE).ok()?;
-    (starter == *scenario).then_some(report)
+/// The checker's report on the starter scenario under the default options.
+const REPORT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_report.postcard"));
+
+thread_local! {
+    /// The starter scenario, loaded from the text the build loaded.
+    static STARTER: Scenario = fencelab::load(STARTER_SCENARIO).scenario;
+}
+
+/// Whether the build's report is the checker's on `scenario` under `options`: they are
+/// the starter scenario and the default options. Anything else the worker must check.
+pub fn answers(scenario: &Scenario, options: &Options) -> bool {
+    *options == Options::default() && STARTER.with(|starter| starter == scenario)
+}
+
+/// The build's report (see [`answers`]). Decoding it is most of the cost of the first
+/// verdict's answer, so the caller does it in a task of its own.
+pub fn report() -> Result<Report, LinkError> {
+    decode_postcard(REPORT)
 }
 
 #[cfg(test)]
@@ -26,7 +34,6 @@ mod tests {
     use fencelab::check::{check, Mode};
 
     use super::*;
-    use crate::state::STARTER_SCENARIO;
 
     fn starter() -> Scenario {
         let loaded = fencelab::load(STARTER_SCENARIO);
@@ -38,17 +45,18 @@ mod tests {
     fn the_bundled_report_is_the_checkers() {
         let scenario = starter();
         let options = Options::default();
-        assert_eq!(report_for(&scenario, &options), Some(check(&scenario, &options)));
+        assert!(answers(&scenario, &options));
+        assert_eq!(report().ok(), Some(check(&scenario, &options)));
     }
 
     #[test]
     fn any_other_scenario_or_option_is_left_to_the_worker() {
         let scenario = starter();
         assert_eq!(Options::default().mode, Mode::Pragmatic);
-        assert_eq!(report_for(&scenario, &Options { mode: Mode::Strict, ..Options::default() }), None);
-        assert_eq!(report_for(&scenario, &Options { max_states: 10, ..Options::default() }), None);
+        assert!(!answers(&scenario, &Options { mode: Mode::Strict, ..Options::default() }));
+        assert!(!answers(&scenario, &Options { max_states: 10, ..Options::default() }));
         let weakened = fencelab::load(&STARTER_SCENARIO.replace("arrive.release", "arrive.relaxed")).scenario;
         assert_ne!(weakened, scenario);
-        assert_eq!(report_for(&weakened, &Options::default()), None);
+        assert!(!answers(&weakened, &Options::default()));
     }
 }

@@ -16,12 +16,14 @@ pub fn ExplorePage() -> impl IntoView {
     let state = crate::state::use_app_state();
     crate::step_controls::install_shortcuts(state);
     // The page renders in tasks of its own, one after the other: the verdict first, and
-    // the editor, then the lanes and the machine, only after a frame has shown it. No one
-    // task of the load is then long (> 50 ms): neither the rendering nor the layout of the
-    // whole page happens at once. The first check (`CheckClient`) runs before them all, so
-    // the verdict panel renders with its answer and the next frame puts it on screen.
+    // the left column's head, the editor, then the lanes and the machine, only after a
+    // frame has shown it. No one task of the load is then long (> 50 ms): neither the
+    // rendering nor the layout of the whole page happens at once. The first check
+    // (`CheckClient`) runs before them all, so the verdict panel renders with its answer
+    // and the next frame puts it on screen.
     let verdict = RwSignal::new(false);
     let left_column = RwSignal::new(false);
+    let editor = RwSignal::new(false);
     let right_column = RwSignal::new(false);
     // The chunks the verdict's panels want start their fetches in a task after that frame
     // too (`ChunkGate`), or at once if the page goes before then.
@@ -41,6 +43,7 @@ pub fn ExplorePage() -> impl IntoView {
             request_animation_frame(move || {
                 set_timeout(verdict_shown, Duration::ZERO);
                 set_timeout(move || show(left_column), Duration::ZERO);
+                set_timeout(move || show(editor), Duration::ZERO);
                 set_timeout(move || show(right_column), Duration::ZERO);
             });
         },
@@ -59,7 +62,7 @@ pub fn ExplorePage() -> impl IntoView {
                         </p>
                     })}
                     <crate::share::ShareBar />
-                    <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs>
+                    {move || editor.get().then(|| view! { <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs> })}
                 })}
             </div>
             // The verdict heads the right column, so it and its findings are on screen

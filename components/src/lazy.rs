@@ -210,4 +210,61 @@ mod gate {
             .await;
         }
     }
+
+    #[cfg(test)]
+    mod tests {
+        use std::future::Future;
+        use std::pin::pin;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        use std::task::{Context, Wake};
+
+        use super::*;
+
+        /// Counts its wakes.
+        struct Wakes(AtomicUsize);
+
+        impl Wake for Wakes {
+            fn wake(self: Arc<Self>) {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+
+        #[test]
+        fn a_fetch_waits_for_both_holds_and_is_woken_once_when_the_last_goes() {
+            let owner = Owner::new();
+            owner.with(|| {
+                let gate = ChunkGate::new(true);
+                gate.hold_for_verdict();
+                let wakes = Arc::new(Wakes(AtomicUsize::new(0)));
+                let waker = Waker::from(wakes.clone());
+                let mut cx = Context::from_waker(&waker);
+                let mut passing = pin!(ChunkGate::pass(Some(gate)));
+                assert!(passing.as_mut().poll(&mut cx).is_pending());
+                gate.release();
+                assert!(gate.is_held() && !gate.waits_for_worker(), "the verdict still holds it");
+                assert_eq!(wakes.0.load(Ordering::SeqCst), 0);
+                gate.verdict_shown();
+                assert!(!gate.is_held());
+                assert_eq!(wakes.0.load(Ordering::SeqCst), 1);
+                assert!(passing.as_mut().poll(&mut cx).is_ready());
+                // A verdict shown twice (its task, then the page's cleanup) changes nothing.
+                gate.verdict_shown();
+                assert!(!gate.is_held());
+            });
+        }
+
+        #[test]
+        fn the_verdict_alone_holds_an_explorer_gate() {
+            let owner = Owner::new();
+            owner.with(|| {
+                let gate = ChunkGate::new(false);
+                assert!(!gate.is_held());
+                gate.hold_for_verdict();
+                assert!(gate.is_held() && !gate.waits_for_worker());
+                gate.verdict_shown();
+                assert!(!gate.is_held());
+            });
+        }
+    }
 }

@@ -27,6 +27,7 @@ export async function skipReason() {
 }
 
 const CHROMIUM_ARGS = [
+    ...(process.env.FENCELAB_EXTRA_ARGS ? process.env.FENCELAB_EXTRA_ARGS.split(" ") : []),
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

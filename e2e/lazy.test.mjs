@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, loadTemplate, openExplorer, screenshotDir, skipReason, themedShots } from "./harness.mjs";
+import { distDir, launch, loadTemplate, openExplorer, screenshotDir, skipReason, themedShots } from "./harness.mjs";
 
 const skip = await skipReason();
 const shots = join(screenshotDir, "lazy");
@@ -35,9 +35,10 @@ async function explorerHolding(browser, file) {
     return { page, problems, release };
 }
 
-/** Asserts that the page's console problems are all the aborted fetch of chunk `file`. */
-function onlyChunkFailed(problems, file) {
-    const failed = new RegExp(`${file.replace(".", "\\.")}|Failed to fetch|net::ERR_FAILED`);
+/** Asserts that the page's console problems are all aborted fetches of `files` (one name or a list). */
+function onlyChunkFailed(problems, files) {
+    const names = [files].flat().map((file) => file.replace(".", "\\."));
+    const failed = new RegExp(`${names.join("|")}|Failed to fetch|net::ERR_FAILED`);
     assert.ok(problems.length > 0 && problems.every((p) => failed.test(p)), problems.join("\n"));
 }
 
@@ -70,20 +71,21 @@ async function loadingUntilArrived(browser, file, what, shot, around, absent, re
 }
 
 /**
- * The explorer with chunk `file` refused: the panel `what` says so in an alert (screenshots
+ * The explorer with chunk files `files` refused (a module's pack and its own file, which
+ * the loader falls back to): the panel `what` says so in an alert (screenshots
  * `shot`-*, around the element `around` selects); once the chunk is let through, a reload
  * brings the panel (`ready`, a selector) and no alert. Panels whose place does not remount
  * (the fix panel, the lanes) retry on the next page load, not the next showing.
  */
-async function failedUntilReload(browser, file, what, shot, around, ready) {
+async function failedUntilReload(browser, files, what, shot, around, ready) {
     const { page, problems } = await browser.newPage();
-    await page.route(`**/${file}`, (route) => route.abort());
+    for (const file of files) await page.route(`**/${file}`, (route) => route.abort());
     await page.goto(`${browser.url}/#/explore`);
     const failed = await chunkAlert(page, what);
     await themedShots(page, shots, shot, page.locator(around));
-    onlyChunkFailed(problems, file);
+    onlyChunkFailed(problems, files);
 
-    await page.unroute(`**/${file}`);
+    for (const file of files) await page.unroute(`**/${file}`);
     await page.reload();
     await page.locator(ready).waitFor();
     assert.equal(await failed.count(), 0);
@@ -142,7 +144,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the fix panel's chunk comes after the first verdict; the panel says it is loading until then", async () => {
-        const { page, problems } = await loadingUntilArrived(browser, "split_fix.wasm", "the fix panel", "fix-loading", '[data-region="verdict"]', "[data-fix-panel]", "[data-fix-start]");
+        const { page, problems } = await loadingUntilArrived(browser, "pack_verdict.wasm", "the fix panel", "fix-loading", '[data-region="verdict"]', "[data-fix-panel]", "[data-fix-start]");
         const start = page.locator("[data-fix-start]");
         assert.equal(await start.innerText(), "Which steps matter?");
         assert.ok(await start.isEnabled());
@@ -150,7 +152,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("a fix panel whose chunk cannot be fetched says so, and the next page load brings it", async () => {
-        await failedUntilReload(browser, "split_fix.wasm", "the fix panel", "fix-failed", '[data-region="verdict"]', "[data-fix-start]");
+        await failedUntilReload(browser, ["pack_verdict.wasm", "split_fix.wasm"], "the fix panel", "fix-failed", '[data-region="verdict"]', "[data-fix-start]");
     });
 
     test("the link maker is fetched on the first copy, says it is loading meanwhile, and copies the link", async () => {
@@ -194,7 +196,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     test("the lanes' chunk comes after the first verdict; their place says it is loading until then, then they step", async () => {
         const lanes = '[data-region="lanes"]';
-        const { page, problems } = await loadingUntilArrived(browser, "split_lanes.wasm", "the lanes", "lanes-loading", ".explore-col-right", lanes, lanes);
+        const { page, problems } = await loadingUntilArrived(browser, "pack_panels.wasm", "the lanes", "lanes-loading", ".explore-col-right", lanes, lanes);
         const step = page.getByRole("spinbutton", { name: "Jump to step" });
         assert.equal(await step.inputValue(), "0");
         await page.getByRole("button", { name: "Step forward" }).click();
@@ -203,7 +205,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("lanes whose chunk cannot be fetched say so, and the next page load brings them", async () => {
-        await failedUntilReload(browser, "split_lanes.wasm", "the lanes", "lanes-failed", ".explore-col-right", '[data-region="lanes"]');
+        await failedUntilReload(browser, ["pack_panels.wasm", "split_lanes.wasm"], "the lanes", "lanes-failed", ".explore-col-right", '[data-region="lanes"]');
     });
 
     // Leaving the explorer clears the fix search's step marks (the fix panel's cleanup),
@@ -232,12 +234,12 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("lanes whose chunk arrives after the learner left the explorer build nothing, and show on return", async () => {
-        const { page, problems, release } = await explorerHolding(browser, "split_lanes.wasm");
+        const { page, problems, release } = await explorerHolding(browser, "pack_panels.wasm");
         await page.locator('[data-lazy-loading="the lanes"]').waitFor();
         await page.evaluate(() => (location.hash = "#/no/such/page"));
         await page.locator('[data-page="not-found"]').waitFor();
 
-        const arrived = page.waitForResponse("**/split_lanes.wasm");
+        const arrived = page.waitForResponse("**/pack_panels.wasm");
         release();
         await arrived;
         await page.waitForLoadState("networkidle");
@@ -249,7 +251,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the GPU observations are a chunk: the outcome table shows without them until it is here", async () => {
-        const { page, problems, release } = await explorerHolding(browser, "split_observed.wasm");
+        const { page, problems, release } = await explorerHolding(browser, "pack_verdict.wasm");
         // A template that ran on a GPU: its table gets an observed column once the chunk is here.
         await loadTemplate(page, "mp-relaxed");
         const table = page.locator("table.outcomes");
@@ -261,6 +263,37 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.locator('table.outcomes[data-observed="true"]').waitFor();
         assert.match(await table.locator("th.observed-head").innerText(), /^Observed on NVIDIA H200/);
         assert.deepEqual(problems, []);
+    });
+
+    test("the explorer's waves of chunks come in their packs, one request each, and a pack that fails costs no panel", async () => {
+        // The loader's table of which pack holds which module (scripts/pack-chunks.mjs).
+        const table = readFileSync(join(distDir, "__wasm_split.js"), "utf8").match(/^const PACK_OF = (.*);$/m);
+        assert.ok(table, "the loader has its pack table");
+        const packOf = JSON.parse(table[1]);
+        const packs = [...new Set(Object.values(packOf))].map((pack) => `pack_${pack}.wasm`);
+        assert.deepEqual(packs.sort(), ["pack_panels.wasm", "pack_stepper.wasm", "pack_verdict.wasm"]);
+
+        const { page, problems } = await openExplorer(browser);
+        await page.locator('[data-region="lanes"]').waitFor();
+        await page.locator("[data-fix-start]").waitFor();
+        await page.getByRole("button", { name: "Step forward" }).click();
+        await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        const fetched = await wasmFetched(page);
+        for (const pack of packs) assert.equal(fetched.filter((name) => name === pack).length, 1, `${pack} once: ${fetched}`);
+        const alone = fetched.filter((name) => name.replace(/\.wasm$/, "") in packOf);
+        assert.deepEqual(alone, [], "no packed module fetched by itself");
+        assert.deepEqual(problems, []);
+
+        // A pack that does not come costs a request per module, not a panel.
+        const refused = await browser.newPage();
+        await refused.page.route("**/pack_verdict.wasm", (route) => route.abort());
+        await refused.page.goto(`${browser.url}/#/explore`);
+        await refused.page.locator("[data-fix-start]").waitFor();
+        await refused.page.locator('table.outcomes[data-observed="true"]').waitFor();
+        assert.ok((await wasmFetched(refused.page)).includes("split_fix.wasm"));
+        onlyChunkFailed(refused.problems, "pack_verdict.wasm");
+        await refused.page.close();
+
     });
 
     test("the starter's verdict is the build's: the stepper's code comes after the verdict, the checker's after the page's load", async () => {
@@ -277,7 +310,7 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.getByRole("button", { name: "Step forward" }).click();
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
         const [stepperAt, verdictAt, origin] = await page.evaluate(() => [
-            performance.getEntriesByType("resource").find((e) => e.name.endsWith("/split_stepper.wasm"))?.startTime,
+            performance.getEntriesByType("resource").find((e) => e.name.endsWith("/pack_stepper.wasm"))?.startTime,
             Number(document.querySelector('[data-region="verdict"]').dataset.replyAt),
             performance.timeOrigin,
         ]);
@@ -305,10 +338,20 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.locator('[data-region="verdict"][data-state="done"]').waitFor({ timeout: 30000 });
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "4");
         assert.equal(await page.locator('[data-region="verdict"]').getAttribute("data-worker-answered-by"), "worker");
-        const checkerIn = events.indexOf("finished split_checker.wasm");
-        assert.ok(checkerIn >= 0, events.join("\n"));
-        for (const chunk of ["split_stepper.wasm", "split_lanes.wasm", "split_machine.wasm"]) {
-            assert.ok(events.indexOf(`request ${chunk}`) > checkerIn, `${chunk} waited for the checker's chunk:\n${events.join("\n")}`);
+        // On one clock: each side's resource timings from its own time origin.
+        const fetchedAt = (names) =>
+            Object.fromEntries(
+                performance
+                    .getEntriesByType("resource")
+                    .filter((e) => names.includes(e.name.split("/").pop()))
+                    .map((e) => [e.name.split("/").pop(), { start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + e.responseEnd }]),
+            );
+        const inWorkers = await Promise.all(page.workers().map((worker) => worker.evaluate(fetchedAt, ["split_checker.wasm"])));
+        const checker = inWorkers.find((w) => w["split_checker.wasm"])?.["split_checker.wasm"];
+        assert.ok(checker, events.join("\n"));
+        const inPage = await page.evaluate(fetchedAt, ["pack_stepper.wasm", "pack_panels.wasm"]);
+        for (const chunk of ["pack_stepper.wasm", "pack_panels.wasm"]) {
+            assert.ok(inPage[chunk]?.start > checker.end, `${chunk} asked for at ${inPage[chunk]?.start}, the checker's chunk in at ${checker.end}:\n${events.join("\n")}`);
         }
         // The link's check went to the worker index.html started: it was not restarted for it.
         assert.equal(events.filter((e) => e === "request check-worker-loader.js").length, 1, events.join("\n"));
@@ -335,20 +378,26 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     test("lanes whose stepper cannot be fetched say so, and an edit tries again", async () => {
         const { page, problems } = await browser.newPage();
-        await page.route("**/split_stepper.wasm", (route) => route.abort());
+        const asked = [];
+        page.on("request", (request) => asked.push(request.url().split("/").pop()));
+        const refused = ["pack_stepper.wasm", "split_stepper.wasm"];
+        for (const file of refused) await page.route(`**/${file}`, (route) => route.abort());
         await page.goto(`${browser.url}/#/explore`);
         const lanes = page.locator('[data-region="lanes"]');
         const alert = lanes.getByRole("alert");
         await alert.waitFor();
         assert.equal(await alert.innerText(), "The stepper's code did not load (the browser's console says why). Edit the text to try again, or reload the page.");
         assert.match(await page.locator('[data-region="machine"] .panel-empty').innerText(), /^The machine appears once the stepper's code has loaded/);
-        onlyChunkFailed(problems, "split_stepper.wasm");
+        onlyChunkFailed(problems, refused);
 
-        await page.unroute("**/split_stepper.wasm");
+        for (const file of refused) await page.unroute(`**/${file}`);
         problems.length = 0;
         await loadTemplate(page, "mp-relaxed");
         await page.getByRole("button", { name: "Step forward" }).click();
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
+        // A pack that failed is not asked for again: the retry asks for the module's own file.
+        assert.equal(asked.filter((name) => name === "pack_stepper.wasm").length, 1, asked.join(" "));
+        assert.ok(asked.filter((name) => name === "split_stepper.wasm").length >= 2, asked.join(" "));
         assert.deepEqual(problems, []);
     });
 });

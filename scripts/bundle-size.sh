@@ -5,7 +5,8 @@
 # (fencelab-markdown*, built by scripts/build-wasm-crate.sh), and what the checker worker
 # fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh),
 # and the chunks of the app's lazy panels (split_*.wasm and chunk_*.wasm, shared by several
-# panels: scripts/split-app-wasm.sh), each fetched the first time its panel shows. Their
+# panels: scripts/split-app-wasm.sh), each fetched the first time its panel shows, and the
+# packs (pack_*.wasm) that hold the explorer's waves of them (scripts/pack-chunks.mjs). Their
 # loader, __wasm_split.js, is imported by the app's glue and counts in the first load.
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
@@ -22,7 +23,7 @@ total_gz=0
 printf '%-44s %10s %10s\n' file bytes gzipped
 for f in "$dist"/*.wasm "$dist"/*.js; do
     [ -e "$f" ] || continue
-    case "$(basename "$f")" in fencelab-markdown* | fencelab-engine* | split_*.wasm | chunk_*.wasm) continue ;; esac
+    case "$(basename "$f")" in fencelab-markdown* | fencelab-engine* | split_*.wasm | chunk_*.wasm | pack_*.wasm) continue ;; esac
     raw=$(wc -c < "$f")
     packed=$(gz "$f")
     total_raw=$((total_raw + raw))
@@ -39,7 +40,7 @@ for f in "$dist"/fencelab-engine*; do
     [ -e "$f" ] || continue
     printf '%-44s %10d %10d\n' "after load: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
 done
-for f in "$dist"/split_*.wasm "$dist"/chunk_*.wasm; do
+for f in "$dist"/split_*.wasm "$dist"/chunk_*.wasm "$dist"/pack_*.wasm; do
     [ -e "$f" ] || continue
     printf '%-44s %10d %10d\n' "after load: $(basename "$f")" "$(wc -c < "$f")" "$(gz "$f")"
 done

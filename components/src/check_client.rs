@@ -117,7 +117,7 @@ impl CheckClient {
     /// Starts the worker and re-checks on every edit or mode change; `typing` says whether
     /// the latest edit was a keystroke. Call it from the root, so replies never arrive
     /// after their signals are gone. `chunks` is released once the worker has the checker's
-    /// code or the first check has ended, whichever comes first.
+    /// code or its first check has ended, whichever comes first.
     pub fn start(mode: RwSignal<Mode>, analysis: Memo<Analysis>, typing: impl Fn() -> bool + Send + Sync + 'static, chunks: ChunkGate) -> CheckClient {
         let client = CheckClient { chunks: Some(chunks), ..CheckClient::idle() };
         client.respawn(CheckerFetch::for_first_worker());
@@ -144,7 +144,13 @@ impl CheckClient {
         on_cleanup(move || client.live.update_value(|l| l.take().into_iter().for_each(|l| l.attached.stop())));
         if chunks.waits_for_worker() {
             Effect::new(move || {
-                if !matches!(client.state.get(), CheckState::Running { .. } | CheckState::Queued) {
+                let state = client.state.get();
+                // The build's answer on the starter, which a link's page shows before it
+                // restores the link's text, is no check of the worker's: the worker may not
+                // have begun to fetch the checker's code yet.
+                let by_build = matches!(state, CheckState::Done { request, .. }
+                    if client.timing.with_untracked(|t| t.is_some_and(|t| t.request == request && t.worker.answered_by == Answerer::Build)));
+                if !matches!(state, CheckState::Running { .. } | CheckState::Queued) && !by_build {
                     chunks.release();
                 }
             });

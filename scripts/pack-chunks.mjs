@@ -1,0 +1,164 @@
+// Packs the lazy panels' wasm modules that the explorer loads together into one file per
+// wave, and points the chunk loader (__wasm_split.js) at the packs (docs/loading.md,
+// "Chunk packs"). Run by scripts/split-app-wasm.sh on trunk's staging directory.
+// Usage: node scripts/pack-chunks.mjs DIR
+//
+// Each `fetch()` a page starts costs its main thread 0.3-1.5 ms on the 2-core
+// development machines, and after the first verdict the explorer asks for about fifty
+// modules in three waves. A pack is a wasm file of custom sections only, one per module
+// (named by the module's file), so it is served, compressed and cached like any wasm, and
+// the page takes each module out with `WebAssembly.Module.customSections`.
+//
+// The explorer's split points open their packs, each only while none of its modules has
+// been asked for (the explorer's usual order). Otherwise, and for every other split point
+// (the worker's checker, the lessons, the block editor, the link maker, the timeline),
+// each module is fetched from its own file as before. A module whose pack did not load
+// comes from its own file too, so a failed pack costs a second request, not a panel.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The explorer's waves, in the order it asks for them (components/src/explore.rs): the
+ * observations and the fix panel after the verdict's frame, the stepper with the first
+ * session, the lanes and the machine panel once the stepper is here. A pack holds the
+ * modules its split points need that no earlier pack holds.
+ */
+const PACKS = [
+    { name: "verdict", splits: ["observed", "fix"] },
+    { name: "stepper", splits: ["stepper"] },
+    { name: "panels", splits: ["lanes", "machine"] },
+];
+
+const dir = process.argv[2];
+if (!dir) {
+    console.error("usage: node scripts/pack-chunks.mjs DIR (trunk's staging directory)");
+    process.exit(2);
+}
+const loaderPath = join(dir, "__wasm_split.js");
+const loader = readFileSync(loaderPath, "utf8");
+
+function fail(message) {
+    console.error(`pack-chunks: ${message}; wasm-split-cli's loader may have changed shape (${loaderPath})`);
+    process.exit(1);
+}
+
+// wasm-split-cli's loader: one `makeLoad` per module, fetching `./NAME.wasm`; a split
+// point's export lists the chunks it needs.
+const FETCHER =
+    /const src = fetch\(new URL\("\.\/(\w+)\.wasm", import\.meta\.url\)\);\n\s*src\.catch\(\(\) => \{\}\);\n\s*return async \(imports\) => \(WebAssembly\.instantiateStreaming\(src, imports\)\);/g;
+const SPLIT = /export const __wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\(\(\) => \{.*?\n, \[([^\]]*)\]\)\);/gs;
+
+const modules = [...loader.matchAll(FETCHER)].map((m) => m[1]);
+const splits = new Map(
+    [...loader.matchAll(SPLIT)].map((m) => [
+        m[1],
+        [`split_${m[1]}`, ...m[2].split(",").map((d) => d.trim().replace(/^__chunk_/, "chunk_")).filter(Boolean)],
+    ]),
+);
+if (modules.length === 0 || splits.size === 0) fail("no modules or split points found");
+for (const needed of splits.values()) {
+    for (const module of needed) if (!modules.includes(module)) fail(`${module} is needed but has no fetcher`);
+}
+
+const packOf = {};
+const packs = {};
+for (const { name, splits: members } of PACKS) {
+    const held = [];
+    for (const split of members) {
+        const needed = splits.get(split) ?? fail(`no split point \`${split}\``);
+        for (const module of needed) {
+            if (!(module in packOf)) {
+                packOf[module] = name;
+                held.push(module);
+            }
+        }
+    }
+    packs[name] = held;
+}
+
+// A split point of a pack opens every pack that holds a module it needs (whichever of a
+// wave's split points asks first), so a wave never fetches part of a pack file by file.
+const packsOfSplit = Object.fromEntries(
+    PACKS.flatMap((pack) => pack.splits).map((split) => [split, [...new Set(splits.get(split).map((module) => packOf[module]))]]),
+);
+
+const leb = (n) => {
+    const out = [];
+    do {
+        let byte = n & 0x7f;
+        n >>>= 7;
+        if (n) byte |= 0x80;
+        out.push(byte);
+    } while (n);
+    return Buffer.from(out);
+};
+for (const [name, held] of Object.entries(packs)) {
+    const sections = held.map((module) => {
+        const title = Buffer.from(module);
+        const body = Buffer.concat([leb(title.length), title, readFileSync(join(dir, `${module}.wasm`))]);
+        return Buffer.concat([Buffer.from([0]), leb(body.length), body]);
+    });
+    writeFileSync(join(dir, `pack_${name}.wasm`), Buffer.concat([Buffer.from("\0asm\x01\0\0\0", "latin1"), ...sections]));
+}
+
+const helpers = `
+// Added by scripts/pack-chunks.mjs: the explorer's waves of modules come in one file each.
+const PACK_OF = ${JSON.stringify(packOf)};
+const PACKS = ${JSON.stringify(packs)};
+const PACKS_OF_SPLIT = ${JSON.stringify(packsOfSplit)};
+const askedFor = new Set();
+const openPacks = new Map();
+function openPacksFor(split) {
+    for (const pack of PACKS_OF_SPLIT[split]) {
+        if (openPacks.has(pack) || PACKS[pack].some((module) => askedFor.has(module))) continue;
+        const compiled = WebAssembly.compileStreaming(fetch(new URL(\`./pack_\${pack}.wasm\`, import.meta.url)));
+        openPacks.set(pack, compiled);
+        // A pack that failed is not asked for again.
+        compiled.catch(() => openPacks.delete(pack));
+    }
+}
+function withPacks(split, load) {
+    return () => {
+        openPacksFor(split);
+        return load();
+    };
+}
+function fromOwnFile(name) {
+    const src = fetch(new URL(\`./\${name}.wasm\`, import.meta.url));
+    src.catch(() => {});
+    return (imports) => WebAssembly.instantiateStreaming(src, imports);
+}
+function moduleSource(name) {
+    askedFor.add(name);
+    const pack = openPacks.get(PACK_OF[name]);
+    if (pack === undefined) return fromOwnFile(name);
+    if (PACKS[PACK_OF[name]].every((module) => askedFor.has(module))) openPacks.delete(PACK_OF[name]);
+    const section = pack.then((compiled) => WebAssembly.Module.customSections(compiled, name)[0]);
+    section.catch(() => {});
+    return async (imports) => {
+        const bytes = await section.catch(() => undefined);
+        // A pack that did not come (or lacks the module): the module's own file.
+        if (bytes === undefined) return fromOwnFile(name)(imports);
+        return WebAssembly.instantiate(bytes, imports);
+    };
+}
+`;
+
+let rewritten = loader.replace(FETCHER, (_, module) => `return moduleSource("${module}");`);
+for (const split of PACKS.flatMap((pack) => pack.splits)) {
+    const head = `export const __wasm_split_load_${split} = wrapAsyncCb(makeLoad(`;
+    const at = rewritten.indexOf(head);
+    const end = rewritten.indexOf("]));", at);
+    if (at < 0 || end < 0) fail(`no export for \`${split}\``);
+    rewritten =
+        rewritten.slice(0, at) +
+        `export const __wasm_split_load_${split} = wrapAsyncCb(withPacks("${split}", makeLoad(` +
+        rewritten.slice(at + head.length, end) +
+        "])));" +
+        rewritten.slice(end + "]));".length);
+}
+const firstLoad = rewritten.indexOf("function makeLoad(");
+if (firstLoad < 0) fail("no makeLoad");
+writeFileSync(loaderPath, rewritten.slice(0, firstLoad) + helpers.trimStart() + rewritten.slice(firstLoad));
+const count = Object.values(packs).reduce((n, held) => n + held.length, 0);
+console.log(`pack-chunks: ${count} of ${modules.length} modules in ${PACKS.length} packs (${PACKS.map((p) => p.name).join(", ")})`);

@@ -26,6 +26,8 @@ export async function skipReason() {
     return null;
 }
 
+// FENCELAB_EXTRA_ARGS: more browser switches for an experiment, space-separated
+// (e.g. `--js-flags=--no-wasm-lazy-compilation`, docs/loading.md).
 const CHROMIUM_ARGS = [
     ...(process.env.FENCELAB_EXTRA_ARGS ? process.env.FENCELAB_EXTRA_ARGS.split(" ") : []),
     "--headless",

@@ -381,8 +381,8 @@ impl CheckClient {
 const EARLY_WORKER: &str = "fencelabWorker";
 
 /// Hands this page's compiled module to the worker index.html started, as soon as the
-/// wasm runs (`crate::start`, before the app mounts): the worker then instantiates and
-/// warms up (`crate::worker::serve`) while the page mounts. The worker stays where
+/// wasm runs (`crate::start`, before the app mounts): the worker then instantiates
+/// (`crate::worker::serve`) while the page mounts. The worker stays where
 /// index.html left it for `start_worker` to adopt. Nothing happens without one.
 pub fn hand_module_to_early_worker() {
     if let Ok(worker) = js_sys::Reflect::get(&js_sys::global(), &EARLY_WORKER.into()).and_then(|w| w.dyn_into::<Worker>()) {

@@ -53,7 +53,7 @@ pub fn start() {
     if worker::in_worker() {
         worker::serve();
     } else {
-        // The worker compiles what the checks need while the page mounts.
+        // The worker starts while the page mounts.
         check_client::hand_module_to_early_worker();
         // In a task of its own: the one that instantiates the wasm already ends the
         // wasm's compilation, and the two together would be one long task.

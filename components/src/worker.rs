@@ -99,8 +99,8 @@ pub fn serve() {
     // The handler lives as long as the worker.
     on_message.forget();
     // When a request is sure to come, the checker's code is fetched now, beside the
-    // warm-up; otherwise (the starter's verdict is the build's) once the page has loaded,
-    // so that the first edit is checked at once rather than after a fetch.
+    // warm-up (`warm_up`); otherwise (the starter's verdict is the build's) once the page
+    // has loaded, so that the first edit is checked at once rather than after a fetch.
     let when = js_sys::Reflect::get(&scope, &"fencelabCheckerFetch".into()).ok().and_then(|w| w.as_string());
     // A loader that says nothing gets the explorer's choice.
     let when = when.as_deref().and_then(CheckerFetch::from_word).unwrap_or(CheckerFetch::AfterLoad);
@@ -114,7 +114,13 @@ pub fn serve() {
         }
     };
     match when {
-        CheckerFetch::Now => prefetch(),
+        CheckerFetch::Now => {
+            prefetch();
+            // In a task of its own, so the checker's fetches go out first.
+            let warm = Closure::once_into_js(warm_up);
+            // Not scheduled only when the worker is closing.
+            let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
+        }
         CheckerFetch::Never => {}
         CheckerFetch::AfterLoad => {
             // A request that came first has fetched it already (or tried to).
@@ -127,7 +133,6 @@ pub fn serve() {
             let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), CHECKER_AFTER_READY_MS);
         }
     }
-    warm_up();
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
     post(&scope, &encode(&CheckReply::Ready));
 }
@@ -203,11 +208,12 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &[u8]) {
     let _ = scope.post_message(&js_sys::Uint8Array::from(reply));
 }
 
-/// Parses the starter scenario, as the page does on its first load. V8 compiles a wasm
-/// function on its first call, and the page and this worker share one compiled module, so
-/// what compiles here is compiled for the page too: the worker does it on another core
-/// while the page mounts (docs/loading.md). (The stepper the page starts next is a chunk
-/// of its own, which the page compiles.)
+/// Parses the starter scenario while the checker's code is on its way, on a page whose
+/// first check is this worker's (a shared link): V8 compiles a wasm function on its first
+/// call, and this compiles the model's code that parse and check share, and the parser
+/// for the page (the page and this worker share one compiled module). On the explorer,
+/// whose first verdict is the build's, the page's own parse compiles it: a warm-up there
+/// only competed with the page's load for this machine's two cores (docs/loading.md).
 fn warm_up() {
     let _ = Analysis::of(STARTER_SCENARIO);
 }

@@ -23,7 +23,7 @@ import { join } from "node:path";
  * session, the lanes and the machine panel once the stepper is here. A pack holds the
  * modules its split points need that no earlier pack holds.
  */
-const PACKS = [
+const WAVES = [
     { name: "verdict", splits: ["observed", "fix"] },
     { name: "stepper", splits: ["stepper"] },
     { name: "panels", splits: ["lanes", "machine"] },
@@ -62,7 +62,7 @@ for (const needed of splits.values()) {
 
 const packOf = {};
 const packs = {};
-for (const { name, splits: members } of PACKS) {
+for (const { name, splits: members } of WAVES) {
     const held = [];
     for (const split of members) {
         const needed = splits.get(split) ?? fail(`no split point \`${split}\``);
@@ -79,7 +79,7 @@ for (const { name, splits: members } of PACKS) {
 // A split point of a pack opens every pack that holds a module it needs (whichever of a
 // wave's split points asks first), so a wave never fetches part of a pack file by file.
 const packsOfSplit = Object.fromEntries(
-    PACKS.flatMap((pack) => pack.splits).map((split) => [split, [...new Set(splits.get(split).map((module) => packOf[module]))]]),
+    WAVES.flatMap((wave) => wave.splits).map((split) => [split, [...new Set(splits.get(split).map((module) => packOf[module]))]]),
 );
 
 const leb = (n) => {
@@ -144,21 +144,19 @@ function moduleSource(name) {
 }
 `;
 
-let rewritten = loader.replace(FETCHER, (_, module) => `return moduleSource("${module}");`);
-for (const split of PACKS.flatMap((pack) => pack.splits)) {
-    const head = `export const __wasm_split_load_${split} = wrapAsyncCb(makeLoad(`;
-    const at = rewritten.indexOf(head);
-    const end = rewritten.indexOf("]));", at);
-    if (at < 0 || end < 0) fail(`no export for \`${split}\``);
-    rewritten =
-        rewritten.slice(0, at) +
-        `export const __wasm_split_load_${split} = wrapAsyncCb(withPacks("${split}", makeLoad(` +
-        rewritten.slice(at + head.length, end) +
-        "])));" +
-        rewritten.slice(end + "]));".length);
-}
+const packed = new Set(Object.keys(packsOfSplit));
+const wrapped = new Set();
+const rewritten = loader
+    .replace(FETCHER, (_, module) => `return moduleSource("${module}");`)
+    .replace(SPLIT, (whole, split) => {
+        if (!packed.has(split)) return whole;
+        wrapped.add(split);
+        const head = "wrapAsyncCb(makeLoad(";
+        return whole.replace(head, `wrapAsyncCb(withPacks("${split}", makeLoad(`).replace(/\]\)\);$/, "])));");
+    });
+for (const split of packed) if (!wrapped.has(split)) fail(`no export for \`${split}\``);
 const firstLoad = rewritten.indexOf("function makeLoad(");
 if (firstLoad < 0) fail("no makeLoad");
 writeFileSync(loaderPath, rewritten.slice(0, firstLoad) + helpers.trimStart() + rewritten.slice(firstLoad));
 const count = Object.values(packs).reduce((n, held) => n + held.length, 0);
-console.log(`pack-chunks: ${count} of ${modules.length} modules in ${PACKS.length} packs (${PACKS.map((p) => p.name).join(", ")})`);
+console.log(`pack-chunks: ${count} of ${modules.length} modules in ${WAVES.length} packs (${WAVES.map((w) => w.name).join(", ")})`);

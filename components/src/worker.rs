@@ -116,21 +116,19 @@ pub fn serve() {
     match when {
         CheckerFetch::Now => {
             prefetch();
-            // In a task of its own, so the checker's fetches go out first.
-            let warm = Closure::once_into_js(warm_up);
-            // Not scheduled only when the worker is closing.
-            let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(warm.unchecked_ref(), 0);
+            // In a task of its own, so the checker's fetches go out first. Not scheduled
+            // only when the worker is closing.
+            let _ = run_later(&scope, 0, warm_up);
         }
         CheckerFetch::Never => {}
         CheckerFetch::AfterLoad => {
             // A request that came first has fetched it already (or tried to).
-            let later = Closure::once_into_js(move || {
+            // Not scheduled only when the worker is closing; a request then loads the code itself.
+            let _ = run_later(&scope, CHECKER_AFTER_READY_MS, move || {
                 if NEWEST_REQUEST.get() == 0 {
                     prefetch();
                 }
             });
-            // Not scheduled only when the worker is closing; a request then loads the code itself.
-            let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), CHECKER_AFTER_READY_MS);
         }
     }
     engine::READY_AT.set(scope.performance().map_or(0.0, |p| p.now()));
@@ -200,6 +198,12 @@ fn answer_with_checker(request: Vec<u8>) -> Result<(), ChunkLoadFailed> {
     let now = || clock.as_ref().map_or(0.0, |p| p.now());
     answer(&request, Answerer::Worker, &now, &mut |reply| post(&scope, &reply));
     Ok(())
+}
+
+/// Runs `work` once, in a task `delay_ms` from now.
+fn run_later(scope: &DedicatedWorkerGlobalScope, delay_ms: i32, work: impl FnOnce() + 'static) -> Result<i32, JsValue> {
+    let work = Closure::once_into_js(work);
+    scope.set_timeout_with_callback_and_timeout_and_arguments_0(work.unchecked_ref(), delay_ms)
 }
 
 /// Posts one reply to the page. A closed port only means the page went away; there is no
@@ -346,7 +350,7 @@ mod engine {
         }
         let now = scope.performance().map_or(0.0, |p| p.now());
         let delay = (READY_AT.get() + AFTER_READY_MS - now).max(0.0);
-        let fetch = Closure::once_into_js(|| {
+        let fetch = || {
             // A fix request may have fetched it meanwhile.
             let due = ENGINE.with(|e| {
                 let mut stage = e.borrow_mut();
@@ -359,8 +363,8 @@ mod engine {
             if due {
                 wasm_bindgen_futures::spawn_local(load(WARM_UP_RUNS));
             }
-        });
-        if scope.set_timeout_with_callback_and_timeout_and_arguments_0(fetch.unchecked_ref(), delay as i32).is_err() {
+        };
+        if run_later(scope, delay as i32, fetch).is_err() {
             give_up("could not be scheduled", &JsValue::UNDEFINED);
         }
     }

@@ -4,8 +4,9 @@
 //! docs/loading.md). The lessons themselves are not bundled: trunk copies them into
 //! `dist/` and the app fetches them.
 //!
-//! It also checks the starter scenario, the explorer's first text, and bundles that report
-//! (`crate::starter`), so a first visit shows its verdict without a checker on the page.
+//! It also loads and checks the starter scenario, the explorer's first text, and bundles
+//! the load and the report (`crate::starter`), so a first visit shows its text and verdict
+//! with neither the parser nor a checker running on the page.
 
 use std::env;
 use std::fs;
@@ -71,9 +72,10 @@ fn bundle_observations(lessons: &Path, out_dir: &Path) {
     }
 }
 
-/// `starter_report.postcard`: the checker's report on the starter scenario under the
-/// default options (the explorer's first), as postcard. The app shows that report only
-/// for exactly the scenario this text loads to, and those options.
+/// `starter_loaded.postcard`: the starter scenario's `Loaded`, which the explorer takes
+/// for that exact text instead of parsing it; `starter_report.postcard`: the checker's
+/// report on it under the default options (the explorer's first). The app shows that
+/// report only for exactly the scenario this text loads to, and those options.
 fn bundle_starter_report(manifest: &Path, out_dir: &Path) {
     let path = manifest.join("templates").join("starter.fence");
     println!("cargo:rerun-if-changed={}", path.display());
@@ -81,6 +83,10 @@ fn bundle_starter_report(manifest: &Path, out_dir: &Path) {
     let loaded = fencelab::load(&text);
     if let Some(problem) = loaded.diagnostics.iter().find(|d| d.is_error()) {
         panic!("{} does not load: {}", path.display(), problem.message);
+    }
+    let loaded_bytes = postcard::to_allocvec(&loaded).unwrap_or_else(|err| panic!("cannot encode the starter's load: {err}"));
+    if let Err(err) = fs::write(out_dir.join("starter_loaded.postcard"), loaded_bytes) {
+        panic!("cannot write the starter's load: {err}");
     }
     let options = Options::default();
     let report = check(&loaded.scenario, &options);

@@ -1,13 +1,16 @@
 //! Parse + verify in one call: what the CLI, lessons and the app use to read a scenario.
 
+use serde::{Deserialize, Serialize};
+
 use crate::diag::Diagnostic;
 use crate::model::Scenario;
 use crate::syntax::{parse, SourceMap};
 use crate::verify::verify;
 
 /// A parsed and verified scenario with every diagnostic (errors, warnings, notes) in
-/// source order.
-#[derive(Clone, Debug, Default)]
+/// source order. Serializable so that a build can load a text once and ship the result
+/// (the app's starter scenario).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Loaded {
     pub scenario: Scenario,
     pub source_map: SourceMap,

@@ -59,8 +59,23 @@ impl PartialEq for Analysis {
 }
 
 impl Analysis {
+    /// `source` parsed and verified.
     pub fn of(source: &str) -> Analysis {
-        let loaded = fencelab::load(source);
+        Analysis::from_loaded(source, fencelab::load(source))
+    }
+
+    /// What the editor shows for `source`: the build's load when it is the starter
+    /// scenario's text (`crate::starter::loaded`), so the explorer's first render runs no
+    /// parser; a parse otherwise.
+    pub fn for_editor(source: &str) -> Analysis {
+        if source == crate::state::STARTER_SCENARIO {
+            Analysis::from_loaded(source, crate::starter::loaded())
+        } else {
+            Analysis::of(source)
+        }
+    }
+
+    fn from_loaded(source: &str, loaded: Loaded) -> Analysis {
         let diagnostics = loaded.diagnostics.iter().map(|d| DiagView::from_diagnostic(d, source)).collect();
         Analysis { source: source.to_string(), loaded: Arc::new(loaded), diagnostics: Arc::new(diagnostics) }
     }
@@ -103,6 +118,17 @@ mod tests {
         assert!(first.col.is_some_and(|c| c >= 5), "column inside the instruction: {first:?}");
         assert!(first.message.contains("aquire"), "{first:?}");
         assert_eq!(analysis.line_marks(), vec![(4, Severity::Error)]);
+    }
+
+    #[test]
+    fn the_editor_takes_the_starters_load_from_the_build_and_parses_anything_else() {
+        let starter = crate::state::STARTER_SCENARIO;
+        let editor = Analysis::for_editor(starter);
+        let parsed = Analysis::of(starter);
+        assert_eq!(*editor.loaded, *parsed.loaded);
+        assert_eq!(editor.diagnostics, parsed.diagnostics);
+        let typo = format!("{starter}\nthread late @nowhere:\n");
+        assert!(Analysis::for_editor(&typo).has_errors(), "an edited text is parsed afresh");
     }
 
     #[test]

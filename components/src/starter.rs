@@ -1,20 +1,33 @@
-//! The starter scenario's report, made by the build (`components/build.rs`) with the
-//! same checker the worker runs. A first visit's verdict comes from it, so the page links
-//! no checker of its own: the worker loads the checker's code, a wasm chunk, when it has a
-//! scenario to check (`crate::worker`, docs/loading.md).
+//! The starter scenario's load and report, made by the build (`components/build.rs`) with
+//! the same parser and checker the worker runs. A first visit's text and verdict come from
+//! them, so the page links no checker of its own and runs no parser as it loads: the worker
+//! loads the checker's code, a wasm chunk, when it has a scenario to check, and compiles the
+//! parser for the page once the page has loaded (`crate::worker`, docs/loading.md).
 
 use fencelab::check::{Options, Report};
 use fencelab::link::{decode_postcard, LinkError};
 use fencelab::model::Scenario;
+use fencelab::Loaded;
 
 use crate::state::STARTER_SCENARIO;
+
+/// `fencelab::load` of the starter scenario's text.
+const LOADED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_loaded.postcard"));
 
 /// The checker's report on the starter scenario under the default options.
 const REPORT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_report.postcard"));
 
 thread_local! {
-    /// The starter scenario, loaded from the text the build loaded.
-    static STARTER: Scenario = fencelab::load(STARTER_SCENARIO).scenario;
+    /// The starter scenario, as the build loaded it.
+    static STARTER: Scenario = loaded().scenario;
+}
+
+/// `fencelab::load(STARTER_SCENARIO)`, decoded from the build's. V8 compiles a wasm
+/// function on its first call, and the parser and verifier are the largest code a load
+/// calls: a visit's first render does without them. A bundle that does not decode (the
+/// tests decode it, so never expected) is parsed instead.
+pub fn loaded() -> Loaded {
+    decode_postcard(LOADED).unwrap_or_else(|_| fencelab::load(STARTER_SCENARIO))
 }
 
 /// Whether the build's report is the checker's on `scenario` under `options`: they are
@@ -39,6 +52,13 @@ mod tests {
         let loaded = fencelab::load(STARTER_SCENARIO);
         assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
         loaded.scenario
+    }
+
+    #[test]
+    fn the_bundled_load_is_the_parsers() {
+        let bundled: Loaded = decode_postcard(LOADED).expect("the bundled load decodes");
+        assert_eq!(bundled, fencelab::load(STARTER_SCENARIO));
+        assert_eq!(loaded().scenario, starter());
     }
 
     #[test]

@@ -160,7 +160,7 @@ impl AppState {
     ) -> AppState {
         let source = RwSignal::new(source);
         let mode = RwSignal::new(mode);
-        let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::of(s))));
+        let analysis = Memo::new(move |_| source.with(|s| measured("fencelab:parse", || Analysis::for_editor(s))));
         let last_typing_ms = StoredValue::new(None);
         let check = start_check(mode, analysis, Box::new(move || last_typing_ms.get_value().is_some()));
         let tape = RwSignal::new_local(None::<Result<Tape, NoSession>>);

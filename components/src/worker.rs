@@ -100,7 +100,8 @@ pub fn serve() {
     on_message.forget();
     // When a request is sure to come, the checker's code is fetched now, beside the
     // warm-up (`warm_up`); otherwise (the starter's verdict is the build's) once the page
-    // has loaded, so that the first edit is checked at once rather than after a fetch.
+    // has loaded, with the warm-up after it, so that the first edit is checked at once
+    // rather than after a fetch, and parsed with compiled code.
     let when = js_sys::Reflect::get(&scope, &"fencelabCheckerFetch".into()).ok().and_then(|w| w.as_string());
     // A loader that says nothing gets the explorer's choice.
     let when = when.as_deref().and_then(CheckerFetch::from_word).unwrap_or(CheckerFetch::AfterLoad);
@@ -124,9 +125,13 @@ pub fn serve() {
         CheckerFetch::AfterLoad => {
             // A request that came first has fetched it already (or tried to).
             // Not scheduled only when the worker is closing; a request then loads the code itself.
-            let _ = run_later(&scope, CHECKER_AFTER_READY_MS, move || {
-                if NEWEST_REQUEST.get() == 0 {
-                    prefetch();
+            let _ = run_later(&scope, CHECKER_AFTER_READY_MS, {
+                let scope = scope.clone();
+                move || {
+                    if NEWEST_REQUEST.get() == 0 {
+                        prefetch();
+                    }
+                    let _ = run_later(&scope, 0, warm_up);
                 }
             });
         }
@@ -212,12 +217,14 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &[u8]) {
     let _ = scope.post_message(&js_sys::Uint8Array::from(reply));
 }
 
-/// Parses the starter scenario while the checker's code is on its way, on a page whose
-/// first check is this worker's (a shared link): V8 compiles a wasm function on its first
-/// call, and this compiles the model's code that parse and check share, and the parser
-/// for the page (the page and this worker share one compiled module). On the explorer,
-/// whose first verdict is the build's, the page's own parse compiles it: a warm-up there
-/// only competed with the page's load for this machine's two cores (docs/loading.md).
+/// Parses the starter scenario, so that V8, which compiles a wasm function on its first
+/// call, compiles the parser and verifier here rather than in a task of the page (the page
+/// and this worker share one compiled module), and the model's code that parse and check
+/// share. A shared link's worker does it while the checker's code is on its way. The
+/// explorer takes its first text's load and verdict from the build and parses nothing as
+/// it loads (`crate::starter`), so its worker does it once the page has loaded, before a
+/// first edit would have the page compile the parser: earlier, it only competed with the
+/// page's load for this machine's two cores (docs/loading.md).
 fn warm_up() {
     let _ = Analysis::of(STARTER_SCENARIO);
 }

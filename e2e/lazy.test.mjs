@@ -35,6 +35,13 @@ async function explorerHolding(browser, file) {
     return { page, problems, release };
 }
 
+/** A table the chunk loader carries (scripts/pack-chunks.mjs): `PACKS`, `PACKS_OF_SPLIT`. */
+function loaderTable(name) {
+    const table = readFileSync(join(distDir, "__wasm_split.js"), "utf8").match(new RegExp(`^const ${name} = (.*);$`, "m"));
+    assert.ok(table, `the loader has its table ${name}`);
+    return JSON.parse(table[1]);
+}
+
 /** Asserts that the page's console problems are all aborted fetches of `files` (one name or a list). */
 function onlyChunkFailed(problems, files) {
     const names = [files].flat().map((file) => file.replace(".", "\\."));
@@ -266,12 +273,12 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     });
 
     test("the explorer's waves of chunks come in their packs, one request each, and a pack that fails costs no panel", async () => {
-        // The loader's table of which pack holds which module (scripts/pack-chunks.mjs).
-        const table = readFileSync(join(distDir, "__wasm_split.js"), "utf8").match(/^const PACK_OF = (.*);$/m);
-        assert.ok(table, "the loader has its pack table");
-        const packOf = JSON.parse(table[1]);
-        const packs = [...new Set(Object.values(packOf))].map((pack) => `pack_${pack}.wasm`);
-        assert.deepEqual(packs.sort(), ["pack_panels.wasm", "pack_stepper.wasm", "pack_verdict.wasm"]);
+        // The loader's packs: the explorer's three waves, and the lessons' and the checker's.
+        const held = loaderTable("PACKS");
+        assert.deepEqual(Object.keys(held).sort(), ["checker", "lessons", "panels", "stepper", "verdict"]);
+        const waves = ["verdict", "stepper", "panels"];
+        const packs = waves.map((pack) => `pack_${pack}.wasm`);
+        const inWaves = new Set(waves.flatMap((wave) => held[wave]));
 
         const { page, problems } = await openExplorer(browser);
         await page.locator('[data-region="lanes"]').waitFor();
@@ -280,8 +287,9 @@ describe("lazy panels", { skip: skip ?? false }, () => {
         await page.waitForFunction(() => document.querySelector('input[aria-label="Jump to step"]')?.value === "1");
         const fetched = await wasmFetched(page);
         for (const pack of packs) assert.equal(fetched.filter((name) => name === pack).length, 1, `${pack} once: ${fetched}`);
-        const alone = fetched.filter((name) => name.replace(/\.wasm$/, "") in packOf);
+        const alone = fetched.filter((name) => inWaves.has(name.replace(/\.wasm$/, "")));
         assert.deepEqual(alone, [], "no packed module fetched by itself");
+        assert.ok(!fetched.some((name) => name === "pack_lessons.wasm" || name === "pack_checker.wasm"), `fetched: ${fetched}`);
         assert.deepEqual(problems, []);
 
         // A pack that does not come costs a request per module, not a panel.
@@ -296,10 +304,53 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     });
 
+    test("a lessons page that opens first fetches its code in one pack and the course in one file, beside each other", async () => {
+        const { page, problems } = await browser.newPage();
+        // The course and the renderer are asked for with the lessons' code, not once it is here.
+        let release;
+        const held = new Promise((ok) => (release = ok));
+        await page.route("**/pack_lessons.wasm", async (route) => {
+            await held;
+            await route.continue();
+        });
+        const beside = ["course.txt", "fencelab-markdown.js", "fencelab-markdown_bg.wasm"].map((file) =>
+            page.waitForRequest((request) => request.url().endsWith(`/${file}`), { timeout: 15000 }),
+        );
+        await page.goto(`${browser.url}/#/lessons/executed-is-not-visible`);
+        await Promise.all(beside);
+        release();
+        await page.locator('[data-region="lesson-lanes"]').first().waitFor();
+        await page.locator("[data-verdict]").first().waitFor();
+        const names = await page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.split("/").pop()));
+        assert.equal(names.filter((name) => name === "pack_lessons.wasm").length, 1, names.join(" "));
+        const packed = new Set(loaderTable("PACKS").lessons);
+        assert.deepEqual(names.filter((name) => packed.has(name.replace(/\.wasm$/, ""))), [], "no module of the pack fetched by itself");
+        assert.ok(!names.some((name) => name.endsWith(".md")), `the course is one file: ${names.join(" ")}`);
+        assert.deepEqual(problems, []);
+        await page.close();
+
+        // Without the pack the modules come one by one; without the bundle (a host that
+        // serves the lesson files only), the lesson files.
+        const refused = await browser.newPage();
+        await refused.page.route("**/pack_lessons.wasm", (route) => route.abort());
+        await refused.page.route("**/course.txt", (route) => route.fulfill({ status: 404, body: "not found" }));
+        await refused.page.goto(`${browser.url}/#/lessons/executed-is-not-visible`);
+        await refused.page.locator('[data-region="lesson-lanes"]').first().waitFor();
+        const fallback = await wasmFetched(refused.page);
+        assert.ok(fallback.includes("split_lessons.wasm"), fallback.join(" "));
+        const texts = await refused.page.evaluate(() => performance.getEntriesByType("resource").map((r) => r.name.split("/").pop()).filter((n) => n.endsWith(".md")));
+        assert.ok(texts.includes("index.md") && texts.includes("01-executed-is-not-visible.md"), texts.join(" "));
+        const unexpected = refused.problems.filter(
+            (p) => !/pack_lessons\.wasm|course\.txt|Failed to fetch|net::ERR_FAILED|status of 404/.test(p),
+        );
+        assert.deepEqual(unexpected, [], refused.problems.join("\n"));
+        await refused.page.close();
+    });
+
     test("the starter's verdict is the build's: the stepper's code comes after the verdict, the checker's after the page's load", async () => {
         const { page, problems } = await browser.newPage();
         // The worker's fetches are the page's requests too.
-        const checkerAsked = page.waitForRequest((r) => r.url().endsWith("/split_checker.wasm"), { timeout: 15000 });
+        const checkerAsked = page.waitForRequest((r) => r.url().endsWith("/pack_checker.wasm"), { timeout: 15000 });
         await page.goto(`${browser.url}/#/explore`);
         await page.locator('[data-region="verdict"][data-state="done"]').waitFor();
         const verdict = page.locator('[data-region="verdict"]');
@@ -346,8 +397,8 @@ describe("lazy panels", { skip: skip ?? false }, () => {
                     .filter((e) => names.includes(e.name.split("/").pop()))
                     .map((e) => [e.name.split("/").pop(), { start: performance.timeOrigin + e.startTime, end: performance.timeOrigin + e.responseEnd }]),
             );
-        const inWorkers = await Promise.all(page.workers().map((worker) => worker.evaluate(fetchedAt, ["split_checker.wasm"])));
-        const checker = inWorkers.find((w) => w["split_checker.wasm"])?.["split_checker.wasm"];
+        const inWorkers = await Promise.all(page.workers().map((worker) => worker.evaluate(fetchedAt, ["pack_checker.wasm"])));
+        const checker = inWorkers.find((w) => w["pack_checker.wasm"])?.["pack_checker.wasm"];
         assert.ok(checker, events.join("\n"));
         const inPage = await page.evaluate(fetchedAt, ["pack_stepper.wasm", "pack_panels.wasm"]);
         for (const chunk of ["pack_stepper.wasm", "pack_panels.wasm"]) {
@@ -361,16 +412,18 @@ describe("lazy panels", { skip: skip ?? false }, () => {
 
     test("a checker chunk that cannot be fetched fails the check with a message, and the next edit tries again", async () => {
         const { page, problems } = await browser.newPage();
-        await page.route("**/split_checker.wasm", (route) => route.abort());
+        // Its pack and, which the loader falls back to, its own file.
+        const refused = ["pack_checker.wasm", "split_checker.wasm"];
+        for (const file of refused) await page.route(`**/${file}`, (route) => route.abort());
         await page.goto(`${browser.url}/#/explore`);
         await page.locator('[data-region="verdict"][data-state="done"]').waitFor();
         await page.getByLabel("New scenario from a template").selectOption("mp-relaxed");
         await page.locator('[data-region="verdict"][data-state="failed"]').waitFor();
         const alert = page.locator('[data-region="verdict"] [role="alert"]');
         assert.match(await alert.innerText(), /^the checker's code did not load \(the browser's console says why\): edit the text to try again, or reload the page$/);
-        onlyChunkFailed(problems, "split_checker.wasm");
+        onlyChunkFailed(problems, refused);
 
-        await page.unroute("**/split_checker.wasm");
+        for (const file of refused) await page.unroute(`**/${file}`);
         problems.length = 0;
         assert.equal(await loadTemplate(page, "mp-release-acquire"), "correct");
         assert.deepEqual(problems, []);

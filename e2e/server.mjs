@@ -14,6 +14,7 @@ const TYPES = {
     ".png": "image/png",
     ".json": "application/json",
     ".md": "text/markdown; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
 };
 
 /** Serves `root` on an ephemeral port; returns `{ url, close }`. */

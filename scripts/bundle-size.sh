@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Prints the size of every wasm and js file trunk put in dist/, raw and gzipped, against
 # the load budget (issue 19: wasm + js at most 350 KiB gzipped), then what is fetched
-# only on demand, on the first lessons page: the lessons and the Markdown renderer
+# only on demand, on the first lessons page: the lessons (lessons/*.md, which a page fetches
+# as one file, lessons/course.txt: scripts/bundle-course.mjs) and the Markdown renderer
 # (fencelab-markdown*, built by scripts/build-wasm-crate.sh), and what the checker worker
 # fetches after load: the speed-built engine (fencelab-engine*, scripts/build-wasm-crate.sh),
 # and the chunks of the app's lazy panels (split_*.wasm and chunk_*.wasm, shared by several
 # panels: scripts/split-app-wasm.sh), each fetched the first time its panel shows, and the
-# packs (pack_*.wasm) that hold the explorer's waves of them (scripts/pack-chunks.mjs). Their
+# packs (pack_*.wasm) that hold the explorer's waves of them, the lessons' and the worker's
+# checker's (scripts/pack-chunks.mjs). Their
 # loader, __wasm_split.js, is imported by the app's glue and counts in the first load.
 # Usage: scripts/bundle-size.sh [dist dir]
 set -euo pipefail
@@ -52,4 +54,7 @@ if [ -d "$dist/lessons" ]; then
         lessons_gz=$((lessons_gz + $(gz "$f")))
     done
     printf '%-44s %10d %10d\n' "on demand: lessons/*.md" "$lessons_raw" "$lessons_gz"
+    if [ -e "$dist/lessons/course.txt" ]; then
+        printf '%-44s %10d %10d\n' "on demand: lessons/course.txt" "$(wc -c < "$dist/lessons/course.txt")" "$(gz "$dist/lessons/course.txt")"
+    fi
 fi

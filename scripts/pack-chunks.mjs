@@ -1,32 +1,46 @@
-// Packs the lazy panels' wasm modules that the explorer loads together into one file per
-// wave, and points the chunk loader (__wasm_split.js) at the packs (docs/loading.md,
-// "Chunk packs"). Run by scripts/split-app-wasm.sh on trunk's staging directory.
+// Packs the lazy panels' wasm modules that load together into one file each, and points
+// the chunk loader (__wasm_split.js) at the packs (docs/loading.md, "Chunk packs").
+// Run by scripts/split-app-wasm.sh on trunk's staging directory.
 // Usage: node scripts/pack-chunks.mjs DIR
 //
 // Each `fetch()` a page starts costs its main thread 0.3-1.5 ms on the 2-core
-// development machines, and after the first verdict the explorer asks for about fifty
-// modules in three waves. A pack is a wasm file of custom sections only, one per module
-// (named by the module's file), so it is served, compressed and cached like any wasm, and
-// the page takes each module out with `WebAssembly.Module.customSections`.
+// development machines, and a browser has six connections to a host: after the first
+// verdict the explorer asks for about fifty modules in three waves, a lessons page for
+// fifty at once, and the worker for seventeen before its first check. A pack is a wasm
+// file of custom sections only, one per module (named by the module's file), so it is
+// served, compressed and cached like any wasm, and the loader takes each module out with
+// `WebAssembly.Module.customSections`.
 //
-// The explorer's split points open their packs, each only while none of its modules has
-// been asked for (the explorer's usual order). Otherwise, and for every other split point
-// (the worker's checker, the lessons, the block editor, the link maker, the timeline),
-// each module is fetched from its own file as before. A module whose pack did not load
-// comes from its own file too, so a failed pack costs a second request, not a panel.
+// A split point of a pack opens its packs, each only while none of its modules has been
+// asked for (a visit's usual order). Otherwise, and for every other split point (the
+// block editor, the link maker, the timeline), each module is fetched from its own file
+// as before. A module whose pack did not load comes from its own file too, so a failed
+// pack costs a second request, not a panel.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
  * The explorer's waves, in the order it asks for them (components/src/explore.rs): the
  * observations and the fix panel after the verdict's frame, the stepper with the first
- * session, the lanes and the machine panel once the stepper is here. A pack holds the
- * modules its split points need that no earlier pack holds.
+ * session, the lanes and the machine panel once the stepper is here. A wave's pack holds
+ * the modules its split points need that no earlier wave's holds, so the explorer never
+ * fetches a module twice.
  */
 const WAVES = [
     { name: "verdict", splits: ["observed", "fix"] },
     { name: "stepper", splits: ["stepper"] },
     { name: "panels", splits: ["lanes", "machine"] },
+];
+
+/**
+ * Split points that open on a page of their own, with every module they need in one pack,
+ * the waves' modules included: the lessons routes (their scenario cards' stepper as well),
+ * and the check worker's checker, the only split point a worker loads. Opened only by
+ * the first split point named; the others find their modules in it while it is open.
+ */
+const WHOLE = [
+    { name: "lessons", splits: ["lessons", "stepper"] },
+    { name: "checker", splits: ["checker"] },
 ];
 
 const dir = process.argv[2];
@@ -60,27 +74,35 @@ for (const needed of splits.values()) {
     for (const module of needed) if (!modules.includes(module)) fail(`${module} is needed but has no fetcher`);
 }
 
-const packOf = {};
+const waveOf = {};
 const packs = {};
 for (const { name, splits: members } of WAVES) {
     const held = [];
     for (const split of members) {
         const needed = splits.get(split) ?? fail(`no split point \`${split}\``);
         for (const module of needed) {
-            if (!(module in packOf)) {
-                packOf[module] = name;
+            if (!(module in waveOf)) {
+                waveOf[module] = name;
                 held.push(module);
             }
         }
     }
     packs[name] = held;
 }
-
-// A split point of a pack opens every pack that holds a module it needs (whichever of a
-// wave's split points asks first), so a wave never fetches part of a pack file by file.
+// A split point of a wave opens every wave's pack that holds a module it needs (whichever
+// of a wave's split points asks first), so a wave never fetches part of a pack file by file.
 const packsOfSplit = Object.fromEntries(
-    WAVES.flatMap((wave) => wave.splits).map((split) => [split, [...new Set(splits.get(split).map((module) => packOf[module]))]]),
+    WAVES.flatMap((wave) => wave.splits).map((split) => [split, [...new Set(splits.get(split).map((module) => waveOf[module]))]]),
 );
+for (const { name, splits: members } of WHOLE) {
+    packs[name] = [...new Set(members.flatMap((split) => splits.get(split) ?? fail(`no split point \`${split}\``)))];
+    const opener = members[0];
+    if (opener in packsOfSplit) fail(`\`${opener}\` already opens a wave's packs`);
+    packsOfSplit[opener] = [name];
+}
+// Which packs hold each module (a wave's module may be in a whole pack too).
+const packsOfModule = {};
+for (const [name, held] of Object.entries(packs)) for (const module of held) (packsOfModule[module] ??= []).push(name);
 
 const leb = (n) => {
     const out = [];
@@ -102,8 +124,8 @@ for (const [name, held] of Object.entries(packs)) {
 }
 
 const helpers = `
-// Added by scripts/pack-chunks.mjs: the explorer's waves of modules come in one file each.
-const PACK_OF = ${JSON.stringify(packOf)};
+// Added by scripts/pack-chunks.mjs: modules that load together come in one file each.
+const PACKS_OF_MODULE = ${JSON.stringify(packsOfModule)};
 const PACKS = ${JSON.stringify(packs)};
 const PACKS_OF_SPLIT = ${JSON.stringify(packsOfSplit)};
 const askedFor = new Set();
@@ -130,9 +152,11 @@ function fromOwnFile(name) {
 }
 function moduleSource(name) {
     askedFor.add(name);
-    const pack = openPacks.get(PACK_OF[name]);
-    if (pack === undefined) return fromOwnFile(name);
-    if (PACKS[PACK_OF[name]].every((module) => askedFor.has(module))) openPacks.delete(PACK_OF[name]);
+    const from = (PACKS_OF_MODULE[name] ?? []).find((pack) => openPacks.has(pack));
+    if (from === undefined) return fromOwnFile(name);
+    const pack = openPacks.get(from);
+    // Every module it holds has been asked for: the pack's bytes can go.
+    if (PACKS[from].every((module) => askedFor.has(module))) openPacks.delete(from);
     const section = pack.then((compiled) => WebAssembly.Module.customSections(compiled, name)[0]);
     section.catch(() => {});
     return async (imports) => {
@@ -159,4 +183,4 @@ const firstLoad = rewritten.indexOf("function makeLoad(");
 if (firstLoad < 0) fail("no makeLoad");
 writeFileSync(loaderPath, rewritten.slice(0, firstLoad) + helpers.trimStart() + rewritten.slice(firstLoad));
 const count = Object.values(packs).reduce((n, held) => n + held.length, 0);
-console.log(`pack-chunks: ${count} of ${modules.length} modules in ${WAVES.length} packs (${WAVES.map((w) => w.name).join(", ")})`);
+console.log(`pack-chunks: ${count} modules (of ${modules.length}, some twice) in ${Object.keys(packs).length} packs (${Object.keys(packs).join(", ")})`);

@@ -90,8 +90,12 @@ pub fn App() -> impl IntoView {
 fn page(route: Route) -> AnyView {
     match route {
         Route::Explore => view! { <explore::ExplorePage /> }.into_any(),
-        // The lessons' code is a chunk of its own, fetched with the first lessons page.
-        Route::Lesson(id) => lazy::lazy_panel("the lessons", lesson_page::lesson_page(id)).into_any(),
+        // The lessons' code is a chunk of its own, fetched with the first lessons page, and
+        // the course and its renderer beside it.
+        Route::Lesson(id) => {
+            lessons::begin_loading();
+            lazy::lazy_panel("the lessons", lesson_page::lesson_page(id)).into_any()
+        }
         Route::Shared(code) => view! { <shared_page::SharedPage code=code /> }.into_any(),
         Route::NotFound(hash) => view! {
             <section class="page-message" data-page="not-found">

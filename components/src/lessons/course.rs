@@ -1,6 +1,7 @@
 //! The course, fetched on first visit to a lessons page (`lessons/` is copied next to the
 //! app by trunk, so the lesson texts are not in the wasm) and parsed once by the core.
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use fencelab::lesson::{parse_index, parse_lesson, Lesson, LessonError};
@@ -31,6 +32,24 @@ pub struct Course {
 }
 
 static COURSE: OnceLock<Course> = OnceLock::new();
+
+thread_local! {
+    /// The bundle's fetch, begun with the route (`begin_fetching`) while the lessons' code
+    /// is still on its way; taken by `load`.
+    static EARLY_FETCH: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
+}
+
+/// Begins fetching the bundle, unless the course is here or on its way. Called from the
+/// first load's route, so it is kept to a `fetch`.
+pub fn begin_fetching() {
+    if Course::is_loaded() || EARLY_FETCH.with(|early| early.borrow().is_some()) {
+        return;
+    }
+    if let Some(window) = web_sys::window() {
+        let fetch = window.fetch_with_str(&format!("{LESSONS_URL}{BUNDLE}"));
+        EARLY_FETCH.with(|early| *early.borrow_mut() = Some(fetch));
+    }
+}
 static NO_COURSE: Course = Course { sections: Vec::new(), sample: String::new() };
 
 impl Course {
@@ -44,29 +63,28 @@ impl Course {
         COURSE.get().is_some()
     }
 
-    /// Fetches and parses the course, once per page load.
+    /// Fetches and parses the course, once per page load: the build's bundle of it
+    /// (`scripts/bundle-course.mjs`), or where there is none, the index and then each
+    /// lesson it lists.
     pub async fn load() -> Result<&'static Course, String> {
         if let Some(course) = COURSE.get() {
             return Ok(course);
         }
-        let index = fetch_text("index.md").await?.ok_or("the course index is missing")?;
-        let (parsed, _) = parse_index(&index);
-        // Every fetch starts before the first is awaited, so they load side by side.
-        let pending: Vec<(String, Result<JsFuture, String>)> = parsed
-            .sections
-            .iter()
-            .flat_map(|section| section.files.iter())
-            .filter(|file| is_plain_file_name(file))
-            .map(|file| (file.clone(), start_fetch(file)))
-            .collect();
-        let mut texts = Vec::with_capacity(pending.len());
-        for (file, fetch) in pending {
-            if let Some(text) = finish_fetch(fetch?).await? {
-                texts.push((file, text));
+        let bundle = match EARLY_FETCH.with(|early| early.borrow_mut().take()) {
+            Some(fetch) => JsFuture::from(fetch),
+            None => start_fetch(BUNDLE)?,
+        };
+        let (index, texts) = match finish_fetch(bundle).await? {
+            Some(bundle) => {
+                let mut texts = unbundle(&bundle)?;
+                let at = texts.iter().position(|(file, _)| file == "index.md").ok_or("the course index is missing")?;
+                (texts.swap_remove(at).1, texts)
             }
-        }
+            None => fetch_files().await?,
+        };
         Ok(COURSE.get_or_init(|| Course::from_texts(&index, &texts)))
     }
+
 
     /// Builds a course from an index text and `(file, text)` pairs; unlisted files are
     /// ignored and listed files without a text are left out.
@@ -115,6 +133,47 @@ impl Course {
         let after = at.and_then(|i| all.get(i + 1).copied());
         (before, after)
     }
+}
+
+/// The course in one file, made by the build.
+const BUNDLE: &str = "course.txt";
+
+/// The index and every lesson it lists, each from its own file.
+async fn fetch_files() -> Result<(String, Vec<(String, String)>), String> {
+    let index = fetch_text("index.md").await?.ok_or("the course index is missing")?;
+    let (parsed, _) = parse_index(&index);
+    // Every fetch starts before the first is awaited, so they load side by side.
+    let pending: Vec<(String, Result<JsFuture, String>)> = parsed
+        .sections
+        .iter()
+        .flat_map(|section| section.files.iter())
+        .filter(|file| is_plain_file_name(file))
+        .map(|file| (file.clone(), start_fetch(file)))
+        .collect();
+    let mut texts = Vec::with_capacity(pending.len());
+    for (file, fetch) in pending {
+        if let Some(text) = finish_fetch(fetch?).await? {
+            texts.push((file, text));
+        }
+    }
+    Ok((index, texts))
+}
+
+/// The `(file, text)` pairs of a bundle: a line `fencelab course 1`, then per file a line
+/// `NAME BYTES`, that many bytes of text and a newline.
+fn unbundle(bundle: &str) -> Result<Vec<(String, String)>, String> {
+    let corrupt = |why: &str| format!("could not load the lessons: the course bundle ({BUNDLE}) {why}");
+    let mut rest = bundle.strip_prefix("fencelab course 1\n").ok_or_else(|| corrupt("does not start with `fencelab course 1`"))?;
+    let mut texts = Vec::new();
+    while !rest.is_empty() {
+        let (head, after) = rest.split_once('\n').ok_or_else(|| corrupt("ends inside a file's name line"))?;
+        let (file, bytes) = head.split_once(' ').ok_or_else(|| corrupt(&format!("has a name line without a length: `{head}`")))?;
+        let bytes: usize = bytes.parse().map_err(|_| corrupt(&format!("gives `{file}` the length `{bytes}`")))?;
+        let text = after.get(..bytes).ok_or_else(|| corrupt(&format!("ends inside `{file}`")))?;
+        rest = after.get(bytes..).and_then(|r| r.strip_prefix('\n')).ok_or_else(|| corrupt(&format!("has no newline after `{file}`")))?;
+        texts.push((file.to_string(), text.to_string()));
+    }
+    Ok(texts)
 }
 
 /// Only plain names in `lessons/` become URLs; the core's `parse_index` reports the rest.
@@ -178,6 +237,26 @@ mod tests {
             assert!(!lesson.lesson.meta.id.is_empty(), "{} has an id", lesson.file);
         }
         assert!(course.sample.starts_with("---"), "the preview starts from the first lesson");
+    }
+
+    #[test]
+    fn a_bundle_gives_back_each_file_whole_and_a_damaged_one_says_where() {
+        let bundle = "fencelab course 1\nindex.md 8\n## A\n- a\nlé.md 3\nlé\n";
+        let texts = unbundle(bundle).expect("a good bundle");
+        assert_eq!(texts, vec![("index.md".to_string(), "## A\n- a".to_string()), ("lé.md".to_string(), "lé".to_string())]);
+        assert_eq!(unbundle("fencelab course 1\n"), Ok(vec![]));
+        for (damaged, says) in [
+            ("fencelab course 2\n", "does not start"),
+            ("fencelab course 1\nindex.md", "ends inside a file's name line"),
+            ("fencelab course 1\nindex.md\n", "without a length"),
+            ("fencelab course 1\nindex.md x\n", "the length `x`"),
+            ("fencelab course 1\nindex.md 80\n## A\n", "ends inside `index.md`"),
+            ("fencelab course 1\nlé.md 2\nlé\n", "ends inside `lé.md`"),
+            ("fencelab course 1\nindex.md 2\nabc\n", "no newline after `index.md`"),
+        ] {
+            let err = unbundle(damaged).expect_err(damaged);
+            assert!(err.contains(says) && err.contains("course.txt"), "{damaged:?}: {err}");
+        }
     }
 
     #[test]

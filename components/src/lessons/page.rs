@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::course::{Course, CourseLesson};
 use super::exercise::ExerciseCard;
 use super::prose::Prose;
-use super::scenario_card::ScenarioCard;
+use super::scenario_card::{later, ScenarioCard};
 use crate::route::Route;
 
 /// A bundled lesson by id, or a message naming the unknown id.
@@ -59,6 +59,7 @@ pub fn LessonBody(
 ) -> impl IntoView {
     let lesson_id = lesson.meta.id.clone();
     let mut scenarios = 0;
+    let mut exercises = 0;
     lesson
         .blocks
         .into_iter()
@@ -69,10 +70,35 @@ pub fn LessonBody(
                 view! { <ScenarioCard source=source mode=mode line=line order=scenarios /> }.into_any()
             }
             Block::Exercise(exercise) => {
-                view! { <ExerciseCard lesson_id=lesson_id.clone() exercise=exercise track=track /> }.into_any()
+                exercises += 1;
+                // Each exercise loads its start into an editor and a session of its own: in a
+                // task of its own after the lesson's first paint (and the cards' sessions, which
+                // `ScenarioCard` builds 10 ms apart), as the cards do.
+                let delay_ms = 10 * (scenarios + exercises) as u64;
+                let lesson_id = lesson_id.clone();
+                view! {
+                    <AfterPaint delay_ms=delay_ms>
+                        {
+                            let (lesson_id, exercise) = (lesson_id.clone(), exercise.clone());
+                            view! { <ExerciseCard lesson_id=lesson_id exercise=exercise track=track /> }
+                        }
+                    </AfterPaint>
+                }
+                .into_any()
             }
         })
         .collect_view()
+}
+
+/// Its children, `delay_ms` after the task that renders it (so that one first paints).
+#[component]
+fn AfterPaint(delay_ms: u64, children: ChildrenFn) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    later(delay_ms, move || {
+        // Gone by now when the learner left the page.
+        let _ = ready.try_set(true);
+    });
+    move || ready.get().then(|| children())
 }
 
 /// The lesson's tags as small labels.

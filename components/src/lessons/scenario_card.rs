@@ -58,16 +58,35 @@ pub fn ScenarioCard(
     });
     let app = use_app_state();
     // The card's own stepping session: its lanes and "Show me" leave the explorer alone.
-    let local = AppState::local(source.clone(), mode);
+    // Built in a task of its own once the page has painted, one card after another: with
+    // the parse, the session and the lanes of every card in the lesson's first render, a
+    // first visit's lesson came in one task of 120 ms of work (docs/loading.md).
+    let local = RwSignal::new_local(None::<AppState>);
+    let owner = Owner::current();
+    let session_source = source.clone();
+    later(10 * order as u64, move || {
+        // The card may be gone by now.
+        if local.try_with_untracked(|_| ()).is_none() {
+            return;
+        }
+        let build = move || AppState::local(session_source, mode);
+        let state = match owner {
+            Some(owner) => owner.with(build),
+            None => build(),
+        };
+        local.set(Some(state));
+    });
     let to_open = source.clone();
     let open = move |_| open_in_explorer(app, &to_open, mode);
-    let findings = move || match checked.get() {
-        Some(Checked::Ran(report)) if !report.findings.is_empty() => Some(view! {
-            <div class="findings lesson-findings">
-                {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), local)).collect_view()}
-            </div>
-        }),
-        _ => None,
+    let findings = move |local: AppState| {
+        move || match checked.get() {
+            Some(Checked::Ran(report)) if !report.findings.is_empty() => Some(view! {
+                <div class="findings lesson-findings">
+                    {report.findings.iter().enumerate().map(|(i, f)| finding_view(i, f.clone(), local)).collect_view()}
+                </div>
+            }),
+            _ => None,
+        }
     };
     view! {
         <figure class="scenario-card" data-block="scenario" data-lesson-scenario="">
@@ -80,10 +99,12 @@ pub fn ScenarioCard(
                     title="Opens this scenario in the explorer; a link there brings you back here">"Open in explorer"</button>
             </figcaption>
             // Only the card's own panels see its state (a Provider, so siblings keep theirs).
-            <Provider value=local>
-                <Lanes compact=true />
-                {findings}
-            </Provider>
+            {move || local.get().map(|local| view! {
+                <Provider value=local>
+                    <Lanes compact=true />
+                    {findings(local)}
+                </Provider>
+            })}
         </figure>
     }
 }

@@ -32,6 +32,7 @@ pub struct Course {
 }
 
 static COURSE: OnceLock<Course> = OnceLock::new();
+static NO_COURSE: Course = Course { sections: Vec::new(), sample: String::new() };
 
 thread_local! {
     /// The bundle's fetch, begun with the route (`begin_fetching`) while the lessons' code
@@ -50,7 +51,6 @@ pub fn begin_fetching() {
         EARLY_FETCH.with(|early| *early.borrow_mut() = Some(fetch));
     }
 }
-static NO_COURSE: Course = Course { sections: Vec::new(), sample: String::new() };
 
 impl Course {
     /// The course once `load` has fetched it; empty before. The lessons route waits for
@@ -84,7 +84,6 @@ impl Course {
         };
         Ok(COURSE.get_or_init(|| Course::from_texts(&index, &texts)))
     }
-
 
     /// Builds a course from an index text and `(file, text)` pairs; unlisted files are
     /// ignored and listed files without a text are left out.

@@ -46,7 +46,7 @@ pub fn ScenarioCard(
     mode: Option<Mode>,
     /// Lesson line of the source's first line, for the caption.
     line: usize,
-    /// Position among the lesson's scenarios, to stagger the checker runs.
+    /// Position among the lesson's scenarios, to stagger the sessions and the checker runs.
     order: usize,
 ) -> impl IntoView {
     let checked = RwSignal::new(None::<Checked>);
@@ -59,8 +59,8 @@ pub fn ScenarioCard(
     let app = use_app_state();
     // The card's own stepping session: its lanes and "Show me" leave the explorer alone.
     // Built in a task of its own once the page has painted, one card after another: with
-    // the parse, the session and the lanes of every card in the lesson's first render, a
-    // first visit's lesson came in one task of 120 ms of work (docs/loading.md).
+    // every card's and exercise's parse, session and lanes in the lesson's first render, a
+    // first visit's lesson came in one task of 85-120 ms of work (docs/loading.md).
     let local = RwSignal::new_local(None::<AppState>);
     let owner = Owner::current();
     let session_source = source.clone();

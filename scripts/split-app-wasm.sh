@@ -10,8 +10,9 @@
 #                    keeps the exports the chunks import (memory, table, shared globals)
 #   wasm-opt         in release builds, on the main wasm and on each chunk (index.html
 #                    tells trunk to skip it: trunk's pass would run on the wasm replaced here)
-#   pack-chunks.mjs  the modules the explorer loads together in one file per wave, and the
-#                    loader pointed at them (docs/loading.md, "Chunk packs")
+#   pack-chunks.mjs  modules that load together (the explorer's waves, the lessons, the
+#                    worker's checker) in one file each, and the loader pointed at them
+#                    (docs/loading.md, "Chunk packs")
 set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
 out=${TRUNK_STAGING_DIR:?run by trunk (Trunk.toml hooks), which sets TRUNK_STAGING_DIR}

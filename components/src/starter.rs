@@ -18,22 +18,22 @@ const LOADED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_loaded.p
 const REPORT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/starter_report.postcard"));
 
 thread_local! {
-    /// The starter scenario, as the build loaded it.
-    static STARTER: Scenario = loaded().scenario;
+    /// The starter scenario as the build loaded it, decoded once. V8 compiles a wasm
+    /// function on its first call, and the parser and verifier are the largest code a load
+    /// calls: a visit's first render does without them. A bundle that does not decode (the
+    /// tests decode it, so never expected) is parsed instead.
+    static STARTER: Loaded = decode_postcard(LOADED).unwrap_or_else(|_| fencelab::load(STARTER_SCENARIO));
 }
 
-/// `fencelab::load(STARTER_SCENARIO)`, decoded from the build's. V8 compiles a wasm
-/// function on its first call, and the parser and verifier are the largest code a load
-/// calls: a visit's first render does without them. A bundle that does not decode (the
-/// tests decode it, so never expected) is parsed instead.
+/// `fencelab::load(STARTER_SCENARIO)`, from the build's.
 pub fn loaded() -> Loaded {
-    decode_postcard(LOADED).unwrap_or_else(|_| fencelab::load(STARTER_SCENARIO))
+    STARTER.with(Loaded::clone)
 }
 
 /// Whether the build's report is the checker's on `scenario` under `options`: they are
 /// the starter scenario and the default options. Anything else the worker must check.
 pub fn answers(scenario: &Scenario, options: &Options) -> bool {
-    *options == Options::default() && STARTER.with(|starter| starter == scenario)
+    *options == Options::default() && STARTER.with(|starter| starter.scenario == *scenario)
 }
 
 /// The build's report (see [`answers`]). Decoding it is most of the cost of the first

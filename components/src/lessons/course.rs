@@ -77,7 +77,7 @@ impl Course {
         let (index, texts) = match finish_fetch(bundle).await? {
             Some(bundle) => {
                 let mut texts = unbundle(&bundle)?;
-                let at = texts.iter().position(|(file, _)| file == "index.md").ok_or("the course index is missing")?;
+                let at = texts.iter().position(|(file, _)| file == INDEX).ok_or("the course index is missing")?;
                 (texts.swap_remove(at).1, texts)
             }
             None => fetch_files().await?,
@@ -137,9 +137,12 @@ impl Course {
 /// The course in one file, made by the build.
 const BUNDLE: &str = "course.txt";
 
+/// The course's outline: its sections and the lesson files of each.
+const INDEX: &str = "index.md";
+
 /// The index and every lesson it lists, each from its own file.
 async fn fetch_files() -> Result<(String, Vec<(String, String)>), String> {
-    let index = fetch_text("index.md").await?.ok_or("the course index is missing")?;
+    let index = fetch_text(INDEX).await?.ok_or("the course index is missing")?;
     let (parsed, _) = parse_index(&index);
     // Every fetch starts before the first is awaited, so they load side by side.
     let pending: Vec<(String, Result<JsFuture, String>)> = parsed

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::course::{Course, CourseLesson};
 use super::exercise::ExerciseCard;
 use super::prose::Prose;
-use super::scenario_card::{later, ScenarioCard};
+use super::scenario_card::{AfterPaint, ScenarioCard};
 use crate::route::Route;
 
 /// A bundled lesson by id, or a message naming the unknown id.
@@ -88,17 +88,6 @@ pub fn LessonBody(
             }
         })
         .collect_view()
-}
-
-/// Its children, `delay_ms` after the task that renders it (so that one first paints).
-#[component]
-fn AfterPaint(delay_ms: u64, children: ChildrenFn) -> impl IntoView {
-    let ready = RwSignal::new(false);
-    later(delay_ms, move || {
-        // Gone by now when the learner left the page.
-        let _ = ready.try_set(true);
-    });
-    move || ready.get().then(|| children())
 }
 
 /// The lesson's tags as small labels.

@@ -37,6 +37,17 @@ pub fn later(delay_ms: u64, work: impl FnOnce() + 'static) {
     set_timeout(work, Duration::from_millis(delay_ms));
 }
 
+/// Its children, `delay_ms` after the task that renders it (so that one first paints).
+#[component]
+pub fn AfterPaint(delay_ms: u64, children: ChildrenFn) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    later(delay_ms, move || {
+        // Gone by now when the learner left the page.
+        let _ = ready.try_set(true);
+    });
+    move || ready.get().then(|| children())
+}
+
 /// One ```` ```fence ```` block of a lesson.
 #[component]
 pub fn ScenarioCard(
@@ -57,26 +68,8 @@ pub fn ScenarioCard(
         let _ = checked.try_set(Some(check_source(&to_check, mode)));
     });
     let app = use_app_state();
-    // The card's own stepping session: its lanes and "Show me" leave the explorer alone.
-    // Built in a task of its own once the page has painted, one card after another: with
-    // every card's and exercise's parse, session and lanes in the lesson's first render, a
-    // first visit's lesson came in one task of 85-120 ms of work (docs/loading.md).
-    let local = RwSignal::new_local(None::<AppState>);
-    let owner = Owner::current();
-    let session_source = source.clone();
-    later(10 * order as u64, move || {
-        // The card may be gone by now.
-        if local.try_with_untracked(|_| ()).is_none() {
-            return;
-        }
-        let build = move || AppState::local(session_source, mode);
-        let state = match owner {
-            Some(owner) => owner.with(build),
-            None => build(),
-        };
-        local.set(Some(state));
-    });
     let to_open = source.clone();
+    let session_source = source.clone();
     let open = move |_| open_in_explorer(app, &to_open, mode);
     let findings = move |local: AppState| {
         move || match checked.get() {
@@ -98,13 +91,22 @@ pub fn ScenarioCard(
                 <button type="button" class="open-explorer" on:click=open
                     title="Opens this scenario in the explorer; a link there brings you back here">"Open in explorer"</button>
             </figcaption>
-            // Only the card's own panels see its state (a Provider, so siblings keep theirs).
-            {move || local.get().map(|local| view! {
-                <Provider value=local>
-                    <Lanes compact=true />
-                    {findings(local)}
-                </Provider>
-            })}
+            // The card's own stepping session: its lanes and "Show me" leave the explorer
+            // alone. Only the card's own panels see its state (a Provider, so siblings keep
+            // theirs). Built after the page has painted, one card after another: with every
+            // card's and exercise's parse, session and lanes in the lesson's first render, a
+            // first visit's lesson came in one task of 85-120 ms of work (docs/loading.md).
+            <AfterPaint delay_ms=10 * order as u64>
+                {
+                    let local = AppState::local(session_source.clone(), mode);
+                    view! {
+                        <Provider value=local>
+                            <Lanes compact=true />
+                            {findings(local)}
+                        </Provider>
+                    }
+                }
+            </AfterPaint>
         </figure>
     }
 }

@@ -1,9 +1,11 @@
 // The app shell: every route renders its regions with a clean console, and the theme
 // toggle sticks across reloads.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, reloadAtRest, screenshot, skipReason } from "./harness.mjs";
+import { distDir, launch, reloadAtRest, screenshot, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 if (skip) console.log(`# skipping browser tests: ${skip}`);
@@ -48,6 +50,26 @@ describe("app shell", { skip: skip ?? false }, () => {
             await page.close();
         });
     }
+
+    test("a host that serves the wasm without its MIME type still gets the app, and a warning that says why it loads slower", async () => {
+        // The start-up snippet compiles the wasm, then instantiates it in a task of its own
+        // (scripts/compile-apart.mjs); streaming compilation needs `application/wasm`.
+        const shipped = readFileSync(join(distDir, "index.html"), "utf8");
+        assert.match(shipped, /WebAssembly\.compileStreaming\(response\)[^]*setTimeout[^]*init\(\{ module_or_path: compiled \}\)/, "the page compiles, yields, then instantiates");
+        const { page, problems } = await browser.newPage();
+        await page.route("**/fencelab-app-*_bg.wasm", async (route) => {
+            const response = await route.fetch();
+            await route.fulfill({ response, headers: { ...response.headers(), "content-type": "application/octet-stream" } });
+        });
+        await page.goto(`${browser.url}/#/explore`);
+        await page.locator('[data-region="verdict"] [data-verdict]').waitFor();
+        // Whatever program this profile's explorer holds: a verdict means the wasm ran.
+        assert.ok(await page.locator('[data-region="verdict"] [data-verdict]').getAttribute("data-verdict"));
+        await page.waitForLoadState("networkidle");
+        assert.equal(problems.length, 1, problems.join("\n"));
+        assert.match(problems[0], /^console warning: fencelab: .*_bg\.wasm is not served as application\/wasm/);
+        await page.close();
+    });
 
     test("hash navigation switches pages without a reload", async () => {
         const { page, problems } = await browser.newPage();

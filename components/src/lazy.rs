@@ -50,7 +50,10 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
         // Dropped when the panel's place goes: a chunk that arrives later builds nothing.
         task::spawn_local_scoped_with_cancellation(async move {
             let result = rest(gate, panel).await;
-            arrived.set(Some(result));
+            // Rendered in a task of its own: one pack brings several panels' chunks at
+            // once, and their renders in the task that instantiated it were one task of
+            // 25 ms of CPU (docs/loading.md). Gone by then if the learner left.
+            set_timeout(move || drop(arrived.try_set(Some(result))), std::time::Duration::ZERO);
         });
     }
     move || {

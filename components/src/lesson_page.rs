@@ -30,8 +30,9 @@ pub fn LessonPage(
     if !course_loaded() {
         spawn_local(async move {
             let loaded = load_course().await;
-            // The learner may have left the lessons already.
-            let _ = course.try_set(Some(loaded));
+            // The page renders in a task of its own, not in the one that read the course
+            // (docs/loading.md). The learner may have left the lessons by then.
+            set_timeout(move || drop(course.try_set(Some(loaded))), std::time::Duration::ZERO);
         });
     }
     move || match course.get() {

@@ -96,13 +96,16 @@ pub fn ScenarioCard(
             // theirs). Built after the page has painted, one card after another: with every
             // card's and exercise's parse, session and lanes in the lesson's first render, a
             // first visit's lesson came in one task of 85-120 ms of work (docs/loading.md).
+            // The state (its parse and session) and the lanes take a task each.
             <AfterPaint delay_ms=10 * order as u64>
                 {
                     let local = AppState::local(session_source.clone(), mode);
                     view! {
                         <Provider value=local>
-                            <Lanes compact=true />
-                            {findings(local)}
+                            <AfterPaint delay_ms=0>
+                                <Lanes compact=true />
+                                {findings(local)}
+                            </AfterPaint>
                         </Provider>
                     }
                 }

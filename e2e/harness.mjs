@@ -40,7 +40,7 @@ const CHROMIUM_ARGS = [
     // Chromium 156 loads its omnibox popup (a WebUI page of its own renderer) for every
     // new window, which each isolated page's context is: about 0.5 s of main-thread and
     // 0.25 s of worker CPU in the first 800 ms, on a core the page under test needed
-    // (docs/loading.md, "The browser's own omnibox"). A visitor's page opens in a window
+    // (docs/loading.md, twenty-third session). A visitor's page opens in a window
     // whose omnibox is long loaded.
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ];

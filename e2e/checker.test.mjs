@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
-import { launch, openExplorer, requestNumber, screenshot, skipReason } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, requestNumber, screenshot, skipReason, verdictAfter } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -134,6 +134,46 @@ describe("checker worker", { skip: skip ?? false }, () => {
         assert.equal(await panel(page).getAttribute("data-state"), "done");
         assert.equal((await requestNumber(page)) - before, checked);
         assert.match(await panel(page).locator(".expectations").innerText(), new RegExp(`== 42${typed}\\)`));
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+    test("a worker that is ready before the page mounts is heard: the first edit is checked", async () => {
+        const { page, problems } = await browser.newPage();
+        // index.html starts the worker before the wasm runs, and the app adopts it as it
+        // mounts, a task later. A busy main thread delays that task (here: the page's first
+        // zero-delay timers wait 400 ms), and the worker says it is ready before the app
+        // has a handler for it.
+        await page.addInitScript(() => {
+            const seen = (window.__earlyWorker = { firstMessageAt: null, handlersSetAt: [] });
+            const Original = window.Worker;
+            window.Worker = class extends Original {
+                constructor(...args) {
+                    super(...args);
+                    if (seen.watched) return;
+                    seen.watched = true;
+                    this.addEventListener("message", () => (seen.firstMessageAt ??= performance.now()));
+                    const handler = Object.getOwnPropertyDescriptor(Original.prototype, "onmessage")
+                        ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Original.prototype), "onmessage");
+                    Object.defineProperty(this, "onmessage", {
+                        get: () => handler.get.call(this),
+                        set: (value) => {
+                            seen.handlersSetAt.push(performance.now());
+                            handler.set.call(this, value);
+                        },
+                    });
+                }
+            };
+            const setTimeoutAsIs = window.setTimeout;
+            let delayed = 0;
+            window.setTimeout = (work, ms, ...args) => setTimeoutAsIs(work, !ms && delayed++ < 3 ? 400 : ms, ...args);
+        });
+        await page.goto(`${browser.url}/#/explore`);
+        await verdictAfter(page, 0);
+        const { firstMessageAt, handlersSetAt } = await page.evaluate(() => window.__earlyWorker);
+        assert.ok(firstMessageAt !== null && firstMessageAt < handlersSetAt.at(-1),
+            `the worker's first message at ${firstMessageAt} ms, the page's handlers set at ${handlersSetAt.join(", ")} ms`);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        assert.equal(await panel(page).getAttribute("data-worker-answered-by"), "worker");
         assert.deepEqual(problems, []);
         await page.close();
     });

@@ -183,14 +183,27 @@ export async function requestNumber(page) {
 
 /** Waits for the verdict of a request newer than `after` and returns its word. */
 export async function verdictAfter(page, after) {
-    await page.waitForFunction(
-        (prev) => {
-            const el = document.querySelector('[data-region="verdict"]');
-            return el?.dataset.state === "done" && Number(el.dataset.request) > prev;
-        },
-        after,
-        { timeout: 20000 },
-    );
+    try {
+        await page.waitForFunction(
+            (prev) => {
+                const el = document.querySelector('[data-region="verdict"]');
+                return el?.dataset.state === "done" && Number(el.dataset.request) > prev;
+            },
+            after,
+            { timeout: 20000 },
+        );
+    } catch (err) {
+        // A time-out alone says nothing of where the check stopped: the panel does.
+        const panel = await page
+            .evaluate(() => {
+                const el = document.querySelector('[data-region="verdict"]');
+                if (!el) return "no verdict panel";
+                const { state, request } = el.dataset;
+                return `state ${state}, request ${request || "none"}: ${el.innerText.replace(/\s+/g, " ").slice(0, 400)}`;
+            })
+            .catch((e) => `unreadable (${e.message})`);
+        throw new Error(`no verdict for a request after ${after}: the panel shows ${panel}`, { cause: err });
+    }
     return page.locator('[data-region="verdict"] [data-verdict]').getAttribute("data-verdict");
 }
 

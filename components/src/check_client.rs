@@ -74,9 +74,24 @@ pub(crate) struct Attached {
 }
 
 impl Attached {
+    /// Attaches the handlers. The early worker's events from before it was adopted (its
+    /// `Ready` among them) reach them first, in the order they came.
     pub fn new(worker: Worker, on_message: Closure<dyn Fn(MessageEvent)>, on_error: Closure<dyn Fn(ErrorEvent)>) -> Attached {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let early = EARLY_MAILBOX.with(|m| {
+            let mut mailbox = m.borrow_mut();
+            let ours = mailbox.as_ref().is_some_and(|mailbox| JsValue::from(&mailbox.worker) == JsValue::from(&worker));
+            if ours { mailbox.take().map(|mailbox| mailbox.events.take()) } else { None }
+        });
+        for event in early.into_iter().flatten() {
+            let (handler, event): (&js_sys::Function, JsValue) = match event {
+                EarlyEvent::Message(event) => (on_message.as_ref().unchecked_ref(), event.into()),
+                EarlyEvent::Error(event) => (on_error.as_ref().unchecked_ref(), event.into()),
+            };
+            // A handler's own failure is the console's, as it would be for a live event.
+            let _ = handler.call1(&JsValue::NULL, &event);
+        }
         Attached { worker, _on_message: on_message, _on_error: on_error }
     }
 
@@ -388,13 +403,52 @@ pub fn hand_module_to_early_worker() {
     if let Ok(worker) = js_sys::Reflect::get(&js_sys::global(), &EARLY_WORKER.into()).and_then(|w| w.dyn_into::<Worker>()) {
         // A worker that cannot take it is adopted all the same and reports its failure.
         let _ = post_start(&worker, CheckerFetch::for_first_worker());
-        EARLY_WORKER_STARTED.set(true);
+        EARLY_MAILBOX.set(Some(EarlyMailbox::on(worker)));
+    }
+}
+
+/// What a worker said before the page had handlers for it: it may instantiate and post
+/// `Ready` before the app mounts and adopts it (the mount is a task of its own, which a
+/// busy main thread delays), and an event with no handler is lost. Without this the
+/// page never knew the worker was ready, and held its first check for it forever.
+struct EarlyMailbox {
+    worker: Worker,
+    events: Rc<RefCell<Vec<EarlyEvent>>>,
+    _on_message: Closure<dyn Fn(MessageEvent)>,
+    _on_error: Closure<dyn Fn(ErrorEvent)>,
+}
+
+enum EarlyEvent {
+    Message(MessageEvent),
+    Error(ErrorEvent),
+}
+
+impl EarlyMailbox {
+    /// Keeps `worker`'s events until `Attached::new` hands them to the real handlers.
+    fn on(worker: Worker) -> EarlyMailbox {
+        let events: Rc<RefCell<Vec<EarlyEvent>>> = Rc::default();
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new({
+            let events = events.clone();
+            move |ev: MessageEvent| events.borrow_mut().push(EarlyEvent::Message(ev))
+        });
+        let on_error = Closure::<dyn Fn(ErrorEvent)>::new({
+            let events = events.clone();
+            move |ev: ErrorEvent| {
+                // Reported by the page's own handler once it has one, as the live handler does.
+                ev.prevent_default();
+                events.borrow_mut().push(EarlyEvent::Error(ev));
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        EarlyMailbox { worker, events, _on_message: on_message, _on_error: on_error }
     }
 }
 
 thread_local! {
-    /// Whether the early worker has its module already (`hand_module_to_early_worker`).
-    static EARLY_WORKER_STARTED: Cell<bool> = const { Cell::new(false) };
+    /// The early worker that has its module already (`hand_module_to_early_worker`) and is
+    /// not yet adopted, with what it said meanwhile.
+    static EARLY_MAILBOX: RefCell<Option<EarlyMailbox>> = const { RefCell::new(None) };
 }
 
 /// Starts a module worker on the loader (or adopts the one index.html started early, once)
@@ -407,7 +461,7 @@ pub(crate) fn start_worker(fetch_checker: CheckerFetch) -> Result<Worker, JsValu
             js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &EARLY_WORKER.into())?;
             // The loader takes one module; a second message would reach the checker as a
             // request it cannot read.
-            if EARLY_WORKER_STARTED.replace(false) {
+            if EARLY_MAILBOX.with(|m| m.borrow().is_some()) {
                 return Ok(worker);
             }
             worker

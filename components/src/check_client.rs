@@ -81,7 +81,7 @@ impl Attached {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         let early = EARLY_MAILBOX.with(|m| {
             let mut mailbox = m.borrow_mut();
-            let ours = mailbox.as_ref().is_some_and(|mailbox| JsValue::from(&mailbox.worker) == JsValue::from(&worker));
+            let ours = mailbox.as_ref().is_some_and(|mailbox| mailbox.attached.worker == worker);
             if ours { mailbox.take().map(|mailbox| mailbox.events.take()) } else { None }
         });
         for event in early.into_iter().flatten() {
@@ -412,10 +412,9 @@ pub fn hand_module_to_early_worker() {
 /// busy main thread delays), and an event with no handler is lost. Without this the
 /// page never knew the worker was ready, and held its first check for it forever.
 struct EarlyMailbox {
-    worker: Worker,
+    /// The worker with handlers that only keep what it says.
+    attached: Attached,
     events: Rc<RefCell<Vec<EarlyEvent>>>,
-    _on_message: Closure<dyn Fn(MessageEvent)>,
-    _on_error: Closure<dyn Fn(ErrorEvent)>,
 }
 
 enum EarlyEvent {
@@ -439,9 +438,7 @@ impl EarlyMailbox {
                 events.borrow_mut().push(EarlyEvent::Error(ev));
             }
         });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        EarlyMailbox { worker, events, _on_message: on_message, _on_error: on_error }
+        EarlyMailbox { attached: Attached::new(worker, on_message, on_error), events }
     }
 }
 

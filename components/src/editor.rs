@@ -53,12 +53,13 @@ pub fn Editor(
             gutter.set_scroll_top(text.scroll_top());
         }
     };
-    // Not on the first run: nothing has scrolled yet, and reading `scroll_top` then would
-    // force a layout inside the task that mounts the page (a long task at load).
+    // Not on the first run: nothing has scrolled yet. Later, in the next frame's callbacks,
+    // whose layout the frame needs anyway: read in the edit's own task, `scroll_top` forced
+    // a layout of the page the frame then did again (a long task at load, 4-5 ms per edit).
     Effect::new(move |first: Option<()>| {
         source.track();
         if first.is_some() {
-            sync_scroll();
+            request_animation_frame(sync_scroll);
         }
     });
 
@@ -108,42 +109,25 @@ pub fn Editor(
             <div class="editor" class:with-notes=move || notes.with(|n| !n.is_empty())>
                 <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref
                     class:with-steps=move || notes.with(|n| n.iter().any(|n| n.mark.is_some()))>
-                    {move || {
-                        let marks = marks();
-                        let linked = linked.get();
-                        let notes = notes.get();
-                        (1..=lines())
-                            .map(|n| {
-                                let class = match marks.iter().find(|(l, _)| *l == n).map(|m| m.1) {
-                                    Some(Severity::Error) => "has-error",
-                                    Some(Severity::Warning) => "has-warning",
-                                    _ => "",
-                                };
-                                let access = linked.accesses.iter().any(|(l, _)| *l == n);
-                                // The painted notes sit under the text area; their line
-                                // number is where the pointer finds why.
-                                let note = notes.iter().find(|note| note.line == n);
-                                let step = note.and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
-                                view! {
-                                    <li class=class class:has-access=access class:is-current=linked.current == Some(n)
-                                        title=note.map(LineNote::title) data-step=step.map(StepKind::css)>
-                                        {n}
-                                        {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
-                                    </li>
-                                }
-                            })
-                            .collect_view()
-                    }}
+                    <For
+                        each=move || gutter_lines(lines(), &marks(), &linked.get(), &notes.get())
+                        key=|line| line.clone()
+                        children=gutter_line
+                    />
                 </ol>
                 <div class="editor-code">
                     <pre class="editor-paint" aria-hidden="true" node_ref=paint_ref>
-                        {move || {
-                            let marks = marks();
-                            let linked = linked.get();
-                            let hovered = state.hover_line.get();
-                            let notes = notes.get();
-                            source.with(|s| paint(s, &marks, &linked, hovered, &notes))
-                        }}
+                        <For
+                            each=move || {
+                                let marks = marks();
+                                let linked = linked.get();
+                                let hovered = state.hover_line.get();
+                                let notes = notes.get();
+                                source.with(|s| painted_lines(s, &marks, &linked, hovered, &notes))
+                            }
+                            key=|line| line.clone()
+                            children=paint_line
+                        />
                     </pre>
                     <textarea
                         class="editor-text"
@@ -250,7 +234,7 @@ fn execution_marks(state: AppState) -> LineMarks {
 }
 
 /// One line's step mark (kind, why) and cost chip (text, SASS).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct LineNote {
     line: usize,
     mark: Option<(StepKind, String)>,
@@ -342,31 +326,97 @@ fn utf16_offset(src: &str, byte: u32) -> u32 {
     src.get(..end).map_or(0, |s| s.encode_utf16().count() as u32)
 }
 
-/// The highlighted copy of the text, one span per line; lines with errors get a wavy line,
-/// the current step's line and a finding's access lines a band.
-fn paint(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered: Option<usize>, notes: &[LineNote]) -> impl IntoView {
+/// One line of the highlighted copy, with all its look depends on. The copy and the
+/// gutter are keyed lists of these, so a keystroke, a step or the pointer re-renders only
+/// the lines it changed: repainting every line re-set about 1,600 attributes per edit of a
+/// 70-line program, main-thread work that ran beside the worker's check on its core
+/// (docs/performance.md, twenty-fifth session).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PaintedLine {
+    n: usize,
+    text: String,
+    error: bool,
+    current: bool,
+    /// What the shown finding does on this line.
+    access: Option<String>,
+    hovered: bool,
+    note: Option<LineNote>,
+}
+
+/// The highlighted copy's lines; lines with errors get a wavy line, the current step's
+/// line and a finding's access lines a band.
+fn painted_lines(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, hovered: Option<usize>, notes: &[LineNote]) -> Vec<PaintedLine> {
     source
         .split('\n')
         .enumerate()
-        .map(|(i, line)| {
+        .map(|(i, text)| {
             let n = i + 1;
-            let error = marks.iter().any(|(l, s)| *l == n && *s == Severity::Error);
-            let class = if error { "editor-line line-error" } else { "editor-line" };
-            let current = linked.current == Some(n);
-            let access = linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone());
-            let pieces = highlight_line(line)
-                .into_iter()
-                .map(|(class, text)| view! { <span class=class.css()>{text.to_string()}</span> })
-                .collect_view();
-            let note = notes.iter().find(|note| note.line == n).map(LineNote::inlay);
-            view! {
-                <span class=class data-line=n class:current-step=current class:finding-access=access.is_some()
-                    class:hover-linked=hovered == Some(n)
-                    data-current-step=current.then_some("") data-finding-access=access>{pieces}{note}</span>
-                // Outside the line's box, so a marked line's band spans the width without
-                // the newline making it two lines tall.
-                "\n"
+            PaintedLine {
+                n,
+                text: text.to_string(),
+                error: marks.iter().any(|(l, s)| *l == n && *s == Severity::Error),
+                current: linked.current == Some(n),
+                access: linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone()),
+                hovered: hovered == Some(n),
+                note: notes.iter().find(|note| note.line == n).cloned(),
             }
         })
-        .collect_view()
+        .collect()
+}
+
+fn paint_line(line: PaintedLine) -> impl IntoView {
+    let class = if line.error { "editor-line line-error" } else { "editor-line" };
+    let pieces = highlight_line(&line.text)
+        .into_iter()
+        .map(|(class, text)| view! { <span class=class.css()>{text.to_string()}</span> })
+        .collect_view();
+    let current = line.current;
+    view! {
+        <span class=class data-line=line.n class:current-step=current class:finding-access=line.access.is_some()
+            class:hover-linked=line.hovered
+            data-current-step=current.then_some("") data-finding-access=line.access>{pieces}{line.note.as_ref().map(LineNote::inlay)}</span>
+        // Outside the line's box, so a marked line's band spans the width without
+        // the newline making it two lines tall.
+        "\n"
+    }
+}
+
+/// One line number, with the marks beside it (keyed like [`PaintedLine`]).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct GutterLine {
+    n: usize,
+    severity: Option<Severity>,
+    access: bool,
+    current: bool,
+    note: Option<LineNote>,
+}
+
+fn gutter_lines(count: usize, marks: &[(usize, Severity)], linked: &LineMarks, notes: &[LineNote]) -> Vec<GutterLine> {
+    (1..=count)
+        .map(|n| GutterLine {
+            n,
+            severity: marks.iter().find(|(l, _)| *l == n).map(|m| m.1),
+            access: linked.accesses.iter().any(|(l, _)| *l == n),
+            current: linked.current == Some(n),
+            note: notes.iter().find(|note| note.line == n).cloned(),
+        })
+        .collect()
+}
+
+fn gutter_line(line: GutterLine) -> impl IntoView {
+    let class = match line.severity {
+        Some(Severity::Error) => "has-error",
+        Some(Severity::Warning) => "has-warning",
+        _ => "",
+    };
+    // The painted notes sit under the text area; their line number is where the pointer
+    // finds why.
+    let step = line.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
+    view! {
+        <li class=class class:has-access=line.access class:is-current=line.current
+            title=line.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
+            {line.n}
+            {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
+        </li>
+    }
 }

@@ -17,7 +17,7 @@ use crate::analysis::Analysis;
 const COSTS_KEY: &str = "fencelab-cost-chips";
 
 /// What "Which steps matter?" says of one instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StepKind {
     /// Some single weakening breaks the scenario.
     Necessary,

@@ -22,13 +22,26 @@ export function relaxedThreads(threads, accesses) {
 /** The median of `xs` (the upper one of an even count); NaN for none. */
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-/** One native check of `file`: the CLI's own check time and its stats. */
-export function nativeOnce(file) {
+/** The CLI's JSON reports on `files`, in one process (it prints an array only for several). */
+function nativeReports(files) {
     let out;
     try {
-        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", file], { encoding: "utf8", maxBuffer: 1 << 28 });
+        out = execFileSync(cli, ["check", "--json", "--mode", "pragmatic", ...files], { encoding: "utf8", maxBuffer: 1 << 28 });
     } catch (e) {
         out = e.stdout; // exit 1: an expectation failed; the report is still printed
     }
-    return JSON.parse(out).stats;
+    const reports = JSON.parse(out);
+    return files.length === 1 ? [reports] : reports;
+}
+
+/** One native check of `file`: the CLI's own check time and its stats. */
+export function nativeOnce(file) {
+    return nativeReports([file])[0].stats;
+}
+
+/** `file` checked `times` times in one CLI process, back to back: each check's time (ms).
+ *  A process's first checks run cold (fresh heap pages; on these hosts also a core that
+ *  speeds up only after some 100 ms of work), the later ones at native code's warm speed. */
+export function nativeBackToBack(file, times) {
+    return nativeReports(Array(times).fill(file)).map((report) => report.stats.ms);
 }

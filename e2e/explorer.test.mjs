@@ -105,6 +105,30 @@ describe("explorer", { skip: skip ?? false }, () => {
         assert.deepEqual(problems, []);
         await page.close();
     });
+
+    test("a step redraws the memory cells it changed and leaves the others alone", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await loadTemplate(page, "mp-release-acquire");
+        const cell = (name) => page.locator(`[data-region="machine"] [aria-label="location ${name}"]`);
+        await cell("flag").waitFor();
+        // Watches each cell for any change from here on.
+        await page.evaluate(() => {
+            window.cellsChanged = new Set();
+            for (const name of ["data", "flag"]) {
+                const node = document.querySelector(`[data-region="machine"] [aria-label="location ${name}"]`);
+                new MutationObserver(() => window.cellsChanged.add(name)).observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
+            }
+        });
+        // The producer's first step writes data alone.
+        await page.locator("body").click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press("1");
+        await assert.doesNotReject(cell("data").locator(".cell-now", { hasText: "42" }).waitFor());
+        assert.deepEqual(await page.evaluate(() => [...window.cellsChanged]), ["data"], "flag's cell was not redrawn");
+        assert.equal(await cell("data").locator(".cell-now.just-written").count(), 1, "the new value is marked as just written");
+        assert.match(await cell("flag").innerText(), /0\s*init/);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
 });
 
 describe("sharing", { skip: skip ?? false }, () => {

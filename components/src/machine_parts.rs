@@ -1,6 +1,6 @@
 //! The small widgets inside the machine view: a memory cell, an mbarrier, the edges.
 
-use fencelab::check::view::MachineView as Snapshot;
+use fencelab::check::view::{LocationView, MachineView as Snapshot, WriteView};
 use leptos::prelude::*;
 
 use crate::decimal::fixed;
@@ -21,17 +21,29 @@ pub fn MemoryCell(
 ) -> impl IntoView {
     let label = name.clone();
     let state = crate::state::use_app_state();
-    let body = move || {
+    // What the cell shows, so that a step or a new session re-renders only the cells whose
+    // location or freshly written values changed, not every cell of the machine.
+    let shown = Memo::new(move |_| {
         // The step just taken: its write travels into the cell, then into the readers'
         // "can read" sets (CSS animations on freshly drawn nodes, skipped for reduced motion).
         let last_step = state.read_tape(|t| t.position().checked_sub(1)).flatten();
+        let fresh = |w: &WriteView| last_step.is_some() && w.step == last_step;
         snapshot.with(|s| {
-            let Some(loc) = s.locations.iter().find(|l| l.name == name) else {
+            s.locations.iter().find(|l| l.name == name).map(|loc| FreshLocation {
+                writes_fresh: loc.writes.iter().map(fresh).collect(),
+                ranges_fresh: loc.ranges.iter().map(|r| fresh(&r.latest)).collect(),
+                loc: loc.clone(),
+            })
+        })
+    });
+    let body = move || {
+        shown.with(|shown| {
+            let Some(FreshLocation { loc, writes_fresh, ranges_fresh }) = shown else {
                 return view! { <p class="muted">"not tracked"</p> }.into_any();
             };
-            let fresh = |w: &fencelab::check::view::WriteView| last_step.is_some() && w.step == last_step;
+            let fresh = |i: usize| writes_fresh.get(i).copied().unwrap_or(false);
             let latest = loc.writes.last().map(|w| w.value);
-            let landed = loc.writes.last().is_some_and(fresh);
+            let landed = loc.writes.len().checked_sub(1).is_some_and(fresh);
             let writes = loc
                 .writes
                 .iter()
@@ -43,7 +55,7 @@ pub fn MemoryCell(
                     };
                     let proxy = (w.proxy != "generic").then(|| format!(" via {} proxy", w.proxy));
                     view! {
-                        <li class:latest=i + 1 == loc.writes.len() class:just-written=fresh(w)>
+                        <li class:latest=i + 1 == loc.writes.len() class:just-written=fresh(i)>
                             <code class="cell-value">{w.value}</code>
                             <span class="muted">{who}{proxy}</span>
                         </li>
@@ -61,7 +73,7 @@ pub fn MemoryCell(
                         .map(|(i, w)| {
                             let readable = v.readable.contains(&i);
                             let title = if readable { "a read could return this now" } else { "executed, but not visible to this reader" };
-                            view! { <span class="vis" class:vis-no=!readable class:vis-new=readable && fresh(w) title=title>{w.value}</span> }
+                            view! { <span class="vis" class:vis-no=!readable class:vis-new=readable && fresh(i) title=title>{w.value}</span> }
                         })
                         .collect_view();
                     let who = if v.proxy == "generic" { v.agent_name.clone() } else { format!("{} ({} proxy)", v.agent_name, v.proxy) };
@@ -73,9 +85,10 @@ pub fn MemoryCell(
                 let rows = loc
                     .ranges
                     .iter()
-                    .map(|r| {
+                    .enumerate()
+                    .map(|(i, r)| {
                         view! {
-                            <li class:just-written=fresh(&r.latest)>
+                            <li class:just-written=ranges_fresh.get(i).copied().unwrap_or(false)>
                                 <span class="muted">{format!("bytes {}..{}", r.start, r.end)}</span>" "
                                 <code class="cell-value">{r.latest.value}</code>
                                 <span class="muted">{r.latest.writer.clone()}</span>
@@ -100,6 +113,15 @@ pub fn MemoryCell(
             {body}
         </div>
     }
+}
+
+/// A location as the cell draws it, with which of its writes (and byte ranges' latest
+/// writes) the step just taken made.
+#[derive(Clone, PartialEq)]
+struct FreshLocation {
+    loc: LocationView,
+    writes_fresh: Vec<bool>,
+    ranges_fresh: Vec<bool>,
 }
 
 /// An mbarrier: phase and parity, arrivals pending of expected, the signed tx-count,

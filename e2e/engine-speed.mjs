@@ -10,10 +10,10 @@
 // "b2b/b2b" compares V8's code with native code, both warm.
 // Usage: node e2e/engine-speed.mjs [runs, default 40]
 // Needs a release dist/ (trunk build --release) and the release CLI (cargo build --release).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cli, median, nativeBackToBack, nativeOnce, relaxedThreads } from "./speed-support.mjs";
+import { cli, median, nativeBackToBack, nativeOnce, warmUpScenarios } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 40);
 const glue = new URL("../dist/fencelab-engine.js", import.meta.url);
@@ -26,15 +26,9 @@ for (const need of [cli, glue.pathname]) {
 const engine = await import(glue.href);
 await engine.default({ module_or_path: readFileSync(new URL("../dist/fencelab-engine_bg.wasm", import.meta.url)) });
 
-// `warm_up(run)` checks one of these, as `engine/src/lib.rs` lists them (run 2: 3 threads x 4).
 const generated = mkdtempSync(join(tmpdir(), "fencelab-engine-speed-"));
-const relaxed = join(generated, "relaxed_threads_3x4.fence");
-writeFileSync(relaxed, relaxedThreads(3, 4));
-const scenarios = [
-    "tests/scenarios/async/pipeline_ws_arrive_before_last_read.fence",
-    "tests/scenarios/async/pipeline_ws_parity_not_flipped.fence",
-    relaxed,
-];
+// `warm_up(run)` checks `scenarios[run]`.
+const scenarios = warmUpScenarios(generated);
 
 
 console.log(`check time, median of ${runs} runs after ${runs} untimed ones, ms (the engine's run includes`);

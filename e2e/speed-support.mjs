@@ -1,6 +1,8 @@
 // What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`, `load-timing.mjs`,
 // `timing.mjs`, `fix-timing.mjs`, `fix-start.mjs`) share.
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** The release CLI both scripts time against. */
 export const cli = "target/release/fencelab";
@@ -44,4 +46,16 @@ export function nativeOnce(file) {
  *  speeds up only after some 100 ms of work), the later ones at native code's warm speed. */
 export function nativeBackToBack(file, times) {
     return nativeReports(Array(times).fill(file)).map((report) => report.stats.ms);
+}
+
+/** The scenario files the engine's `warm_up(run)` checks, by run, as `engine/src/lib.rs`
+ *  lists them; run 2, three threads of four relaxed accesses, is written into `dir`. */
+export function warmUpScenarios(dir) {
+    const relaxed = join(dir, "relaxed_threads_3x4.fence");
+    writeFileSync(relaxed, relaxedThreads(3, 4));
+    return [
+        "tests/scenarios/async/pipeline_ws_arrive_before_last_read.fence",
+        "tests/scenarios/async/pipeline_ws_parity_not_flipped.fence",
+        relaxed,
+    ];
 }

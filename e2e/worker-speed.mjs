@@ -13,7 +13,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cli, median, nativeBackToBack, relaxedThreads } from "./speed-support.mjs";
+import { cli, median, nativeBackToBack, warmUpScenarios } from "./speed-support.mjs";
 
 const runs = Number(process.argv[2] ?? 20);
 const dist = new URL("../dist/", import.meta.url).pathname;
@@ -65,14 +65,8 @@ if (skip) {
     process.exit(2);
 }
 
-// `warm_up(run)` checks one of these, as `engine/src/lib.rs` lists them (run 2: 3 threads x 4).
-const relaxed = join(page, "relaxed_threads_3x4.fence");
-writeFileSync(relaxed, relaxedThreads(3, 4));
-const scenarios = [
-    "tests/scenarios/async/pipeline_ws_arrive_before_last_read.fence",
-    "tests/scenarios/async/pipeline_ws_parity_not_flipped.fence",
-    relaxed,
-];
+// `warm_up(run)` checks `scenarios[run]`.
+const scenarios = warmUpScenarios(page);
 
 const browser = await launch();
 const { page: tab } = await browser.newPage();

@@ -1,10 +1,10 @@
-// What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`, `load-timing.mjs`,
-// `timing.mjs`, `fix-timing.mjs`, `fix-start.mjs`) share.
+// What the timing scripts (`check-speed.mjs`, `engine-speed.mjs`, `worker-speed.mjs`,
+// `load-timing.mjs`, `timing.mjs`, `fix-timing.mjs`, `fix-start.mjs`) share.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The release CLI both scripts time against. */
+/** The release CLI the scripts time against. */
 export const cli = "target/release/fencelab";
 
 /** `tests/support/relaxed_threads.rs`: threads with relaxed loads and stores over three

@@ -110,7 +110,10 @@ pub fn Editor(
                 <ol class="editor-gutter" aria-hidden="true" node_ref=gutter_ref
                     class:with-steps=move || notes.with(|n| n.iter().any(|n| n.mark.is_some()))>
                     <For
-                        each=move || gutter_lines(lines(), &marks(), &linked.get(), &notes.get())
+                        each=move || {
+                            let (marks, linked, notes) = (marks(), linked.get(), notes.get());
+                            (1..=lines()).map(|n| line_look(n, &marks, &linked, &notes)).collect::<Vec<_>>()
+                        }
                         key=|line| line.clone()
                         children=gutter_line
                     />
@@ -326,21 +329,38 @@ fn utf16_offset(src: &str, byte: u32) -> u32 {
     src.get(..end).map_or(0, |s| s.encode_utf16().count() as u32)
 }
 
-/// One line of the highlighted copy, with all its look depends on. The copy and the
-/// gutter are keyed lists of these, so a keystroke, a step or the pointer re-renders only
-/// the lines it changed: repainting every line re-set about 1,600 attributes per edit of a
-/// 70-line program, main-thread work that ran beside the worker's check on its core
-/// (docs/performance.md, twenty-fifth session).
+/// What the marks say of one line, the key (with the text) of its painted copy and its
+/// line number. The copy and the gutter are keyed lists, so a keystroke, a step or the
+/// pointer re-renders only the lines it changed: repainting every line re-set about 1,600
+/// attributes per edit of a 70-line program, main-thread work that ran beside the worker's
+/// check on its core (docs/performance.md, twenty-fifth session).
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct PaintedLine {
+struct LineLook {
     n: usize,
-    text: String,
-    error: bool,
+    /// The worst diagnostic on the line (`Analysis::line_marks` keeps one per line).
+    severity: Option<Severity>,
     current: bool,
     /// What the shown finding does on this line.
     access: Option<String>,
-    hovered: bool,
     note: Option<LineNote>,
+}
+
+fn line_look(n: usize, marks: &[(usize, Severity)], linked: &LineMarks, notes: &[LineNote]) -> LineLook {
+    LineLook {
+        n,
+        severity: marks.iter().find(|(l, _)| *l == n).map(|m| m.1),
+        current: linked.current == Some(n),
+        access: linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone()),
+        note: notes.iter().find(|note| note.line == n).cloned(),
+    }
+}
+
+/// One line of the highlighted copy.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct PaintedLine {
+    look: LineLook,
+    text: String,
+    hovered: bool,
 }
 
 /// The highlighted copy's lines; lines with errors get a wavy line, the current step's
@@ -349,73 +369,40 @@ fn painted_lines(source: &str, marks: &[(usize, Severity)], linked: &LineMarks, 
     source
         .split('\n')
         .enumerate()
-        .map(|(i, text)| {
-            let n = i + 1;
-            PaintedLine {
-                n,
-                text: text.to_string(),
-                error: marks.iter().any(|(l, s)| *l == n && *s == Severity::Error),
-                current: linked.current == Some(n),
-                access: linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone()),
-                hovered: hovered == Some(n),
-                note: notes.iter().find(|note| note.line == n).cloned(),
-            }
-        })
+        .map(|(i, text)| PaintedLine { look: line_look(i + 1, marks, linked, notes), text: text.to_string(), hovered: hovered == Some(i + 1) })
         .collect()
 }
 
 fn paint_line(line: PaintedLine) -> impl IntoView {
-    let class = if line.error { "editor-line line-error" } else { "editor-line" };
-    let pieces = highlight_line(&line.text)
+    let PaintedLine { look, text, hovered } = line;
+    let class = if look.severity == Some(Severity::Error) { "editor-line line-error" } else { "editor-line" };
+    let pieces = highlight_line(&text)
         .into_iter()
         .map(|(class, text)| view! { <span class=class.css()>{text.to_string()}</span> })
         .collect_view();
-    let current = line.current;
     view! {
-        <span class=class data-line=line.n class:current-step=current class:finding-access=line.access.is_some()
-            class:hover-linked=line.hovered
-            data-current-step=current.then_some("") data-finding-access=line.access>{pieces}{line.note.as_ref().map(LineNote::inlay)}</span>
+        <span class=class data-line=look.n class:current-step=look.current class:finding-access=look.access.is_some()
+            class:hover-linked=hovered
+            data-current-step=look.current.then_some("") data-finding-access=look.access>{pieces}{look.note.as_ref().map(LineNote::inlay)}</span>
         // Outside the line's box, so a marked line's band spans the width without
         // the newline making it two lines tall.
         "\n"
     }
 }
 
-/// One line number, with the marks beside it (keyed like [`PaintedLine`]).
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct GutterLine {
-    n: usize,
-    severity: Option<Severity>,
-    access: bool,
-    current: bool,
-    note: Option<LineNote>,
-}
-
-fn gutter_lines(count: usize, marks: &[(usize, Severity)], linked: &LineMarks, notes: &[LineNote]) -> Vec<GutterLine> {
-    (1..=count)
-        .map(|n| GutterLine {
-            n,
-            severity: marks.iter().find(|(l, _)| *l == n).map(|m| m.1),
-            access: linked.accesses.iter().any(|(l, _)| *l == n),
-            current: linked.current == Some(n),
-            note: notes.iter().find(|note| note.line == n).cloned(),
-        })
-        .collect()
-}
-
-fn gutter_line(line: GutterLine) -> impl IntoView {
-    let class = match line.severity {
+fn gutter_line(look: LineLook) -> impl IntoView {
+    let class = match look.severity {
         Some(Severity::Error) => "has-error",
         Some(Severity::Warning) => "has-warning",
         _ => "",
     };
     // The painted notes sit under the text area; their line number is where the pointer
     // finds why.
-    let step = line.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
+    let step = look.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
     view! {
-        <li class=class class:has-access=line.access class:is-current=line.current
-            title=line.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
-            {line.n}
+        <li class=class class:has-access=look.access.is_some() class:is-current=look.current
+            title=look.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
+            {look.n}
             {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
         </li>
     }

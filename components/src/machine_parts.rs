@@ -85,10 +85,10 @@ pub fn MemoryCell(
                 let rows = loc
                     .ranges
                     .iter()
-                    .enumerate()
-                    .map(|(i, r)| {
+                    .zip(ranges_fresh)
+                    .map(|(r, &fresh)| {
                         view! {
-                            <li class:just-written=ranges_fresh.get(i).copied().unwrap_or(false)>
+                            <li class:just-written=fresh>
                                 <span class="muted">{format!("bytes {}..{}", r.start, r.end)}</span>" "
                                 <code class="cell-value">{r.latest.value}</code>
                                 <span class="muted">{r.latest.writer.clone()}</span>

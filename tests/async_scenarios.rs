@@ -1,5 +1,5 @@
 //! Data-driven tests for the asynchronous agents: every `.fence` file under
-//! `tests/scenarios/async/` and `tests/scenarios/pairs/` must come out as it declares (directives: `support/scenario_files.rs`),
+//! `tests/scenarios/async/`, `tests/scenarios/pairs/` and `tests/scenarios/production/` must come out as it declares (directives: `support/scenario_files.rs`),
 //! and the stepping API shows an async agent's life.
 
 #[path = "support/scenario_files.rs"]
@@ -20,6 +20,36 @@ fn async_scenarios_meet_their_expectations() {
 fn pair_scenarios_meet_their_expectations() {
     let failures = scenario_files::check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/pairs"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Synchronization as production kernels (CUTLASS, DeepGEMM) write it, where pragmatic mode
+/// follows the reference's §12 #1, #17 and #19 readings, with the near misses that stay races.
+#[test]
+fn production_scenarios_meet_their_expectations() {
+    let failures = scenario_files::check_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/production"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The three shapes production kernels rely on are correct in pragmatic mode only, and the
+/// report's mode note names the §12 point that decides it.
+#[test]
+fn production_shapes_differ_by_mode_and_say_why() {
+    use fencelab::check::{check, Options, Verdict};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/production");
+    for (file, point) in [
+        ("commit_2sm_peer_waits_cta.fence", "§12 #1"),
+        ("sm90_multicast_consumer_release.fence", "§12 #17"),
+        ("sm100_mainloop_epilogue_no_thread_sync_fences.fence", "§12 #19"),
+    ] {
+        let scenario = fencelab::load(&std::fs::read_to_string(dir.join(file)).unwrap_or_default()).scenario;
+        let pragmatic = check(&scenario, &Options { mode: Mode::Pragmatic, ..Options::default() });
+        let strict = check(&scenario, &Options { mode: Mode::Strict, ..Options::default() });
+        assert_eq!((pragmatic.verdict, strict.verdict), (Verdict::Correct, Verdict::Race), "{file}");
+        for report in [&pragmatic, &strict] {
+            let note = report.mode_note.as_deref().unwrap_or_else(|| panic!("{file}: no mode note"));
+            assert!(note.contains("strict mode") && note.contains(point), "{file}: {note}");
+        }
+    }
 }
 
 /// The stepping API shows an async agent from issue to completion: its view, its state in

@@ -85,7 +85,7 @@ fn is_known_section(section: &str) -> bool {
         4 | 6 | 8 => 5,
         9 | 11 => 7,
         10 => 41,
-        12 => 18,
+        12 => 19,
         _ => return false,
     };
     match minor {

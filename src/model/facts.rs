@@ -413,6 +413,14 @@ pub enum Silence {
     RelaxedClusterArrive,
     /// #16: `tcgen05.commit`'s arrive and its missing proxy fence.
     Tcgen05Commit,
+    /// #1: the scope a `tcgen05.commit` arrive-on on another CTA's barrier needs.
+    RemoteCommitArriveScope,
+    /// #17: write-after-read through an arrive on another CTA's barrier after awaited
+    /// asynchronous reads.
+    WarThroughRemoteArrive,
+    /// #19: whether release/acquire synchronization stands in for the tcgen05
+    /// thread-sync fences.
+    Tcgen05ThreadSyncFences,
 }
 
 impl Instr {
@@ -436,20 +444,24 @@ impl Instr {
             Instr::ClusterArrive { sem: Some(Sem::Relaxed) } => &[Silence::RelaxedClusterArrive],
             Instr::ClusterArrive { sem: None | Some(_) } => &[],
             Instr::Tc(op) => match op {
+                TcOp::Commit { multicast, cta_group, .. } if !multicast.is_empty() || *cta_group == 2 => {
+                    &[Silence::Tcgen05Commit, Silence::RemoteCommitArriveScope]
+                }
                 TcOp::Commit { .. } => &[Silence::Tcgen05Commit],
+                // What a thread-sync fence orders: the async ops and the allocation.
                 TcOp::Alloc { .. }
-                | TcOp::Dealloc { .. }
-                | TcOp::Relinquish { .. }
                 | TcOp::Mma { .. }
                 | TcOp::Cp { .. }
                 | TcOp::Shift { .. }
                 | TcOp::Ld { .. }
                 | TcOp::St { .. }
+                | TcOp::MmaPair { .. } => &[Silence::Tcgen05ThreadSyncFences],
+                TcOp::Dealloc { .. }
+                | TcOp::Relinquish { .. }
                 | TcOp::WaitLd
                 | TcOp::WaitSt
                 | TcOp::FenceBeforeThreadSync
-                | TcOp::FenceAfterThreadSync
-                | TcOp::MmaPair { .. } => &[],
+                | TcOp::FenceAfterThreadSync => &[],
             },
             Instr::Fence(fence) => match fence {
                 Fence::Thread { .. } | Fence::MbarrierInit => &[],
@@ -464,6 +476,9 @@ impl Instr {
                 },
             },
             Instr::Mbar(op) => match op.kind {
+                MbarKind::Arrive { .. } if op.space == Some(crate::model::AddrSpace::SharedCluster) => {
+                    &[Silence::WarThroughRemoteArrive]
+                }
                 MbarKind::Init { .. }
                 | MbarKind::Inval
                 | MbarKind::ExpectTx { .. }

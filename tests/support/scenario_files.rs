@@ -2,9 +2,10 @@
 //!
 //! Each file must load cleanly and declare an expectation; it runs in the modes its
 //! `expect` lines name (`check::stated_modes`), as `fencelab check` without `--mode` does.
-//! Comment directives, checked in every mode run: `# reason: X` pins a race's
-//! classification, `# message: text` requires a finding to mention `text`, and
-//! `# mode-note` requires the other mode to judge differently. Every finding must also be
+//! Comment directives, checked in every mode run that has findings (a file may expect
+//! none in one mode, `expect pragmatic correct`): `# reason: X` pins a race's
+//! classification, `# message: text` requires a finding to mention `text`; `# mode-note`,
+//! checked in every run, requires the other mode to judge differently. Every finding must also be
 //! well-formed: no access names an empty location or a step past its witness, and the last
 //! witness step of undefined behaviour says what happened.
 
@@ -44,13 +45,14 @@ fn check_file(path: &Path) -> Vec<String> {
 fn judge(path: &Path, src: &str, report: &Report) -> Vec<String> {
     let directive = |name: &str| src.lines().find_map(|l| l.strip_prefix(name)).map(str::trim);
     let mut failures = Vec::new();
-    if let Some(reason) = directive("# reason: ") {
+    let has_findings = !report.findings.is_empty();
+    if let Some(reason) = directive("# reason: ").filter(|_| has_findings) {
         let found: Vec<String> = report.findings.iter().filter_map(|f| f.reason).map(|r| format!("{r:?}")).collect();
         if !found.iter().any(|r| r == reason) {
             failures.push(format!("{}: expected a race classified {reason}, found {found:?}", path.display()));
         }
     }
-    if let Some(text) = directive("# message: ") {
+    if let Some(text) = directive("# message: ").filter(|_| has_findings) {
         if !report.findings.iter().any(|f| f.message.contains(text) || f.explanation.contains(text)) {
             let found: Vec<_> = report.findings.iter().map(|f| (&f.message, &f.explanation)).collect();
             failures.push(format!("{}: no finding mentions `{text}`: {found:?}", path.display()));

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::check::machine::{AgentKind, Layout, Machine, Place};
 use crate::check::semantics::current_step_facts;
-use crate::model::{Footprint, Instr, Object, Shared, Space};
+use crate::model::{Footprint, Instr, Object, Shared, Space, TcOp};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Resource {
@@ -62,6 +62,10 @@ fn footprint(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<Resourc
             ];
             out.extend(flagged.into_iter().filter(|(on, _)| *on).map(|(_, r)| r));
         }
+    }
+    // A pair's deallocs meet (`tcgen05::pair_dealloc_readiness`): the peer's allocator too.
+    if let Instr::Tc(TcOp::Dealloc { cta_group: 2, .. }) = instr.unwrapped() {
+        out.extend(crate::model::pair_peer(place.cta, &layout.cta_cluster).map(Resource::Tmem));
     }
 }
 

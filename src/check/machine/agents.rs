@@ -148,6 +148,9 @@ pub struct TmemState {
     pub relinquished: bool,
     /// The ordering points (`TcWhat::Alloc` agents) of the allocations now live.
     pub live_allocs: Vec<u32>,
+    /// `tcgen05.dealloc.cta_group::2` this CTA's warp has passed: the pair's deallocs meet
+    /// (§8.5), so one passes only beside, or after, its peer's.
+    pub pair_deallocs: u32,
 }
 
 /// Total TMEM columns of a CTA.

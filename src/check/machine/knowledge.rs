@@ -391,6 +391,10 @@ pub struct Message {
     /// Shared: a message is copied into every write, barrier and agent it reaches.
     pub knowledge: super::shared::Shared<Knowledge>,
     pub step: Meta<Option<usize>>,
+    /// Where the release counts as performed for scope inclusion when that is not where
+    /// `from_agent` runs: pragmatic mode's `tcgen05.commit` arrive-on on another CTA's
+    /// barrier, performed in that CTA (reference §12 #1).
+    pub performed_in: Option<super::layout::Place>,
 }
 
 #[cfg(test)]

@@ -248,7 +248,7 @@ impl Relabel for Knowledge {
 
 impl Relabel for Message {
     fn relabel(&mut self, map: &Renaming) {
-        let Message { origin, from_agent, scope: _, via: _, knowledge, step: _ } = self;
+        let Message { origin, from_agent, scope: _, via: _, knowledge, step: _, performed_in: _ } = self;
         origin.relabel(map);
         from_agent.relabel(map);
         knowledge.relabel(map);
@@ -402,7 +402,7 @@ impl Relabel for ClusterBarState {
 
 impl Relabel for TmemState {
     fn relabel(&mut self, map: &Renaming) {
-        let TmemState { allocated: _, ever_allocated: _, relinquished: _, live_allocs } = self;
+        let TmemState { allocated: _, ever_allocated: _, relinquished: _, live_allocs, pair_deallocs: _ } = self;
         live_allocs.relabel(map);
     }
 }

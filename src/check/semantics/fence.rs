@@ -124,7 +124,12 @@ fn acquire_pending(ex: &mut Exec, scope: Scope, filter: Filter, text: &str) -> R
 
 /// The release side of fence patterns (§1.5 release 3): the next strong writes carry it.
 fn publish_release(ex: &mut Exec, scope: Scope, filter: Filter, text: &str) -> Result<crate::check::machine::Message, String> {
-    let k = ex.me()?.knowledge.restrict(filter, ex.layout);
+    let mut k = ex.me()?.knowledge.restrict(filter, ex.layout);
+    if filter == Filter::All {
+        if let Some(done) = ex.tc_completed()? {
+            k.join(done);
+        }
+    }
     let msg = ex.release(scope, text.to_string(), k)?;
     let me = ex.me_mut()?;
     me.release_fences.retain(|m| m.via != msg.via);

@@ -2,8 +2,9 @@
 //! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
 
 use super::base::exec::{self, operand, Exec, Readiness};
+use super::base::async_agent;
 use super::base::sync::{self, bare_relaxed, defer, merge, synchronize};
-use crate::check::machine::{covers, merge_bare, BareArrival, Carried, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
+use crate::check::machine::{covers, merge_bare, AsyncWhat, BareArrival, Stage, TcWhat, Carried, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
 use crate::model::{MbarKind, MbarOp, Scope, Sem};
 
@@ -280,12 +281,12 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
             // must be morally strong with the arrivals it observes (mutual scope inclusion).
             let me = ex.place();
             let (linked, unlinked): (Vec<Message>, Vec<Message>) = msgs.into_iter().partition(|msg| {
-                let from = ex.m.agents.get(msg.from_agent as usize).map_or(me, |a| a.place);
+                let from = sync::release_place(ex, msg);
                 msg.from_agent == ex.agent || covers(scope, me, from)
             });
             for msg in &unlinked {
                 let them = ex.name_of(msg.from_agent);
-                let from = ex.m.agents.get(msg.from_agent as usize).map_or(me, |a| a.place);
+                let from = sync::release_place(ex, msg);
                 let why = format!(
                     "`{text}` by `{}` has scope `{}`, which does not include `{them}` ({}): the relaxed wait and the arrive are not morally strong, so no fence after the wait can acquire through it",
                     ex.name_of(ex.agent),
@@ -302,11 +303,62 @@ fn observe_completion(ex: &mut Exec, op: &MbarOp, b: &mut MbarState, parity: boo
         }
         _ => {
             for msg in &msgs {
-                synchronize(ex, msg, scope, Filter::All, text, "mbarrier")?;
+                if !synchronize(ex, msg, scope, Filter::All, text, "mbarrier")? && msg.from_agent != ex.agent && exec::pragmatic(ex) {
+                    retired_async_reads(ex, msg)?;
+                }
             }
             Ok(())
         }
     }
+}
+
+/// Pragmatic mode's reading of §12 #17: an arrive that does not synchronize with this
+/// acquire wait for lack of scope (CUTLASS's sm90 multicast `consumer_release`, a
+/// `.release.cta` arrive on the peer producer's empty barrier) still orders the reads of
+/// the asynchronous readers (wgmma, `tcgen05.mma`/`cp`) that had completed and whose
+/// completion the arriver knew before it arrived: completion and the observed arrive order
+/// a later write after those reads, and after the TMA writes those reads returned. Only
+/// those agents' own events outside tensor memory are ordered, so a generic read, a read
+/// still in flight, or data handed over through the arrive gain nothing. Strict mode:
+/// nothing (§10 #1).
+fn retired_async_reads(ex: &mut Exec, msg: &Message) -> Result<(), String> {
+    let layout = ex.layout;
+    let m = &*ex.m;
+    let known = |id: u32, at_least: u32, k: &Knowledge| k.main().is_some_and(|e| e.vv.get(id) >= at_least.max(1));
+    let mut retired = Knowledge::default();
+    for (id, agent) in m.agents.iter().enumerate() {
+        let crate::check::machine::AgentKind::Async { op, .. } = &agent.kind else { continue };
+        let read: &[usize] = match &op.what {
+            AsyncWhat::Wgmma { a, b, .. } | AsyncWhat::Tc(TcWhat::Mma { a, b, .. }) => &[*a, *b],
+            AsyncWhat::Tc(TcWhat::Cp { src, .. }) => std::slice::from_ref(src),
+            AsyncWhat::Bulk { .. }
+            | AsyncWhat::BulkGroup { .. }
+            | AsyncWhat::CpAsync { .. }
+            | AsyncWhat::CpArrive { .. }
+            | AsyncWhat::StAsync { .. }
+            | AsyncWhat::Tc(TcWhat::Shift { .. } | TcWhat::Ld { .. } | TcWhat::St { .. } | TcWhat::Commit { .. } | TcWhat::Alloc) => &[],
+        };
+        let id = id as u32;
+        if read.is_empty() || op.stage != Stage::Completed || !known(id, agent.knowledge.own_epoch(id), &msg.knowledge) {
+            continue;
+        }
+        retired.join(&async_agent::own_events(layout, m, id, false));
+        // The copies that delivered what it read, as far as the arriver acquired them.
+        for (copy, c) in m.agents.iter().enumerate() {
+            let crate::check::machine::AgentKind::Async { op: copy_op, .. } = &c.kind else { continue };
+            if let AsyncWhat::Bulk { dst, .. } = copy_op.what {
+                if read.contains(&dst) && known(copy as u32, 1, &msg.knowledge) {
+                    retired.join(&async_agent::own_events(layout, m, copy as u32, false));
+                }
+            }
+        }
+    }
+    if retired.entries.is_empty() {
+        return Ok(());
+    }
+    ex.me_mut()?.knowledge.join_restricted(&retired, Filter::Memory, layout);
+    ex.edge(msg, "retired async reads (§12 #17, pragmatic)", None);
+    Ok(())
 }
 
 /// A thread's update of the barrier word (arrive, expect-tx, complete-tx: each an RMW of it,

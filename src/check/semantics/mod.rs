@@ -34,7 +34,7 @@ use base::async_agent;
 use base::exec::all_reached;
 use base::exit;
 use crate::check::machine::{AgentKind, Layout, Machine, Stage, Status, StepFacts};
-use crate::model::{Instr, MbarKind, WgmmaOp};
+use crate::model::{Instr, MbarKind, TcOp, WgmmaOp};
 
 /// The instruction at the agent's pc as the author wrote it (guard and byte offsets
 /// included), if it is a thread: what traces show.
@@ -101,6 +101,17 @@ pub fn readiness_for(layout: &Layout, m: &Machine, agent: u32, explain: bool) ->
         return async_op::readiness(layout, m, agent, explain);
     }
     let Some(instr) = current_instr(layout, m, agent) else { return Ok(Readiness::Done) };
+    if let Instr::Tc(TcOp::Dealloc { cta_group: 2, .. }) = instr {
+        let at_pair_dealloc = |cta: usize| {
+            (0..m.agents.len() as u32).any(|id| {
+                m.agents.get(id as usize).is_some_and(|p| p.place.cta == cta && p.status == Status::Running)
+                    && matches!(current_instr(layout, m, id), Some(Instr::Tc(TcOp::Dealloc { cta_group: 2, .. })))
+            })
+        };
+        if let Some(r) = tcgen05::pair_dealloc_readiness(layout, m, a.place.cta, at_pair_dealloc) {
+            return Ok(r);
+        }
+    }
     if let Some(r) = tcgen05::thread_readiness(layout, m, agent, instr) {
         return Ok(r);
     }

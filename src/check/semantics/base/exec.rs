@@ -4,7 +4,7 @@
 //! of a program finishes the thread, which can complete barriers.
 
 use crate::check::machine::{
-    AgentKind, AsyncOp, EdgeRec, FailedRec, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
+    AgentKind, AsyncOp, EdgeRec, FailedRec, Filter, InstrRef, Knowledge, Layout, Machine, Message, Meta, Place, Shared,
     Stage, Status,
 };
 use crate::check::report::{FindingKind, Mode, RaceReason};
@@ -115,13 +115,37 @@ impl Exec<'_> {
         let me = self.me_mut()?;
         let origin = crate::check::machine::EventId { agent, epoch: me.knowledge.own_epoch(agent) };
         me.knowledge.bump(agent);
-        Ok(Message { origin, from_agent: agent, scope, via: via.into(), knowledge: knowledge.into(), step: Meta(Some(step)) })
+        Ok(Message { origin, from_agent: agent, scope, via: via.into(), knowledge: knowledge.into(), step: Meta(Some(step)), performed_in: None })
     }
 
-    /// Release everything this agent knows.
+    /// Release everything this agent knows (with [`Exec::tc_completed`]).
     pub fn release_all(&mut self, scope: Scope, via: impl Into<Rc<str>>) -> Result<Message, String> {
-        let k = self.me()?.knowledge.clone();
+        let mut k = self.me()?.knowledge.clone();
+        if let Some(done) = self.tc_completed()? {
+            k.join(done);
+        }
         self.release(scope, via, k)
+    }
+
+    /// Pragmatic mode's reading of §12 #19: what a thread acquires through synchronization
+    /// (an acquire wait, an acquire fence, a barrier) also orders its later tcgen05 ops, as
+    /// if `tcgen05.fence::after_thread_sync` followed. A `tcgen05.fence::before_thread_sync`
+    /// is no release pattern, so what it alone published does not count. Strict mode: only
+    /// the fence orders them.
+    pub fn acquired_for_tcgen05(&mut self, msg: &Message, filter: Filter) -> Result<(), String> {
+        if self.mode != Mode::Pragmatic || &*msg.via == BEFORE_THREAD_SYNC || !matches!(self.me()?.kind, AgentKind::Thread(_)) {
+            return Ok(());
+        }
+        let layout = self.layout;
+        self.me_mut()?.asyncs.tc_view.join_restricted(&msg.knowledge, filter, layout);
+        Ok(())
+    }
+
+    /// Pragmatic mode's reading of §12 #19: a thread's release also carries its tcgen05 ops
+    /// known complete (`ld`/`st` it waited for, allocations), as if a
+    /// `tcgen05.fence::before_thread_sync` preceded it. Strict mode: none.
+    pub fn tc_completed(&self) -> Result<Option<&Knowledge>, String> {
+        Ok((self.mode == Mode::Pragmatic).then_some(&self.me()?.asyncs.tc_done))
     }
 
     /// Text of the operation this agent runs: the current instruction (for an async agent,
@@ -198,6 +222,9 @@ pub fn agent_name(layout: &Layout, m: &Machine, agent: u32) -> String {
         None => "?".into(),
     }
 }
+
+/// How the release `tcgen05.fence::before_thread_sync` publishes is named (§8.4).
+pub const BEFORE_THREAD_SYNC: &str = "tcgen05.fence::before_thread_sync";
 
 /// Text of the instruction at `at`, as the author wrote it.
 pub fn instr_text(layout: &Layout, at: InstrRef) -> Rc<str> {

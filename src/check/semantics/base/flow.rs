@@ -98,6 +98,7 @@ pub fn complete_if_ready(ex: &mut Exec, cta: usize, id: u32) -> Result<(), Strin
         for msg in &state.msgs {
             if msg.from_agent != *agent {
                 ex.me_mut()?.knowledge.join(&msg.knowledge);
+                ex.acquired_for_tcgen05(msg, crate::check::machine::Filter::All)?;
                 ex.edge(msg, "bar", None);
             }
         }

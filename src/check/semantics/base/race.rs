@@ -79,11 +79,18 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
     ];
     // An async agent inherited its issuer's knowledge: failures into the issuer count.
     let issuer = op_of(ex.m, ex.agent).map(|(i, _)| i.thread);
+    // A parity wait that passed on a fresh barrier records an edge from nobody that would
+    // have carried everything. It explains a race only with an agent this one never
+    // synchronized with: after synchronizing with the other agent (a producer started at
+    // parity 1 on its empty barrier, then acquiring a consumer's release), the valid
+    // start-up wait is a bystander and the access simply follows that release.
+    let synced_with_other = me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0);
     for reason in priority {
         // Read side: an edge into this agent that would have carried the write. Write side:
         // an edge into the earlier reader that this agent (or nobody) failed to form.
         let hit = ex.m.trace.0.failed().chain(&ex.out.failed).find(|f| {
             f.reason == reason
+                && !(f.from_agent == u32::MAX && synced_with_other)
                 && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.carried.contains(event))
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
@@ -101,7 +108,8 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                 let (reader, writer) = (reader(), writer());
                 format!(
                     "`{reader}` synchronized with `{writer}` only up to an earlier point of `{writer}`'s \
-                     program; this access comes after it, and a release covers only what precedes it"
+                     program; this access comes after it, and a release covers only what precedes it: \
+                     move the access before that release, or release after it"
                 )
             }),
         );

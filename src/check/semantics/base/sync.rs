@@ -117,12 +117,13 @@ pub fn synchronize(
         return Ok(false);
     }
     let to = ex.place();
-    let from = ex.m.agents.get(msg.from_agent as usize).map_or(to, |a| a.place);
+    let from = release_place(ex, msg);
     let release_covers = covers(msg.scope, from, to);
     let acquire_covers = covers(acq_scope, to, from);
     if release_covers && acquire_covers {
         let layout = ex.layout;
         ex.me_mut()?.knowledge.join_restricted(&msg.knowledge, acq_filter, layout);
+        ex.acquired_for_tcgen05(msg, acq_filter)?;
         ex.edge(msg, kind, Some(msg.scope.min(acq_scope)));
         return Ok(true);
     }
@@ -144,6 +145,12 @@ pub fn synchronize(
     };
     fail(ex, msg, RaceReason::ScopeMismatch, text);
     Ok(false)
+}
+
+/// Where a release counts as performed for the mutual-scope test: where its agent runs,
+/// unless the message says otherwise ([`Message::performed_in`]).
+pub fn release_place(ex: &Exec, msg: &Message) -> Place {
+    msg.performed_in.unwrap_or_else(|| ex.m.agents.get(msg.from_agent as usize).map_or(ex.place(), |a| a.place))
 }
 
 pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {

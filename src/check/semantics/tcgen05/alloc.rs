@@ -4,7 +4,7 @@
 
 use crate::check::semantics::base::exec::{Exec, RawAccess, Readiness};
 use crate::check::semantics::base::{access, async_agent, tc_explain};
-use crate::check::machine::{AgentKind, AsyncWhat, EventId, Filter, InstrRef, Knowledge, Machine, Stage, TcWhat, TMEM_COLUMNS};
+use crate::check::machine::{AgentKind, AsyncWhat, EventId, Filter, InstrRef, Knowledge, Layout, Machine, Stage, TcWhat, TMEM_COLUMNS};
 use crate::model::{Instr, TcOp};
 
 /// An `alloc` blocks while the CTA lacks `cols` free columns.
@@ -13,6 +13,31 @@ pub fn alloc_readiness(m: &Machine, cta: usize, cols: u32) -> Option<Readiness> 
     (used.saturating_add(cols) > TMEM_COLUMNS).then(|| {
         Readiness::Blocked(format!("`tcgen05.alloc` waits for {cols} free TMEM columns ({used} of {TMEM_COLUMNS} allocated)"))
     })
+}
+
+/// A CTA pair's `tcgen05.dealloc.cta_group::2` is one step of both CTAs' warps (§8.5: the
+/// spec's example hangs when one CTA frees before a cluster barrier and the other after
+/// it): a CTA's dealloc waits until its peer's warp stands at its own pair dealloc
+/// (`peer_at_pair_dealloc`) or has passed one more than this CTA has. A CTA without a peer
+/// is the verifier's business.
+pub fn pair_dealloc_readiness(layout: &Layout, m: &Machine, cta: usize, peer_at_pair_dealloc: impl Fn(usize) -> bool) -> Option<Readiness> {
+    let peer = crate::model::pair_peer(cta, &layout.cta_cluster)?;
+    let passed = |c: usize| m.tmem.get(c).map_or(0, |t| t.pair_deallocs);
+    if passed(peer) > passed(cta) || peer_at_pair_dealloc(peer) {
+        return None;
+    }
+    Some(Readiness::Blocked(format!(
+        "`tcgen05.dealloc.cta_group::2` waits for the pair's CTA `{}` to reach its own `tcgen05.dealloc.cta_group::2`",
+        layout.cta_name(peer)
+    )))
+}
+
+/// The executing CTA passes a pair dealloc ([`pair_dealloc_readiness`]).
+pub fn pass_pair_dealloc(ex: &mut Exec) {
+    let cta = ex.place().cta;
+    if let Some(s) = ex.m.tmem.get_mut(cta) {
+        s.pair_deallocs += 1;
+    }
 }
 
 /// Returns false when the alloc was undefined behaviour (reported).

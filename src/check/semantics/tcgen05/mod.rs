@@ -119,7 +119,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
                 return Ok(());
             }
         }
-        TcOp::Dealloc { cols, .. } => {
+        TcOp::Dealloc { cols, cta_group } => {
             let in_flight = |own: bool| {
                 (0..ex.m.agents.len() as u32).any(|id| {
                     tc_of(ex.m, id).is_some_and(|(_, w, s)| {
@@ -140,6 +140,9 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             } else {
                 None
             };
+            if *cta_group == 2 {
+                alloc::pass_pair_dealloc(ex);
+            }
             if !alloc::dealloc(ex, &text, *cols, busy) {
                 return Ok(());
             }
@@ -207,15 +210,7 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
             // Ordinary memory too: the mma's smem operand reads follow the thread's prior
             // synchronization only through this fence (§8.4, §10 #30).
             k.join(&ex.me()?.knowledge.restrict(Filter::Memory, ex.layout));
-            // §8.4: the fence orders later ops after *prior synchronization*. This thread's
-            // own ops still in flight cannot have been observed by any (completion comes
-            // first); what its own `before_thread_sync` (or the one `commit` implies) put in
-            // its knowledge is no synchronization. So a fence placed before the wait orders
-            // nothing.
-            let thread = thread_of(ex)?;
-            for id in issued_by(ex.m, thread, |_, stage| stage != Stage::Completed) {
-                k.entries.iter_mut().for_each(|e| e.vv.set(id, 0));
-            }
+            forget_own_in_flight(ex, &mut k)?;
             let me = ex.agent;
             let a = ex.me_mut()?;
             a.asyncs.tc_view.join(&k);
@@ -226,6 +221,18 @@ pub fn issue(ex: &mut Exec, op: &TcOp) -> Result<(), String> {
         }
     }
     ex.next()
+}
+
+/// §8.4: `fence::after_thread_sync` orders later ops after *prior synchronization*. This
+/// thread's own ops still in flight cannot have been observed by any (completion comes
+/// first); what its own `before_thread_sync` (or the one `commit` implies) put in its
+/// knowledge is no synchronization. So a fence placed before the wait orders nothing.
+fn forget_own_in_flight(ex: &Exec, k: &mut Knowledge) -> Result<(), String> {
+    let thread = thread_of(ex)?;
+    for id in issued_by(ex.m, thread, |_, stage| stage != Stage::Completed) {
+        k.entries.iter_mut().for_each(|e| e.vv.set(id, 0));
+    }
+    Ok(())
 }
 
 /// Issue an asynchronous op unless the TMEM it touches is not allocated (§8.5).
@@ -267,7 +274,7 @@ fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
     k.join(&promise(ex.layout, &producers));
     ex.me_mut()?.knowledge.join(&k);
     let published = ex.me()?.knowledge.restrict(Filter::Tmem, ex.layout);
-    let via = "tcgen05.fence::before_thread_sync".to_string();
+    let via = exec::BEFORE_THREAD_SYNC.to_string();
     let msg = ex.release(Scope::Sys, via.clone(), published)?;
     let me = ex.me_mut()?;
     me.release_fences.retain(|m| *m.via != *via);
@@ -277,6 +284,25 @@ fn before_thread_sync(ex: &mut Exec) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Where a commit's arrive-on on barrier `bar` is performed when not in the issuer's CTA:
+/// in pragmatic mode, the barrier's CTA, where it is waited for (reference §12 #1: CUTLASS's
+/// 2-SM pipelines and DeepGEMM wait on a peer's `multicast::cluster` commit with
+/// `.acquire.cta`, as for a TMA complete-tx). Strict mode: the issuer's.
+fn arrive_place(ex: &Exec, bar: usize) -> Option<crate::check::machine::Place> {
+    let me = ex.place();
+    let cta = ex.layout.mbar_locs.get(bar).and_then(|l| match ex.layout.locs.get(*l)?.space {
+        Space::Shared(c) | Space::Tmem(c) => Some(c),
+        Space::Global => None,
+    })?;
+    (cta != me.cta && exec::pragmatic(ex)).then(|| crate::check::machine::Place {
+        cta,
+        cluster: ex.layout.cta_cluster.get(cta).copied().unwrap_or(me.cluster),
+        gpu: me.gpu,
+    })
+}
+
+pub use alloc::pair_dealloc_readiness;
 
 /// Blocking `alloc`, and the true register dependency on a pending `tcgen05.ld` (§8.3).
 pub fn thread_readiness(layout: &Layout, m: &Machine, agent: u32, instr: &Instr) -> Option<Readiness> {
@@ -378,7 +404,8 @@ pub fn step(ex: &mut Exec, t: &TcWhat, stage: Stage, choice: u32) -> Result<(), 
         }
         let who = ex.text(|| ex.name_of(ex.agent));
         for bar in bars {
-            let msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("{who} arrive-on")), k.clone())?;
+            let mut msg = async_agent::message(ex, Scope::Cluster, ex.text(|| format!("{who} arrive-on")), k.clone())?;
+            msg.performed_in = arrive_place(ex, *bar);
             if !completion::signal(ex, *bar, 1, 0, Some(msg), &who)? {
                 return Ok(());
             }

@@ -23,7 +23,7 @@ pub mod view;
 
 pub use explore::{check, check_one_mode, check_with_progress, condition_text};
 pub use report::{
-    Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
+    Access, Blocked, ConditionResult, EdgeEnd, ExpectationResult, Finding, FindingKind, Mode, Options, Outcome,
     Progress, RaceReason, Report, Stats, Verdict,
 };
 pub use stated::stated_modes;

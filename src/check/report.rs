@@ -120,6 +120,19 @@ pub struct Blocked {
     pub waits_for: String,
 }
 
+/// One end of the synchronization a race lacks: the instruction of the step that released
+/// or tried to acquire, so the reader knows what to change when the racing accesses
+/// themselves are not it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EdgeEnd {
+    /// Thread whose program holds the instruction (the issuer, for async agents).
+    pub thread: String,
+    /// Index of the instruction in that thread's program.
+    pub instr: usize,
+    /// Index of the step in the witness.
+    pub step: usize,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub kind: FindingKind,
@@ -135,6 +148,10 @@ pub struct Finding {
     /// [`Access`]).
     #[serde(default)]
     pub blocked: Vec<Blocked>,
+    /// For a race explained by a synchronization that failed to form: its ends, release
+    /// first (a release end is missing when nothing released), then the acquire.
+    #[serde(default)]
+    pub missing_edge: Vec<EdgeEnd>,
     /// Shortest schedule that reaches the finding.
     pub witness: Schedule,
 }

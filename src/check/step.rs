@@ -201,6 +201,17 @@ impl Stepper {
         &self.history
     }
 
+    /// The thread (its name) and instruction index that witness step `step` ran (the issuer's,
+    /// for an async agent).
+    pub(crate) fn instr_of_step(&self, step: usize) -> Option<(String, usize)> {
+        let event = self.history.iter().find(|e| e.step == step)?;
+        let thread = match self.machine.agents.get(event.agent as usize)?.kind {
+            AgentKind::Thread(t) => t,
+            AgentKind::Async { issuer, .. } => issuer.thread(),
+        };
+        Some((self.layout.threads.get(thread)?.name.clone(), event.instr_index?))
+    }
+
     pub fn schedule(&self) -> Schedule {
         Schedule { steps: self.steps.clone() }
     }

@@ -12,7 +12,7 @@ use crate::syntax::expectation_text;
 use crate::check::ambiguity;
 use crate::check::machine::Layout;
 use crate::check::report::{
-    Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
+    Access, Blocked, ConditionResult, EdgeEnd, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
     Report, Stats, Verdict,
 };
 use crate::check::step::start;
@@ -94,6 +94,7 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
             explanation: f.explanation.clone(),
             accesses,
             blocked: Vec::new(),
+            missing_edge: f.edge.map_or_else(Vec::new, |edge| edge_ends(scenario, options.mode, witness, edge)),
             witness: witness.clone(),
         });
     }
@@ -115,6 +116,7 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
             explanation: d.explanation.clone(),
             accesses: Vec::new(),
             blocked,
+            missing_edge: Vec::new(),
             witness: d.witness.clone(),
         });
     }
@@ -134,6 +136,15 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
     outcomes(scenario, layout, &ex, &mut report);
     report.expectations = expectations(scenario, &report);
     report
+}
+
+/// The instructions at a failed edge's steps, found by replaying the witness that reaches it.
+fn edge_ends(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, (from, to): (Option<usize>, usize)) -> Vec<EdgeEnd> {
+    let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
+    from.into_iter()
+        .chain(std::iter::once(to))
+        .filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step }))
+        .collect()
 }
 
 fn outcomes(scenario: &Scenario, layout: &Layout, ex: &bfs::Explored, report: &mut Report) {

@@ -38,6 +38,7 @@ fn report(holds: bool, hangs: bool, complete: bool) -> Report {
             explanation: String::new(),
             accesses: Vec::new(),
             blocked: Vec::new(),
+            missing_edge: Vec::new(),
             witness: witness.clone(),
         }],
         outcomes: Vec::new(),

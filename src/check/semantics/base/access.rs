@@ -253,7 +253,7 @@ fn race(
 ) {
     let mine = ex.instr_ref();
     let name = ex.layout.locs.get(acc.loc).map_or("?", |l| l.name.as_str());
-    let (reason, why) = match (other_strong, acc.strong) {
+    let (reason, why, edge) = match (other_strong, acc.strong) {
         // Both strong, but over different bytes: never morally strong (§1.3, §1.4).
         (Some(_), Some(_)) if !same_bytes(ex.layout, acc.loc, other_loc) => {
             let why = ex.text(|| {
@@ -262,7 +262,7 @@ fn race(
                 let (them, me) = (ex.name_of(other_agent), ex.name_of(ex.agent));
                 mixed_size_text(ex.layout, &other_text, &them, other_loc, &my_text, &me, acc.loc)
             });
-            (RaceReason::MixedSize, why)
+            (RaceReason::MixedSize, why, None)
         }
         // Both strong, same proxy, yet not morally strong: the scopes exclude each other.
         (Some(theirs), Some(mine)) if other_key == acc.key => {
@@ -279,7 +279,7 @@ fn race(
                     ex.layout.describe_place(at)
                 )
             });
-            (crate::check::report::RaceReason::ScopeMismatch, why)
+            (crate::check::report::RaceReason::ScopeMismatch, why, None)
         }
         _ => classify(ex, other_event, other_loc, other_key, acc.key),
     };
@@ -309,6 +309,7 @@ fn race(
             RawAccess { agent_name: ex.text(|| ex.name_of(ex.agent)), instr: mine, loc: acc.loc, is_write, step: Some(ex.step) },
         ],
         key,
+        edge,
     });
 }
 

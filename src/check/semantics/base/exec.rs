@@ -32,6 +32,9 @@ pub struct RawFinding {
     pub accesses: Vec<RawAccess>,
     /// Deduplication key: the instructions involved.
     pub key: Vec<InstrRef>,
+    /// For a race: the steps of the synchronization that failed to form and explains it
+    /// (release end, when one made it; acquire end).
+    pub edge: Option<(Option<usize>, usize)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -199,6 +202,7 @@ impl Exec<'_> {
             explanation,
             accesses: Vec::new(),
             key,
+            edge: None,
         });
     }
 

@@ -9,19 +9,24 @@ use super::tc_explain;
 use crate::check::machine::{needed, EventId, Filter, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
+/// The steps of a failed synchronization: its release end (none for an edge from nobody)
+/// and its acquire end.
+pub type FailedEdge = Option<(Option<usize>, usize)>;
+
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
-/// agent's access through `to`, with a sentence for the learner.
-pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (RaceReason, String) {
+/// agent's access through `to`, with a sentence for the learner, and the failed
+/// synchronization that explains it, when one does.
+pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (RaceReason, String, FailedEdge) {
     let Ok(me) = ex.me() else {
-        return (RaceReason::NoSynchronization, String::new());
+        return (RaceReason::NoSynchronization, String::new(), None);
     };
     // Texts only when explaining (`Exec::text`): the explorer meets a race in many states
     // and keeps each by its reason; the names and sentences are rebuilt on replay.
     let writer = || ex.name_of(event.agent);
     let reader = || ex.name_of(ex.agent);
     let loc_name = ex.layout.locs.get(loc).map_or("?", |l| l.name.as_str());
-    if let Some(found) = tc_explain::classify(ex, event, loc) {
-        return found;
+    if let Some((reason, text)) = tc_explain::classify(ex, event, loc) {
+        return (reason, text, None);
     }
     let from_cta = ex.m.agents.get(event.agent as usize).map_or(ex.place().cta, |a| a.place.cta);
     let crossing = needed(from, from_cta, to, ex.place().cta);
@@ -30,7 +35,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         let proxy_too = !crossing.steps.is_empty()
             && !ex.m.agents.get(issuer).is_some_and(|a| a.knowledge.orders(ex.layout, event, loc, &crossing));
         let text = if proxy_too { ex.text(|| format!("{text}; the path also lacks {}", fence_names(from, to))) } else { text };
-        return (RaceReason::MissingTcgen05Fence, text);
+        return (RaceReason::MissingTcgen05Fence, text, None);
     }
     // An edge that reaches the location and lacks only proxy fences: name the fences, whatever
     // filtered entries (tensor-memory-only, restricted fences) the knowledge also holds.
@@ -54,7 +59,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                 )
             }
         });
-        return (RaceReason::MissingProxyFence, text);
+        return (RaceReason::MissingProxyFence, text, None);
     }
     if let Some(filter) = me.knowledge.orders_ignoring(event) {
         if !filter.contains(ex.layout, loc) && filter != Filter::All {
@@ -67,6 +72,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                     reader(),
                     describe(filter, ex)
                 )),
+                None,
             );
         }
     }
@@ -95,11 +101,11 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {
-            return (reason, f.text.clone());
+            return (reason, f.text.clone(), Some((f.from_step, f.to_step)));
         }
     }
     if let Some(why) = unobserved(ex, event.agent) {
-        return (RaceReason::AsyncNotObserved, why);
+        return (RaceReason::AsyncNotObserved, why, None);
     }
     if me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0) {
         return (
@@ -112,6 +118,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                      move the access before that release, or release after it"
                 )
             }),
+            None,
         );
     }
     (
@@ -124,6 +131,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                 reader()
             )
         }),
+        None,
     )
 }
 

@@ -79,14 +79,14 @@ describe("issue 47 defects", { skip: skip ?? false }, () => {
         // The Blocks view shows the same program and leaves its text alone; a block edit
         // rewrites its own line only.
         await page.getByRole("tab", { name: "Blocks" }).click();
-        const consumer = page.locator('.block-lane[data-thread="consumer"]');
-        await consumer.waitFor();
+        const producer = page.locator('.block-lane[data-thread="producer"]');
+        await producer.waitFor();
         await page.getByRole("tab", { name: "Text" }).click();
         assert.equal(await source(page).inputValue(), AS_WRITTEN, "a switch to Blocks keeps the text");
         await page.getByRole("tab", { name: "Blocks" }).click();
-        const blocks = await consumer.locator(".block").count();
-        await page.getByRole("button", { name: "Add st to consumer" }).click();
-        await consumer.locator(".block").nth(blocks).waitFor();
+        const blocks = await producer.locator(".block").count();
+        await page.getByRole("button", { name: "Add st to producer" }).click();
+        await producer.locator(".block").nth(blocks).waitFor();
         await page.getByRole("tab", { name: "Text" }).click();
         const edited = (await source(page).inputValue()).split("\n");
         const written = AS_WRITTEN.split("\n");
@@ -178,11 +178,18 @@ describe("issue 47 defects", { skip: skip ?? false }, () => {
         assert.equal(await verdictAfter(page, beforeOpen), verdict, "the variant's own verdict");
         const opened = (await source(page).inputValue()).split("\n");
         const lines = original.split("\n");
+        const changed = opened.flatMap((l, i) => (l === lines[i] ? [] : [i + 1]));
+        const highlighted = await page.locator(".editor-paint [data-fix-changed]").evaluateAll((els) => els.map((e) => Number(e.dataset.line)));
         if (opened.length < lines.length) {
             assert.deepEqual(opened, lines.filter((_, i) => i + 1 !== line), "the removed step's line goes, the rest stays");
+        } else if (changed.length === 2) {
+            // Moved below the next step: the two lines swap, nothing else moves.
+            assert.deepEqual(changed, [line, line + 1]);
+            assert.deepEqual([opened[line - 1], opened[line]], [lines[line], lines[line - 1]]);
+            assert.deepEqual(highlighted, [line + 1], "the moved line, in its new place");
         } else {
-            assert.deepEqual(opened.flatMap((l, i) => (l === lines[i] ? [] : [i + 1])), [line], "only the weakened step's line changes");
-            assert.deepEqual(await page.locator(".editor-paint [data-fix-changed]").evaluateAll((els) => els.map((e) => Number(e.dataset.line))), [line]);
+            assert.deepEqual(changed, [line], "only the weakened step's line changes");
+            assert.deepEqual(highlighted, [line]);
         }
         await page.locator(`[data-fix-applied="variant-${line}"]`).waitFor();
         await themedShots(page, SHOTS, "variant-opened", page.locator("[data-fix-panel]"));
@@ -206,9 +213,18 @@ describe("issue 47 defects", { skip: skip ?? false }, () => {
         await editor.fill(start.replace("st.relaxed.gpu", "st.release.gpu").replace("ld.relaxed.gpu", "ld.acquire.gpu"));
         await card.locator('[data-grade="passed"]').waitFor({ timeout: 20000 });
         await page.waitForFunction(() => !document.querySelector('[data-verdict="pending"]'), null, { timeout: 30000 });
-        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+        const width = () => page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+        let widths = await width();
         assert.ok(widths.page <= widths.view, `page ${widths.page} px wide in a ${widths.view} px viewport`);
         await themedShots(page, SHOTS, "exercise-phone", card);
+        await page.setViewportSize({ width: 390, height: 844 });
+        // Lessons whose prose quotes long instructions, and whose exercises are wide.
+        for (const lesson of ["cluster-handoffs", "relay-warp-case-study"]) {
+            await page.goto(`${browser.url}/#/lessons/${lesson}`);
+            await page.locator("[data-exercise] textarea.editor-text").first().waitFor();
+            widths = await width();
+            assert.ok(widths.page <= widths.view, `${lesson}: page ${widths.page} px wide in a ${widths.view} px viewport`);
+        }
         assert.deepEqual(problems, []);
         await page.close();
     });

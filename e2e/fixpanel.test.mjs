@@ -72,7 +72,7 @@ describe("fix panel", { skip: skip ?? false }, () => {
         assert.equal(await panel(page).getAttribute("data-fix-state"), "idle", "the old fixes are gone after the edit");
 
         const beforeUndo = await requestNumber(page);
-        await page.getByRole("button", { name: "Undo" }).click();
+        await page.getByRole("button", { name: "Undo", exact: true }).click();
         assert.equal(await verdictAfter(page, beforeUndo), "race");
         assert.equal(await page.getByRole("textbox", { name: /Scenario source/ }).inputValue(), original);
         assert.deepEqual(problems, []);

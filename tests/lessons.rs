@@ -46,6 +46,22 @@ fn every_lesson_is_well_formed() {
     }
 }
 
+/// A lesson's scenario card is named by its scenario's title, read without a full parse:
+/// every scenario has one, and it is the title the parser gives the scenario.
+#[test]
+fn every_lesson_scenario_has_the_title_its_card_shows() {
+    for (file, lesson) in load_course() {
+        for block in &lesson.blocks {
+            let Block::Scenario { source, line, .. } = block else { continue };
+            let title = fencelab::syntax::title(source);
+            assert!(title.as_deref().is_some_and(|t| !t.is_empty()), "{file}:{line}: a scenario without a `# title` line");
+            assert_eq!(title, fencelab::load(source).scenario.title, "{file}:{line}");
+        }
+    }
+    assert_eq!(fencelab::syntax::title("cta A\n# not a title: a declaration came first\n"), None);
+    assert_eq!(fencelab::syntax::title("\n#   \n# Handoff\ncta A\n").as_deref(), Some("Handoff"));
+}
+
 /// Every classic bug of the reference (§10) is shown to a learner, broken and mended, in a
 /// scenario block labelled `# ref §10 #N buggy` / `fixed`; `lint_lesson` (above) has
 /// already checked that each label agrees with its block's declared verdict.

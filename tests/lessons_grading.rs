@@ -277,6 +277,11 @@ fn lazy_and_beside_the_point_answers_fail_with_the_reason() {
             lazy.feedback,
             result.reasons
         );
+        // A cost rejection is flagged, so the CLI and the app each point at their own
+        // price list; no reason names a tool only one of them has.
+        let priced = lazy.feedback.starts_with("this exercise allows at most");
+        assert_eq!(result.over_cost, priced, "{}: {:?}", lazy.exercise, result.reasons);
+        assert!(result.reasons.iter().all(|r| !r.contains("fencelab cost")), "{}: {:?}", lazy.exercise, result.reasons);
         let intended = grade(&ex, &ex.solution.source, &options);
         assert!(intended.passed, "{}: the intended answer fails: {:?}", lazy.exercise, intended.reasons);
     }

@@ -29,7 +29,8 @@ pub fn Editor(
     let label = label.unwrap_or_else(|| "Scenario source (.fence syntax)".to_string());
     let source = state.source;
     let lines = move || source.with(|s| s.split('\n').count());
-    // Phones get a read-only editor: stepping works there, typing PTX does not.
+    // Phones get a read-only explorer editor: stepping works there, typing PTX does not. An
+    // exercise's editor is the exercise itself, so it stays editable.
     let phone = window()
         .match_media("(max-width: 600px)")
         .ok()
@@ -38,7 +39,8 @@ pub fn Editor(
     let marks = move || state.analysis.with(|a| a.line_marks());
     // An exercise's editor has no stepping beside it: nothing to mark or jump to.
     let linked = Memo::new(move |_| if compact { LineMarks::default() } else { execution_marks(state) });
-    let notes = Memo::new(move |_| if compact { Vec::new() } else { line_notes(state) });
+    // An exercise's state has no step marks, but its cost chips show when asked for.
+    let notes = Memo::new(move |_| line_notes(state));
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -139,7 +141,7 @@ pub fn Editor(
                         autocomplete="off"
                         autocapitalize="off"
                         wrap="off"
-                        readonly=phone
+                        readonly=phone && !compact
                         node_ref=text_ref
                         on:scroll=move |_| sync_scroll()
                         prop:value=move || source.get()
@@ -236,17 +238,20 @@ fn execution_marks(state: AppState) -> LineMarks {
     })
 }
 
-/// One line's step mark (kind, why) and cost chip (text, SASS).
+/// One line's step mark (kind, why) and cost chip (text, SASS), and whether the fix just
+/// applied from the fix panel changed it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct LineNote {
     line: usize,
     mark: Option<(StepKind, String)>,
     cost: Option<(String, String)>,
+    changed: bool,
 }
 
 impl LineNote {
     fn title(&self) -> String {
-        let parts: Vec<&str> = [self.mark.as_ref().map(|m| m.1.as_str()), self.cost.as_ref().map(|c| c.1.as_str())].into_iter().flatten().collect();
+        let changed = self.changed.then_some("changed by the fix you applied");
+        let parts: Vec<&str> = [self.mark.as_ref().map(|m| m.1.as_str()), self.cost.as_ref().map(|c| c.1.as_str()), changed].into_iter().flatten().collect();
         parts.join("\n")
     }
 
@@ -268,7 +273,8 @@ impl LineNote {
 fn line_notes(state: AppState) -> Vec<LineNote> {
     let steps = state.notes.steps();
     let costs = state.notes.costs();
-    if steps.is_none() && costs.is_none() {
+    let applied = state.notes.applied();
+    if steps.is_none() && costs.is_none() && applied.is_none() {
         return Vec::new();
     }
     state.analysis.with(|a| {
@@ -282,8 +288,14 @@ fn line_notes(state: AppState) -> Vec<LineNote> {
                 let mark = steps.as_ref().and_then(|s| s.at(&thread.name, i).map(|m| (m.kind, s.title(m))));
                 let cost = costs.as_ref().and_then(|c| c.instr(t, i)).map(chip_text);
                 if let (Some(line), true) = (lines.line_of(&thread.name, i), mark.is_some() || cost.is_some()) {
-                    notes.push(LineNote { line, mark, cost });
+                    notes.push(LineNote { line, mark, cost, changed: false });
                 }
+            }
+        }
+        for &line in applied.iter().flat_map(|fix| &fix.lines) {
+            match notes.iter_mut().find(|note| note.line == line) {
+                Some(note) => note.changed = true,
+                None => notes.push(LineNote { line, mark: None, cost: None, changed: true }),
             }
         }
         notes
@@ -382,8 +394,9 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
         .collect_view();
     view! {
         <span class=class data-line=look.n class:current-step=look.current class:finding-access=look.access.is_some()
-            class:hover-linked=hovered
-            data-current-step=look.current.then_some("") data-finding-access=look.access>{pieces}{look.note.as_ref().map(LineNote::inlay)}</span>
+            class:hover-linked=hovered class:fix-changed=look.note.as_ref().is_some_and(|n| n.changed)
+            data-current-step=look.current.then_some("") data-finding-access=look.access
+            data-fix-changed=look.note.as_ref().is_some_and(|n| n.changed).then_some("")>{pieces}{look.note.as_ref().map(LineNote::inlay)}</span>
         // Outside the line's box, so a marked line's band spans the width without
         // the newline making it two lines tall.
         "\n"
@@ -401,6 +414,7 @@ fn gutter_line(look: LineLook) -> impl IntoView {
     let step = look.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
     view! {
         <li class=class class:has-access=look.access.is_some() class:is-current=look.current
+            class:fix-changed=look.note.as_ref().is_some_and(|n| n.changed)
             title=look.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
             {look.n}
             {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}

@@ -11,6 +11,9 @@
 //! once. If the engine cannot load, the panel says the search is unavailable and why, and
 //! the next click tries again in a fresh worker.
 //!
+//! Apply puts a fix's text in the editor as an undoable edit; while that text stands, the
+//! editor highlights the lines the fix changed and the panel offers "Undo fix N".
+//!
 //! The panel's own code is a wasm chunk too (`crate::lazy`, docs/loading.md): the first
 //! load does not need it, since the panel shows only once a complete verdict is in.
 
@@ -26,7 +29,7 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 use crate::check_client::{start_worker, Attached, CheckState, CheckerFetch};
 use crate::decimal::fixed;
-use crate::instr_notes::{words, StepMarks};
+use crate::instr_notes::{variant_text, words, Applied, AppliedFix, StepMarks};
 use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::protocol::{decode_reply, encode_fix_request, CheckReply, FixOutcome, FixRequest, MAX_EDITS};
 use crate::state::{use_app_state, AppState};
@@ -270,6 +273,7 @@ fn FixPanel() -> impl IntoView {
     on_cleanup(move || {
         search.stop();
         state.notes.set_steps(None);
+        state.notes.set_applied(None);
     });
     // The search follows the checker's mode switch; the learner may pick another after.
     Effect::new(move |_| search.mode.set(state.mode.get()));
@@ -294,6 +298,7 @@ fn FixPanel() -> impl IntoView {
         })
     };
     move || {
+        let applied = applied_bar(state);
         let kind = offered(state)?;
         let (label, help) = match kind {
             FixKind::Repair => ("Fix it", "Search for the cheapest edits that make this scenario correct"),
@@ -337,6 +342,7 @@ fn FixPanel() -> impl IntoView {
                     })}
                     <span class="muted fix-model" title=MODEL_LABEL>"cost: sm_90a SASS"</span>
                 </div>
+                {applied}
                 {move || fix_body(search, state)}
             </section>
         })
@@ -376,12 +382,15 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
                 <p class="fix-summary">{summary}</p>
                 {found.stopped_early.map(|why| view! { <p class="note warn-note">"Stopped early: "{why}</p> })}
                 <ol class="fix-list">
-                    {found.fixes.into_iter().map(|f| fix_item(f, found.cost, state)).collect_view()}
+                    {found.fixes.into_iter().enumerate().map(|(i, f)| fix_item(i + 1, f, found.cost, state)).collect_view()}
                 </ol>
             }
             .into_any()
         }
-        FixState::Done(FixOutcome::Improved(found), _) => view! {
+        FixState::Done(FixOutcome::Improved(found), _) => {
+            // The text the search ran on: the variants are edits of it.
+            let searched = search.searched.with_untracked(|s| s.as_ref().map(|s| s.source.clone())).unwrap_or_default();
+            view! {
             <p class="fix-summary">
                 {format!("Correct in {} mode, cost {}.", found.mode.name(), found.cost)}
                 {(!found.necessary.is_empty() || !found.redundant.is_empty()).then_some(" Each step is marked in the lanes and the editor.")}
@@ -394,6 +403,7 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
                         <span class="muted">{format!(" {}: ", words(&b.kind))}</span>
                         <code>{b.after.clone()}</code>
                         <span class="fix-breaks">{format!(" → {}", b.verdict.name())}</span>
+                        {open_variant(state, &searched, n.line, &n.thread, n.instr, &b.kind, &b.after)}
                     });
                     view! {
                         <li data-necessary=n.line.to_string()>
@@ -414,6 +424,7 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
                         <span class="muted">{format!(" {}: ", words(&r.kind))}</span>
                         <code>{r.after.clone()}</code>
                         <span class="fix-still">" still correct"</span>
+                        {open_variant(state, &searched, r.line, &r.thread, r.instr, &r.kind, &r.after)}
                     </li>
                 }).collect_view()}
             </ul>
@@ -421,26 +432,78 @@ fn fix_body(search: FixSearch, state: AppState) -> AnyView {
             {found.cheaper.is_empty().then(|| view! { <p class="muted">"None found within the search bounds."</p> })}
             {found.stopped_early.map(|why| view! { <p class="note warn-note">"Stopped early: "{why}</p> })}
             <ol class="fix-list">
-                {found.cheaper.into_iter().map(|f| fix_item(f, found.cost, state)).collect_view()}
+                {found.cheaper.into_iter().enumerate().map(|(i, f)| fix_item(i + 1, f, found.cost, state)).collect_view()}
             </ol>
+            }
+            .into_any()
         }
-        .into_any(),
     }
 }
 
-/// One verified variant: its price change, its edits as a line diff, and Apply.
-fn fix_item(found: Fix, original_cost: u32, state: AppState) -> impl IntoView {
+/// "Fix N applied", the lines it changed (highlighted in the editor) and "Undo fix N",
+/// while the editor holds the text that fix wrote.
+fn applied_bar(state: AppState) -> impl IntoView {
+    move || {
+        let fix = state.notes.applied()?;
+        let lines = match fix.lines.as_slice() {
+            [] => "no line changed".to_string(),
+            [one] => format!("line {one} changed"),
+            many => format!("lines {} changed", many.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
+        };
+        let (said, undo, marker) = match fix.applied {
+            Applied::Fix(number) => (format!("Fix {number} applied: {lines}, highlighted in the editor. "), format!("Undo fix {number}"), number.to_string()),
+            Applied::Variant { line } => (
+                format!("The variant of line {line} is in the editor ({lines}, highlighted): the verdict and the lanes are its own. "),
+                "Back to the original".to_string(),
+                format!("variant-{line}"),
+            ),
+        };
+        Some(view! {
+            <p class="fix-applied" role="status" data-fix-applied=marker>
+                <span>{said}</span>
+                <button type="button" class="fix-undo" data-fix-undo=""
+                    title="Put back the text from before"
+                    on:click=move |_| state.undo()>{undo}</button>
+            </p>
+        })
+    }
+}
+
+/// "Open", beside a variant "Which steps matter?" tried on the step at `line`: puts that
+/// variant in the editor (an undoable edit), to step through what the weakening breaks.
+fn open_variant(state: AppState, searched: &str, line: usize, thread: &str, instr: usize, kind: &str, after: &str) -> Option<impl IntoView> {
+    let text = variant_text(searched, thread, instr, kind, after)?;
+    let open = move |_| {
+        let before = state.source.get_untracked();
+        state.notes.set_applied(Some(AppliedFix::new(Applied::Variant { line }, &before, text.clone())));
+        state.edit(text.clone(), false);
+    };
+    Some(view! {
+        <button type="button" class="fix-open-variant" data-variant-open=line.to_string()
+            title="Open this variant in the explorer: its verdict, its witness, its lanes (Undo comes back)"
+            on:click=open>"Open"</button>
+    })
+}
+
+/// One verified variant, number `number` of its list: its price change, its edits as a
+/// line diff, and Apply.
+fn fix_item(number: usize, found: Fix, original_cost: u32, state: AppState) -> impl IntoView {
     let delta = found.cost as i64 - original_cost as i64;
     let change = if found.cost_change.is_empty() { "same SASS".to_string() } else { found.cost_change.join(", ") };
     let text = found.text;
+    let apply = move |_| {
+        let before = state.source.get_untracked();
+        state.notes.set_applied(Some(AppliedFix::new(Applied::Fix(number), &before, text.clone())));
+        state.edit(text.clone(), false);
+    };
     view! {
-        <li class="fix" data-fix="" data-fix-cost=found.cost.to_string()>
+        <li class="fix" data-fix=number.to_string() data-fix-cost=found.cost.to_string()>
             <div class="fix-cost">
                 <span class="fix-cost-change">{change}</span>
                 <span class="muted">{format!(" cost {original_cost} → {} ({delta:+})", found.cost)}</span>
                 <button type="button" class="fix-apply" data-fix-apply=""
-                    title="Replace the editor text with this fix (Undo restores it)"
-                    on:click=move |_| state.edit(text.clone(), false)>"Apply"</button>
+                    title="Replace the editor text with this fix; the changed lines are highlighted (Undo restores it)"
+                    on:click=apply>"Apply"</button>
             </div>
             <ul class="fix-diff">
                 {found.edits.into_iter().map(|e| view! {

@@ -1,6 +1,9 @@
 //! The guided start a first visit sees on the explorer: lesson 1, or a three-step tour
 //! (editor → verdict → lanes and machine) on a racy message-passing program. Dismissing
-//! it, or finishing the tour, is remembered in localStorage.
+//! it, or finishing the tour, is remembered in localStorage; the header's "Tour" button
+//! starts the tour again (`AppState::tour_requested`). While it tours, the banner is pinned
+//! to the bottom of the window, so its text stays on screen beside each stop's region, and
+//! the last stop waits for the learner's first → before it can end.
 
 use leptos::prelude::*;
 
@@ -36,10 +39,13 @@ const STOPS: [Stop; 3] = [
     Stop {
         region: "lanes",
         title: "3 of 3 · Step through it",
-        text: "Each lane is a thread. \"Step forward\" (or →) takes one step; the editor marks the line it ran, \
-               and the machine below shows which values each thread can read now.",
+        text: "Each lane is a thread. Press → now (or \"Step forward\"): each press takes one step, the editor \
+               marks the line it ran, and the machine shows which values each thread can read.",
     },
 ];
+
+/// The stop that asks for a step: it ends only once the learner has taken one.
+const STEP_STOP: usize = 2;
 
 fn dismissed() -> bool {
     crate::storage::get(STORAGE_KEY).is_some()
@@ -63,7 +69,8 @@ fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>, looks_left: u
         let Some(el) = document().query_selector(&format!("[data-region=\"{}\"]", s.region)).ok().flatten() else { continue };
         let _ = if Some(i) == stop { el.set_attribute("data-tour-focus", "") } else { el.remove_attribute("data-tour-focus") };
         if Some(i) == stop {
-            el.scroll_into_view_with_bool(false);
+            // Its top at the window's top (`scroll-margin-top`): the banner is pinned below.
+            el.scroll_into_view_with_bool(true);
             found = true;
         }
     }
@@ -77,6 +84,8 @@ fn point_at(stop: Option<usize>, current: RwSignal<Option<usize>>, looks_left: u
 pub fn GuidedStart(state: AppState) -> impl IntoView {
     let open = RwSignal::new(!dismissed());
     let stop = RwSignal::new(None::<usize>);
+    // Whether the learner has taken a step since the tour loaded its program.
+    let stepped = move || state.read_tape(|t| t.position() > 0).unwrap_or(false);
     Effect::new(move |_| {
         let at = stop.get();
         request_animation_frame(move || point_at(at, stop, LOOKS_FOR_REGION));
@@ -86,12 +95,20 @@ pub fn GuidedStart(state: AppState) -> impl IntoView {
         stop.set(None);
         open.set(false);
     };
-    let start_tour = move |_| {
+    let start_tour = move || {
         if let Some(t) = crate::templates::find(TOUR_TEMPLATE) {
             state.edit(t.source.to_string(), false);
         }
+        open.set(true);
         stop.set(Some(0));
     };
+    // The header's "Tour": here already, or on arriving from another page.
+    Effect::new(move |_| {
+        if state.tour_requested.get() {
+            state.tour_requested.set(false);
+            start_tour();
+        }
+    });
     let next = move |_| match stop.get_untracked() {
         Some(i) if i + 1 < STOPS.len() => stop.set(Some(i + 1)),
         _ => close("toured"),
@@ -101,7 +118,8 @@ pub fn GuidedStart(state: AppState) -> impl IntoView {
         open.get().then(|| {
             let lesson = lesson.clone();
             view! {
-                <aside class="guided" data-guided-start="" aria-label="Getting started">
+                <aside class="guided" data-guided-start="" aria-label="Getting started"
+                    data-touring=move || stop.with(Option::is_some).then_some("")>
                     {move || match stop.get().and_then(|i| STOPS.get(i).map(|s| (i, s))) {
                         None => view! {
                             <p class="guided-text"><strong>"New here? "</strong>
@@ -109,15 +127,21 @@ pub fn GuidedStart(state: AppState) -> impl IntoView {
                                 "Start with the first lesson, or take a 3-step tour of this page."</p>
                             <div class="guided-actions">
                                 <a class="button primary" href=lesson.clone() on:click=move |_| close("lesson")>"Start lesson 1"</a>
-                                <button type="button" on:click=start_tour>"Take the tour"</button>
+                                <button type="button" on:click=move |_| start_tour()>"Take the tour"</button>
                                 <button type="button" class="guided-dismiss" on:click=move |_| close("dismissed")>"Dismiss"</button>
                             </div>
                         }
                         .into_any(),
                         Some((i, s)) => view! {
                             <p class="guided-text" data-tour-stop=i.to_string()><strong>{s.title}</strong>" "{s.text}</p>
+                            {(i == STEP_STOP).then(|| view! {
+                                <p class="guided-step" role="status" data-tour-stepped=move || stepped().to_string()>
+                                    {move || if stepped() { "✓ A step ran: its line is marked in the editor. Press → again, or Done." } else { "Waiting for your first → …" }}
+                                </p>
+                            })}
                             <div class="guided-actions">
-                                <button type="button" class="primary" on:click=next>
+                                <button type="button" class="primary" on:click=next
+                                    disabled=move || i == STEP_STOP && !stepped()>
                                     {if i + 1 < STOPS.len() { "Next" } else { "Done" }}
                                 </button>
                                 <button type="button" class="guided-dismiss" on:click=move |_| close("dismissed")>"End the tour"</button>

@@ -1,8 +1,9 @@
-//! The page header: name, route navigation and the theme toggle.
+//! The page header: name, route navigation, the tour and the theme toggle.
 
 use leptos::prelude::*;
 
 use crate::route::{Route, Section};
+use crate::state::use_app_state;
 use crate::theme::ThemeToggle;
 
 /// Top bar shown on every page.
@@ -14,6 +15,14 @@ pub fn Header(
 ) -> impl IntoView {
     let current = move |section: Section| {
         move || (route.get().section() == section).then_some("page")
+    };
+    let state = use_app_state();
+    // The tour runs on the explorer: go there (it starts on arrival) or start it here.
+    let tour = move |_| {
+        state.tour_requested.set(true);
+        if route.get_untracked().section() != Section::Explore {
+            let _ = window().location().set_hash(&Route::Explore.href());
+        }
     };
     view! {
         <header class="site-header">
@@ -40,6 +49,8 @@ pub fn Header(
                     </li>
                 </ul>
             </nav>
+            <button type="button" class="tour-button" data-tour-restart="" on:click=tour
+                title="Take the three-stop tour of the explorer again">"Tour"</button>
             <ThemeToggle />
         </header>
     }

@@ -1,14 +1,15 @@
 //! What the lanes, the blocks and the editor note beside each synchronization instruction:
 //! whether "Which steps matter?" found it necessary or redundant, and what it costs in SASS.
 //! Both answers come from the core (`fix::improve`, `cost::cost`); this only places them.
-//! Step marks belong to the text they were searched on and are never shown on another.
+//! Step marks belong to the text they were searched on and are never shown on another; so
+//! do the lines a fix applied from the fix panel changed (`AppliedFix`).
 
 use std::sync::Arc;
 
 use fencelab::check::Mode;
 use fencelab::cost::{cost, Cost, InstrCost, MODEL_LABEL};
 use fencelab::fix::{Improvement, Necessary};
-use fencelab::mutate::DROPPED;
+use fencelab::mutate::{MutationKind, DROPPED};
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
@@ -148,10 +149,101 @@ pub fn chip_text(priced: &InstrCost) -> (String, String) {
     (format!("cost {}", priced.cost), format!("{} = {}{inferred}\n{MODEL_LABEL}", priced.sass.join(" + "), priced.cost))
 }
 
+/// What the fix panel put in the editor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Fix or cheaper variant number N of the panel's list.
+    Fix(usize),
+    /// A weakening "Which steps matter?" tried on the step at this line, opened to see it.
+    Variant { line: usize },
+}
+
+/// A text the fix panel put in the editor and the lines of it that the text before did
+/// not have. Shown only on that text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppliedFix {
+    pub applied: Applied,
+    source: String,
+    pub lines: Vec<usize>,
+}
+
+impl AppliedFix {
+    pub fn new(applied: Applied, before: &str, after: String) -> AppliedFix {
+        AppliedFix { applied, lines: changed_lines(before, &after), source: after }
+    }
+
+    pub fn on(&self, source: &str) -> Option<&AppliedFix> {
+        (self.source == source).then_some(self)
+    }
+}
+
+/// The text of a variant "Which steps matter?" tried (a mutant of kind `kind`, named as
+/// `MutationKind::name` does): `source` with instruction `instr` of `thread` moved below
+/// the next one, removed (`after` is [`DROPPED`]) or written as `after` (a weaker form);
+/// every other line as written. `None` when the result does not parse.
+pub fn variant_text(source: &str, thread: &str, instr: usize, kind: &str, after: &str) -> Option<String> {
+    use fencelab::palette::{apply, Edit};
+    let parsed = fencelab::syntax::parse(source);
+    if parsed.has_errors() {
+        return None;
+    }
+    let t = parsed.scenario.threads.iter().position(|th| th.name == thread)?;
+    let text = if kind == MutationKind::MoveDown.name() {
+        apply(source, &Edit::Move { thread: t, at: instr, to_thread: t, to: instr + 2 }).ok()?
+    } else if after == DROPPED {
+        apply(source, &Edit::Remove { thread: t, at: instr }).ok()?
+    } else {
+        let span = parsed.source_map.instr(t, instr)?;
+        format!("{}{after}{}", source.get(..span.start as usize)?, source.get(span.end as usize..)?)
+    };
+    (!fencelab::syntax::parse(&text).has_errors()).then_some(text)
+}
+
+/// Above this many line pairs the diff stops looking for moved lines: every line of the
+/// differing middle counts as changed (a fix edits a few lines of a short program).
+const MAX_DIFF_CELLS: usize = 1 << 20;
+
+/// The 1-based lines of `after` outside a longest common subsequence of lines with
+/// `before`: what an edit inserted or rewrote.
+pub fn changed_lines(before: &str, after: &str) -> Vec<usize> {
+    let old: Vec<&str> = before.split('\n').collect();
+    let new: Vec<&str> = after.split('\n').collect();
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let (old_mid, new_mid) = (&old[prefix..old.len() - suffix], &new[prefix..new.len() - suffix]);
+    let to_line = |i: usize| prefix + i + 1;
+    if old_mid.len().saturating_mul(new_mid.len()) > MAX_DIFF_CELLS {
+        return (0..new_mid.len()).map(to_line).collect();
+    }
+    // lcs[i][j]: the longest common subsequence of old_mid[i..] and new_mid[j..].
+    let width = new_mid.len() + 1;
+    let mut lcs = vec![0u32; (old_mid.len() + 1) * width];
+    for i in (0..old_mid.len()).rev() {
+        for j in (0..new_mid.len()).rev() {
+            lcs[i * width + j] = if old_mid[i] == new_mid[j] { lcs[(i + 1) * width + j + 1] + 1 } else { lcs[(i + 1) * width + j].max(lcs[i * width + j + 1]) };
+        }
+    }
+    let (mut i, mut j, mut changed) = (0, 0, Vec::new());
+    while j < new_mid.len() {
+        if i < old_mid.len() && old_mid[i] == new_mid[j] {
+            i += 1;
+            j += 1;
+        } else if i < old_mid.len() && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1] {
+            i += 1;
+        } else {
+            changed.push(to_line(j));
+            j += 1;
+        }
+    }
+    changed
+}
+
 /// The step marks and cost chips of one app state.
 #[derive(Clone, Copy)]
 pub struct InstrNotes {
     steps: RwSignal<Option<Arc<StepMarks>>>,
+    /// The fix last applied from the fix panel, if any.
+    applied: RwSignal<Option<Arc<AppliedFix>>>,
     /// Cost chips on or off.
     pub show_costs: RwSignal<bool>,
     /// Whether the choice is remembered (the explorer's, not a lesson card's).
@@ -171,7 +263,7 @@ impl InstrNotes {
             }
             analysis.with(|a| (!a.has_errors()).then(|| Arc::new(cost(&a.loaded.scenario))))
         });
-        InstrNotes { steps: RwSignal::new(None), show_costs, remembered: remember, costs, source }
+        InstrNotes { steps: RwSignal::new(None), applied: RwSignal::new(None), show_costs, remembered: remember, costs, source }
     }
 
     pub fn set_costs_shown(self, on: bool) {
@@ -189,6 +281,16 @@ impl InstrNotes {
     pub fn steps(self) -> Option<Arc<StepMarks>> {
         let marks = self.steps.get()?;
         self.source.with(|s| marks.on(s).is_some()).then_some(marks)
+    }
+
+    pub fn set_applied(self, fix: Option<AppliedFix>) {
+        self.applied.set(fix.map(Arc::new));
+    }
+
+    /// The fix applied from the fix panel, while the text is the one it wrote.
+    pub fn applied(self) -> Option<Arc<AppliedFix>> {
+        let fix = self.applied.get()?;
+        self.source.with(|s| fix.on(s).is_some()).then_some(fix)
     }
 
     /// The current text's prices, while the chips show.
@@ -253,6 +355,53 @@ mod tests {
         let marks = marks_of(&src);
         let fence = marks.at("producer", 2).expect("the fence is marked");
         assert_eq!((fence.kind, fence.why.as_str()), (StepKind::Redundant, "can go: removing it is still correct"));
+    }
+
+    #[test]
+    fn a_fix_changes_the_lines_it_inserted_or_rewrote_only() {
+        let before = "cta A\n\nthread p @A:\n    st.shared [x], 1\n    st.shared [f], 1\n# note\n";
+        // A fence inserted between the stores, the flag store made a release.
+        let after = "cta A\n\nthread p @A:\n    st.shared [x], 1\n    fence.acq_rel.cta\n    st.release.cta.shared [f], 1\n# note\n";
+        assert_eq!(changed_lines(before, after), vec![5, 6]);
+        assert_eq!(changed_lines(before, before), Vec::<usize>::new());
+        // A line removed changes no line of the new text; one appended at the end does.
+        assert_eq!(changed_lines("a\nb\nc", "a\nc"), Vec::<usize>::new());
+        assert_eq!(changed_lines(after, before), vec![5], "undoing rewrites the flag store back");
+        assert_eq!(changed_lines("a\nb", "a\nb\nexpect correct"), vec![3]);
+        let applied = AppliedFix::new(Applied::Fix(2), before, after.to_string());
+        assert!(applied.on(after).is_some() && applied.on(before).is_none(), "shown on the text it wrote only");
+    }
+
+    #[test]
+    fn each_variant_the_search_tried_opens_as_a_text() {
+        let src = MP.replacen("    st.release.cta.shared [flag], 1", "    st.release.cta.shared [flag], 1\n    fence.acq_rel.cta", 1);
+        let found = improve(&src, Mode::Strict, &Limits::default(), &mut |_, _| true).expect("improves");
+        let variants = found
+            .necessary
+            .iter()
+            .flat_map(|n| n.breaks.iter().map(move |b| (n.line, &n.thread, n.instr, &b.kind, &b.after)))
+            .chain(found.redundant.iter().map(|r| (r.line, &r.thread, r.instr, &r.kind, &r.after)));
+        let mut opened = 0;
+        for (line, thread, instr, kind, after) in variants {
+            let text = variant_text(&src, thread, instr, kind, after).unwrap_or_else(|| panic!("{thread}:{instr} {kind} {after}"));
+            let (old, new): (Vec<&str>, Vec<&str>) = (src.lines().collect(), text.lines().collect());
+            if kind == MutationKind::MoveDown.name() {
+                assert_eq!((new[line - 1], new[line]), (old[line], old[line - 1]), "{after}: the two lines swap");
+                let mut rest = new.clone();
+                rest.swap(line - 1, line);
+                assert_eq!(rest, old, "{after}: nothing else moves");
+            } else if after == DROPPED {
+                assert_eq!(new.len() + 1, old.len(), "{after}: one line goes");
+                assert!(!new.contains(&old[line - 1]) || old.iter().filter(|l| **l == old[line - 1]).count() > 1);
+            } else {
+                assert_eq!(new.len(), old.len());
+                let differ: Vec<usize> = (0..old.len()).filter(|&i| old[i] != new[i]).collect();
+                assert_eq!(differ, vec![line - 1], "{after}: only line {line} changes");
+                assert!(new[line - 1].contains(after.as_str()), "{}", new[line - 1]);
+            }
+            opened += 1;
+        }
+        assert!(opened >= 3, "the release, the acquire and the extra fence each have a variant");
     }
 
     #[test]

@@ -15,9 +15,9 @@ pub fn SharedPage(
     code: String,
 ) -> impl IntoView {
     let state = use_app_state();
-    let problem = match fencelab::link::decode_with_comments(&code) {
-        Ok((payload, comments)) => {
-            restore(state, payload, comments);
+    let problem = match fencelab::link::decode_full(&code) {
+        Ok(decoded) => {
+            restore(state, decoded);
             None
         }
 

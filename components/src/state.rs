@@ -69,6 +69,8 @@ pub struct AppState {
     pub return_to: RwSignal<Option<(String, String)>>,
     /// Step marks and cost chips beside the instructions.
     pub notes: InstrNotes,
+    /// The header's "Tour" asks the explorer's guided start to tour again.
+    pub tour_requested: RwSignal<bool>,
 }
 
 impl AppState {
@@ -264,6 +266,7 @@ impl AppState {
             hover_line: RwSignal::new(None),
             return_to: RwSignal::new(None),
             notes: InstrNotes::new(source, analysis, remember),
+            tour_requested: RwSignal::new(false),
         }
     }
 

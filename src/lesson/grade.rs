@@ -36,7 +36,9 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     reasons.extend(kept_instructions_missing(&exercise.goal, &start, &attempt));
     reasons.extend(forbidden_instructions(exercise, &attempt));
     reasons.extend(scopes_too_wide(exercise, &attempt));
-    reasons.extend(too_costly(exercise, &attempt));
+    let over_cost = too_costly(exercise, &attempt);
+    let priced = over_cost.is_some();
+    reasons.extend(over_cost);
     if let Some(max) = exercise.goal.max_instructions {
         let count = instruction_count(attempt.threads.iter().map(|t| &t.program));
         if count > max {
@@ -45,12 +47,12 @@ pub fn grade(exercise: &Exercise, learner_source: &str, options: &Options) -> Gr
     }
     // Rule breaks are cheap to report; the checker run is not, so it waits for a legal attempt.
     if !reasons.is_empty() {
-        return failed(reasons);
+        return Grade { over_cost: priced, ..failed(reasons) };
     }
     attempt.expect = vec![Expectation::every_mode(exercise.goal.verdict)];
     attempt.conditions = start.conditions.clone();
     let (complete, reasons) = checker_reasons(exercise, &attempt, options);
-    Grade { passed: complete && reasons.is_empty(), complete, reasons }
+    Grade { passed: complete && reasons.is_empty(), complete, reasons, over_cost: false }
 }
 
 fn grade_prediction(exercise: &Exercise, answer: &str, options: &Options) -> Grade {
@@ -63,19 +65,19 @@ fn grade_prediction(exercise: &Exercise, answer: &str, options: &Options) -> Gra
     };
     let report = run(&program, exercise.goal.mode, options);
     if report.verdict == Verdict::Partial {
-        return Grade { passed: false, complete: false, reasons: vec![partial_reason(&report, options)] };
+        return Grade { passed: false, complete: false, reasons: vec![partial_reason(&report, options)], over_cost: false };
     }
     let why = report.findings.first().map(|f| format!(": {}", f.message)).unwrap_or_default();
     let said = format!("the checker says {}{why}", report.verdict.name());
     if verdict_matches(predicted, report.verdict) {
-        Grade { passed: true, complete: true, reasons: vec![said] }
+        Grade { passed: true, complete: true, reasons: vec![said], over_cost: false }
     } else {
         failed(vec![format!("you predicted {}; {said}", expect_str(predicted))])
     }
 }
 
 fn failed(reasons: Vec<String>) -> Grade {
-    Grade { passed: false, complete: true, reasons }
+    Grade { passed: false, complete: true, reasons, over_cost: false }
 }
 
 /// Declarations are part of the exercise: changing an initial value or moving a thread
@@ -168,7 +170,8 @@ fn cost_limit(exercise: &Exercise) -> Option<u32> {
 }
 
 /// A correct answer that pays for a GPU-wide fence where a narrower one holds misses the
-/// point of a "cheapest fix" exercise; the cost model says what it pays for.
+/// point of a "cheapest fix" exercise; the cost model says what it pays for. Where to see
+/// the prices is the caller's to say (`Grade::over_cost`): the CLI and the app differ.
 fn too_costly(exercise: &Exercise, attempt: &Scenario) -> Option<String> {
     let max = cost_limit(exercise)?;
     let cost = crate::cost::cost(attempt);
@@ -176,7 +179,7 @@ fn too_costly(exercise: &Exercise, attempt: &Scenario) -> Option<String> {
         let sass: Vec<String> = cost.sass.iter().map(|s| format!("{}× {}", s.count, s.op)).collect();
         format!(
             "the program costs {} on the sm_90a cost model ({}); this exercise allows at most {max}: a cheaper \
-synchronization holds here (`fencelab cost` shows where the cost goes)",
+synchronization holds here",
             cost.total,
             if sass.is_empty() { "no synchronization SASS".to_string() } else { sass.join(", ") }
         )

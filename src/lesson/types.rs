@@ -239,4 +239,8 @@ pub struct Grade {
     pub complete: bool,
     /// Why it failed (or notes when it passed), one line each.
     pub reasons: Vec<String>,
+    /// The attempt costs more than the exercise allows. The reasons list its SASS; the
+    /// caller points at where each instruction's price shows (the CLI's `fencelab cost`,
+    /// the app's "SASS cost" toggle).
+    pub over_cost: bool,
 }

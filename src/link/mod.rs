@@ -11,10 +11,12 @@ mod payload;
 mod v1;
 mod v2;
 mod v3;
+mod v5;
 mod validate;
 
-pub use codec::{decode, decode_with_comments, encode, encode_with_comments, share_url, share_url_with_comments, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
+pub use codec::{decode, decode_full, decode_with_comments, encode, encode_with_comments, encode_with_source, share_url, share_url_with_comments, share_url_with_source, FORMAT_VERSION, MAX_CODE_CHARS, MAX_LINK_CHARS, ROUTE};
 pub use error::LinkError;
+pub use v5::Decoded;
 pub use payload::{LessonRef, Panel, Panels, SharePayload, Theme, TraceRef, UiOptions, ViewState};
 pub use body::{decode_postcard, MAX_DECODED_BYTES};
 pub use crate::model::nesting::MAX_NESTING;

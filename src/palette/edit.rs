@@ -1,5 +1,6 @@
-//! Block edits: change one thread's program in the model, keep the source comments next
-//! to the instructions they belong to, and print the canonical text.
+//! Block edits: change one thread's program in the model, and rewrite only the lines of
+//! the text the edit touches (`splice.rs`); where a line edit cannot say it, keep the
+//! source comments next to the instructions they belong to and print the canonical text.
 
 use super::error::EditError;
 use super::machine::{self, MachineEdit};
@@ -31,10 +32,18 @@ pub fn apply(src: &str, edit: &Edit) -> Result<String, EditError> {
     if parsed.has_errors() {
         return Err(EditError::Unparsable);
     }
+    let before = parsed.scenario.clone();
+    let written = parsed.source_map.clone();
     let mut scenario = parsed.scenario;
     let mut map = parsed.source_map;
     apply_to(&mut scenario, &mut map, src, edit)?;
-    Ok(print_with_comments(&scenario, &map))
+    // The learner's text, changed only where the edit is; printed whole only when a line
+    // edit cannot say it (a machine edit, two instructions on a line).
+    let spliced = super::splice::splice(src, &written, &before, &scenario, edit).filter(|text| {
+        let back = parse(text);
+        !back.has_errors() && back.scenario == scenario
+    });
+    Ok(spliced.unwrap_or_else(|| print_with_comments(&scenario, &map)))
 }
 
 fn apply_to(s: &mut Scenario, map: &mut SourceMap, src: &str, edit: &Edit) -> Result<(), EditError> {
@@ -155,6 +164,46 @@ mod tests {
         let out = apply(&out, &Edit::Remove { thread: 0, at: 1 }).unwrap();
         assert_eq!(program_text(&out, 0), ["st [x], 1", "st [x], 2"]);
         assert_eq!(out.matches("# first").count(), 1, "{out}");
+    }
+
+    /// A program as a person writes it: blank lines, a type suffix and a `;` the printer
+    /// drops, notes above and beside instructions.
+    const WRITTEN: &str = "# Handoff\ncta A\nshared x @A = 0\n\n\nthread p @A:\n    # the payload first\n    st.shared.u32 [x], 1;  # first\n\n    st.shared [x], 2\n\nthread q @A:\n    ld r0, [x]\n\nexpect race\n";
+
+    /// The lines of `after` that `before` does not have, and the other way round.
+    fn line_changes(before: &str, after: &str) -> (Vec<String>, Vec<String>) {
+        let (old, new): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+        let added = new.iter().filter(|l| !old.contains(l)).map(|l| l.to_string()).collect();
+        let gone = old.iter().filter(|l| !new.contains(l)).map(|l| l.to_string()).collect();
+        (added, gone)
+    }
+
+    #[test]
+    fn a_block_edit_rewrites_only_its_own_lines() {
+        let fence = Instr::Fence(crate::model::Fence::MbarrierInit);
+        let inserted = apply(WRITTEN, &Edit::Insert { thread: 0, at: 1, instr: fence.clone() }).unwrap();
+        assert_eq!(inserted, WRITTEN.replace("\n    st.shared [x], 2", "\n    fence.mbarrier_init.release.cluster\n    st.shared [x], 2"));
+        let appended = apply(WRITTEN, &Edit::Insert { thread: 1, at: 9, instr: fence }).unwrap();
+        assert_eq!(appended, WRITTEN.replace("    ld r0, [x]\n", "    ld r0, [x]\n    fence.mbarrier_init.release.cluster\n"));
+        let replaced = apply(WRITTEN, &Edit::Replace { thread: 0, at: 0, instr: parse("cta A\nthread t @A:\n    st.release.cta.shared [x], 1\n").scenario.threads[0].program[0].clone() }).unwrap();
+        assert_eq!(replaced, WRITTEN.replace("st.shared.u32 [x], 1;", "st.release.cta.shared::cta [x], 1;"), "the line keeps its indent, `;` and note");
+        let removed = apply(WRITTEN, &Edit::Remove { thread: 0, at: 0 }).unwrap();
+        assert_eq!(removed, WRITTEN.replace("    # the payload first\n    st.shared.u32 [x], 1;  # first\n", ""), "its notes go with it");
+        let duplicated = apply(WRITTEN, &Edit::Duplicate { thread: 1, at: 0 }).unwrap();
+        assert_eq!(duplicated, WRITTEN.replace("    ld r0, [x]\n", "    ld r0, [x]\n    ld r0, [x]\n"));
+        let moved = apply(WRITTEN, &Edit::Move { thread: 0, at: 0, to_thread: 1, to: 1 }).unwrap();
+        assert_eq!(
+            line_changes(WRITTEN, &moved),
+            (vec![], vec![]),
+            "a move only reorders lines:\n{moved}"
+        );
+        assert!(moved.contains("    ld r0, [x]\n    # the payload first\n    st.shared.u32 [x], 1;  # first\n"), "{moved}");
+        let added = apply(WRITTEN, &Edit::AddThread).unwrap();
+        assert_eq!(added, WRITTEN.replace("    ld r0, [x]\n", "    ld r0, [x]\n\nthread t2 @A:\n"));
+        // Each result reads as the edited scenario (`apply` checks it, else it prints).
+        for text in [&inserted, &appended, &replaced, &removed, &duplicated, &moved, &added] {
+            assert!(!parse(text).has_errors(), "{text}");
+        }
     }
 
     #[test]

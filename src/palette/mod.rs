@@ -1,6 +1,7 @@
 //! The block builder's data: a palette of default instructions per family, the modifier
 //! slots of an instruction with only their legal choices, and block edits that rewrite
-//! the scenario text through the canonical printer. UI-free; the app only renders it.
+//! only the lines of the scenario text they touch (the canonical printer where a line edit
+//! cannot). UI-free; the app only renders it.
 
 mod edit;
 mod error;
@@ -9,6 +10,7 @@ mod machine;
 mod machine_refs;
 mod machine_remove;
 mod options;
+mod splice;
 
 pub use edit::{apply, Edit};
 pub use error::EditError;

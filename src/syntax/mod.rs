@@ -6,7 +6,7 @@ mod parser;
 mod printer;
 mod source_map;
 
-pub use parser::{parse, Parsed, MAX_COND_DEPTH, MAX_ERRORS, MAX_INPUT_BYTES};
+pub use parser::{parse, title, Parsed, MAX_COND_DEPTH, MAX_ERRORS, MAX_INPUT_BYTES};
 pub use printer::{
     cmp_str, cond_text, condition_text, default_note, expect_str, expectation_text, instr_text, print, print_with_comments,
     scope_str, sem_str, term_text,

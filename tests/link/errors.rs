@@ -85,7 +85,7 @@ fn newer_formats_are_named_in_the_error() {
     assert_eq!(error, LinkError::UnknownVersion { found: 9, newest: FORMAT_VERSION });
     assert_eq!(
         error.to_string(),
-        "this link was made by a newer fencelab (format 9); this version reads formats up to 4"
+        "this link was made by a newer fencelab (format 9); this version reads formats up to 5"
     );
 }
 

@@ -121,3 +121,45 @@ fn a_comment_that_spans_lines_is_refused() {
     let refused = fencelab::link::encode_with_comments(&payload, &comments);
     assert!(matches!(refused, Err(fencelab::link::LinkError::Invalid(ref why)) if why.contains("several lines")), "{refused:?}");
 }
+
+/// The sender's program, as a learner might write it: blank lines, a type suffix and a
+/// trailing `;` that the printer drops, comments where the author put them.
+const AS_WRITTEN: &str = "# Message passing, as written\ncta A\ncta B\nglobal data = 0\nglobal flag = 0\n\n\nthread producer @A:\n    st.global.u32 [data], 42;   # the payload\n\n    st.release.gpu.global [flag], 1\n\nthread consumer @B:\n    wait ld.acquire.gpu.global r1, [flag] == 1\n    ld.global r0, [data]\n";
+
+/// Format 5 carries the sender's text, so "line 9" is the same line for the receiver.
+#[test]
+fn the_senders_text_survives_a_link_exactly() {
+    on_big_stack(|| {
+        let loaded = fencelab::load(AS_WRITTEN);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let comments = loaded.source_map.comments.clone();
+        let printed = fencelab::syntax::print_with_comments(&loaded.scenario, &loaded.source_map);
+        assert_ne!(printed, AS_WRITTEN, "the sample must differ from its printed form, or this test proves nothing");
+        let payload = SharePayload::scenario_only(loaded.scenario.clone());
+        let code = fencelab::link::encode_with_source(&payload, &comments, AS_WRITTEN).expect("encodes");
+        let decoded = fencelab::link::decode_full(&code).expect("decodes");
+        assert_eq!(decoded.payload, payload);
+        assert_eq!(decoded.text(), AS_WRITTEN);
+        assert_eq!(decoded.text().lines().nth(8), Some("    st.global.u32 [data], 42;   # the payload"), "line 9 is line 9");
+        // A link made from the model alone still prints the scenario with its comments.
+        let code = fencelab::link::encode_with_comments(&payload, &comments).expect("encodes");
+        assert_eq!(fencelab::link::decode_full(&code).expect("decodes").text(), printed);
+    });
+}
+
+/// A text that says something other than the link's scenario is never shown: encoding
+/// refuses it, and a decoded one (a hand-made link) gives way to the printed scenario.
+#[test]
+fn a_text_that_is_not_the_scenario_is_refused_and_never_shown() {
+    on_big_stack(|| {
+        let loaded = fencelab::load(AS_WRITTEN);
+        let payload = SharePayload::scenario_only(loaded.scenario.clone());
+        let other = AS_WRITTEN.replace("[data], 42", "[data], 7");
+        let refused = fencelab::link::encode_with_source(&payload, &[], &other);
+        assert!(matches!(refused, Err(fencelab::link::LinkError::Invalid(ref why)) if why.contains("does not read as")), "{refused:?}");
+        let broken = fencelab::link::encode_with_source(&payload, &[], "cta A\nthread t @A:\n    st.shraed [x], 1\n");
+        assert!(refused.is_err() && broken.is_err());
+        let forged = fencelab::link::Decoded { payload: payload.clone(), comments: Vec::new(), source: Some(other) };
+        assert_eq!(forged.text(), fencelab::syntax::print_with_comments(&payload.scenario, &fencelab::syntax::SourceMap::default()));
+    });
+}

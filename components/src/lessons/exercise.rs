@@ -1,9 +1,12 @@
 //! An exercise: the goal, the explorer's editor holding the learner's attempt (kept across
 //! reloads), hints revealed one at a time, and the core's `grade` run as the learner types,
-//! with the checker's reason and a link to its witness. The reference solution never
-//! reaches this component.
+//! with the checker's reason and a link to its witness. A prediction counts its first
+//! guess only: nothing about the verdict shows before it, and the guess, the checker's
+//! answer and the witness stay after it. The reference solution never reaches this
+//! component.
 
 use fencelab::check::{Options, Report};
+use fencelab::cost::MODEL_LABEL;
 use fencelab::lesson::{grade, Exercise, ExerciseKind, Grade};
 use fencelab::link::{encode, SharePayload, TraceRef, ViewState};
 use leptos::context::Provider;
@@ -44,7 +47,9 @@ pub fn ExerciseCard(
     let saved = if track && !predict { load_attempt(&key) } else { None };
     let app = use_app_state();
     let local = AppState::local(saved.unwrap_or_else(|| start_text.clone()), exercise.goal.mode);
-    let attempt = if predict { RwSignal::new(String::new()) } else { local.source };
+    // A prediction's first guess, kept across reloads: later picks change nothing.
+    let first_guess = RwSignal::new(if predict && track { load_guess(&key) } else { None });
+    let attempt = if predict { RwSignal::new(first_guess.get_untracked().unwrap_or_default()) } else { local.source };
     let result = RwSignal::new(None::<Graded>);
     let generation = StoredValue::new(0u64);
     let goal_text = goal_summary(&exercise);
@@ -70,18 +75,25 @@ pub fn ExerciseCard(
                 if graded.passed && track {
                     progress.update(|p| p.mark_passed(&key));
                 }
-                // The checker's own words on a failing program: its reason and a witness.
-                let report = match (graded.passed, predict, check_source(&text, exercise.goal.mode)) {
-                    (false, false, Checked::Ran(report)) => Some(report),
+                // The checker's own words on a failing program: its reason and a witness. A
+                // prediction's program is the exercise's: once guessed, its witness is shown,
+                // right or wrong.
+                let checked = if predict { &exercise.start.source } else { &text };
+                let report = match (graded.passed && !predict, check_source(checked, exercise.goal.mode)) {
+                    (false, Checked::Ran(report)) => Some(report),
                     _ => None,
                 };
                 let _ = result.try_set(Some(Graded { grade: graded, report }));
             });
         }
     };
-    // A prediction is graded once the learner picks a verdict, never on the program text.
+    // A prediction is graded once the learner picks a verdict, never on the program text;
+    // a guess made on an earlier visit is graded again, so its answer and witness show.
     // A fix attempt is graded on every edit, and kept for the next visit; the start as
     // given is not graded (nothing was tried yet).
+    if predict && first_guess.get_untracked().is_some() {
+        schedule_grade();
+    }
     if !predict {
         let schedule_grade = schedule_grade.clone();
         let start_text = start_text.clone();
@@ -112,7 +124,11 @@ pub fn ExerciseCard(
     };
     let start = exercise.start.source.clone();
     let reset = move |_| local.edit(start.clone(), false);
-    let passed_before = move || progress.with(|p| p.get(&key).passed);
+    let passed_before = {
+        let key = key.clone();
+        move || progress.with(|p| p.get(&key).passed)
+    };
+    let priced = exercise.kind == ExerciseKind::CheapestFix || exercise.goal.max_cost.is_some();
     let no_more_hints = move || shown.get() >= hints_total;
 
     view! {
@@ -128,7 +144,17 @@ pub fn ExerciseCard(
             {if predict {
                 let choose = {
                     let schedule_grade = schedule_grade.clone();
+                    let key = key.clone();
                     move |word: &'static str| {
+                        // Only the first guess counts: a second pick would be graded
+                        // knowing the answer.
+                        if first_guess.get_untracked().is_some() {
+                            return;
+                        }
+                        first_guess.set(Some(word.to_string()));
+                        if track {
+                            save_guess(&key, word);
+                        }
                         attempt.set(word.to_string());
                         schedule_grade();
                     }
@@ -140,6 +166,7 @@ pub fn ExerciseCard(
                         view! {
                             <button type="button" class="predict-choice"
                                 aria-pressed=move || (attempt.get() == word).to_string()
+                                disabled=move || first_guess.with(Option::is_some)
                                 on:click=move |_| choose(word)>{word}</button>
                         }
                     })
@@ -147,6 +174,11 @@ pub fn ExerciseCard(
                 view! {
                     <pre class="exercise-program"><code>{exercise.start.source.clone()}</code></pre>
                     <div class="predict-choices" role="group" aria-label="Your prediction">{choices}</div>
+                    {move || first_guess.get().map(|guess| view! {
+                        <p class="predict-first muted" data-first-guess=guess.clone()>
+                            "Your first guess: " <strong>{guess.clone()}</strong> ". Only the first guess counts."
+                        </p>
+                    })}
                 }
                     .into_any()
             } else {
@@ -165,6 +197,15 @@ pub fn ExerciseCard(
                 <Show when=move || !predict>
                     <button type="button" class="reset" on:click=reset.clone()>"Reset to the start"</button>
                 </Show>
+                {priced.then(|| view! {
+                    // The same toggle as the explorer's: chips with each instruction's SASS
+                    // cost beside the attempt's lines.
+                    <label class="cost-toggle" title=format!("Show each synchronization instruction's cost in the editor. {MODEL_LABEL}")>
+                        <input type="checkbox" data-cost-toggle="" prop:checked=move || local.notes.show_costs.get()
+                            on:change:target=move |ev| local.notes.set_costs_shown(ev.target().checked()) />
+                        "SASS cost"
+                    </label>
+                })}
                 <button type="button" class="reveal-hint" on:click=reveal
                     disabled=no_more_hints>
                     {move || if no_more_hints() { "No more hints".to_string() } else { format!("Show hint {} of {hints_total}", shown.get() + 1) }}
@@ -205,6 +246,13 @@ fn GradeView(result: RwSignal<Option<Graded>>, app: AppState, local: AppState, w
                 <div class=class data-grade=label role="status">
                     <strong>{title}</strong>
                     <ul class="grade-reasons">{reasons}</ul>
+                    {grade.over_cost.then(|| view! {
+                        <p class="grade-cost" data-cost-pointer="">
+                            "See what each instruction costs: turn on "
+                            <button type="button" class="link-button" on:click=move |_| local.notes.set_costs_shown(true)>"SASS cost"</button>
+                            " (beside “Reset to the start”), and the editor shows each line's price."
+                        </p>
+                    })}
                     {report.and_then(|r| checker_says(&r, app, local))}
                 </div>
             }
@@ -256,6 +304,16 @@ fn attempt_scenario(local: AppState) -> Option<fencelab::model::Scenario> {
 }
 
 const ATTEMPT_KEY: &str = "fencelab-attempt:";
+const GUESS_KEY: &str = "fencelab-first-guess:";
+
+/// A prediction's first guess, made on an earlier visit.
+fn load_guess(key: &str) -> Option<String> {
+    crate::storage::get(&format!("{GUESS_KEY}{key}")).filter(|g| PREDICTIONS.contains(&g.as_str()))
+}
+
+fn save_guess(key: &str, guess: &str) {
+    crate::storage::set(&format!("{GUESS_KEY}{key}"), guess);
+}
 
 /// The attempt saved on an earlier visit, if any.
 fn load_attempt(key: &str) -> Option<String> {

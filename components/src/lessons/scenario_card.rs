@@ -55,13 +55,17 @@ pub fn ScenarioCard(
     source: String,
     /// Checker mode pinned by the block; `None` is the default mode.
     mode: Option<Mode>,
-    /// Lesson line of the source's first line, for the caption.
+    /// Lesson line of the source's first line (`data-lesson-line`, for an author).
     line: usize,
     /// Position among the lesson's scenarios, to stagger the sessions and the checker runs.
     order: usize,
 ) -> impl IntoView {
     let checked = RwSignal::new(None::<Checked>);
     let mode = mode.unwrap_or_default();
+    // The card is named by its scenario, as the learner reads it; every lesson scenario
+    // has a title (`tests/lessons.rs`), and a preview's untitled one is named by its place.
+    let name = fencelab::syntax::title(&source).unwrap_or_else(|| format!("Scenario {order}"));
+    let label = name.clone();
     let to_check = source.clone();
     later(20 + 10 * order as u64, move || {
         // The card may be gone by now (the learner navigated away).
@@ -82,10 +86,11 @@ pub fn ScenarioCard(
         }
     };
     view! {
-        <figure class="scenario-card" data-block="scenario" data-lesson-scenario="">
+        <figure class="scenario-card" data-block="scenario" data-lesson-scenario="" data-lesson-line=line.to_string()
+            aria-label=label>
             <Source text=source />
             <figcaption class="scenario-foot">
-                <span class="scenario-line">{format!("line {line}")}</span>
+                <span class="scenario-name" data-scenario-name="">{name}</span>
                 <span class="scenario-mode">{mode.name()}</span>
                 <VerdictLine checked=checked />
                 <button type="button" class="open-explorer" on:click=open

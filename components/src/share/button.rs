@@ -2,18 +2,17 @@
 //! `#/s/<code>` link, put it on the clipboard, and always show it in a selectable field
 //! so a browser without clipboard access still lets the learner copy it by hand.
 //!
-//! The encoder (`fencelab::link::encode_with_comments` and the deflate it runs) is a wasm
+//! The encoder (`fencelab::link::encode_with_source` and the deflate it runs) is a wasm
 //! chunk of its own (`crate::lazy`, docs/loading.md): only a copy needs it, so the first
 //! click fetches it and the status says so meanwhile.
 
-use fencelab::link::{encode_with_comments, SharePayload, ROUTE};
-use fencelab::syntax::Comment;
+use fencelab::link::{encode_with_source, ROUTE};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
-use super::restore::payload_of;
+use super::restore::{payload_of, Shared};
 use crate::state::use_app_state;
 
 /// Why a link was not made.
@@ -32,8 +31,8 @@ impl From<leptos::wasm_split::SplitLoaderError> for LinkFailure {
 
 /// The link code for `payload`, from the share chunk.
 #[leptos::wasm_split::wasm_split(share, fallible, wasm_split_path = ::leptos::wasm_split)]
-fn encode_link(payload: SharePayload, comments: Vec<Comment>) -> Result<String, LinkFailure> {
-    encode_with_comments(&payload, &comments).map_err(|e| LinkFailure::Unshareable(e.to_string()))
+fn encode_link(shared: Shared) -> Result<String, LinkFailure> {
+    encode_with_source(&shared.payload, &shared.comments, &shared.source).map_err(|e| LinkFailure::Unshareable(e.to_string()))
 }
 
 /// What the share bar says after a click.
@@ -53,7 +52,7 @@ pub fn ShareBar() -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let status = RwSignal::new(None::<ShareStatus>);
     let share = move |at_step: bool| {
-        let (payload, comments) = match payload_of(state, at_step) {
+        let shared = match payload_of(state, at_step) {
             Ok(made) => made,
             Err(why) => {
                 link.set(None);
@@ -64,7 +63,7 @@ pub fn ShareBar() -> impl IntoView {
         link.set(None);
         status.set(Some(ShareStatus::Loading));
         spawn_local(async move {
-            let code = match encode_link(payload, comments).await {
+            let code = match encode_link(shared).await {
                 Ok(code) => code,
                 Err(failure) => {
                     let _ = status.try_set(Some(match failure {

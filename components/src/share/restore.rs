@@ -1,8 +1,8 @@
 //! App state ⇄ share payload: what a link captures and how opening it puts it back.
 
 use fencelab::check::Report;
-use fencelab::link::{SharePayload, TraceRef, ViewState};
-use fencelab::syntax::{Comment, SourceMap};
+use fencelab::link::{Decoded, SharePayload, TraceRef, ViewState};
+use fencelab::syntax::Comment;
 use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
@@ -11,29 +11,38 @@ use crate::finding_marks::Marked;
 use crate::state::AppState;
 use crate::tape::Move;
 
-/// The scenario on screen (and with `at_step`, the steps taken so far) as a payload, with
-/// the text's comments. Fails when the program has errors: a link carries a checked
-/// model, not text.
-pub fn payload_of(state: AppState, at_step: bool) -> Result<(SharePayload, Vec<Comment>), String> {
-    let loaded = state.analysis.with_untracked(|a| {
-        (!a.has_errors()).then(|| (a.loaded.scenario.clone(), a.loaded.source_map.comments.clone()))
-    });
-    let (scenario, comments) = loaded.ok_or("fix the errors in the program before sharing it")?;
-    let mut view = ViewState { mode: state.mode.get_untracked(), ..ViewState::default() };
-    if at_step {
-        let taken = state.read_tape(|t| t.stepper().schedule()).unwrap_or_default();
-        view.step = u32::try_from(taken.steps.len()).ok();
-        view.trace = Some(TraceRef::Schedule(taken));
-    }
-    Ok((SharePayload { scenario, view }, comments))
+/// What a link carries: the scenario on screen, its comments and the text as written.
+pub struct Shared {
+    pub payload: SharePayload,
+    pub comments: Vec<Comment>,
+    pub source: String,
 }
 
-/// Shows `payload` in the explorer: its scenario as text with the link's comments (an
+/// The scenario on screen (and with `at_step`, the whole line of play on the tape, a
+/// witness included, and the step shown) as a payload, with the text as written. Fails
+/// when the program has errors: a link carries a checked model beside its text.
+pub fn payload_of(state: AppState, at_step: bool) -> Result<Shared, String> {
+    let loaded = state.analysis.with_untracked(|a| {
+        (!a.has_errors()).then(|| (a.loaded.scenario.clone(), a.loaded.source_map.comments.clone(), a.source.clone()))
+    });
+    let (scenario, comments, source) = loaded.ok_or("fix the errors in the program before sharing it")?;
+    let mut view = ViewState { mode: state.mode.get_untracked(), ..ViewState::default() };
+    if at_step {
+        // The steps ahead of the one shown travel too: "Link to this step" on a witness
+        // opens the whole witness at that step, not its first part.
+        let (line, at) = state.read_tape(|t| (Schedule { steps: t.steps().to_vec() }, t.position())).unwrap_or_default();
+        view.step = u32::try_from(at).ok();
+        view.trace = Some(TraceRef::Schedule(line));
+    }
+    Ok(Shared { payload: SharePayload { scenario, view }, comments, source })
+}
+
+/// Shows a link in the explorer: its text as the sender wrote it (`Decoded::text`, an
 /// undoable edit), its mode, and once the stepping session for that scenario exists, its
 /// schedule and step.
-pub fn restore(state: AppState, payload: SharePayload, comments: Vec<Comment>) {
-    let map = SourceMap { comments, ..SourceMap::default() };
-    let text = fencelab::syntax::print_with_comments(&payload.scenario, &map);
+pub fn restore(state: AppState, decoded: Decoded) {
+    let text = decoded.text();
+    let payload = decoded.payload;
     // One check for both writes: a second check of the link's scenario, posted as the
     // first reaches the worker, would have the worker restarted before it had answered.
     leptos::reactive::effect::batch(|| {

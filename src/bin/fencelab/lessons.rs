@@ -122,6 +122,9 @@ fn grade_attempt(lesson_path: &Path, exercise_id: &str, file: &Input, ui: Ui) ->
     for reason in &result.reasons {
         println!("  - {reason}");
     }
+    if result.over_cost {
+        println!("  `fencelab cost {file}` shows what each instruction costs");
+    }
     u8::from(!result.passed)
 }
 

@@ -5,9 +5,8 @@ use std::io::Read;
 use std::num::NonZeroUsize;
 
 use fencelab::check::{check, Mode, Options};
-use fencelab::link::{self, SharePayload, TraceRef, ViewState, ROUTE};
+use fencelab::link::{self, SharePayload, TraceRef, ViewState};
 use fencelab::model::Scenario;
-use fencelab::syntax::{print_with_comments, SourceMap};
 
 use crate::check::ModeArg;
 use crate::input::{self, Input};
@@ -67,8 +66,8 @@ fn finding_number(text: &str) -> Result<NonZeroUsize, String> {
 /// With `--witness N` the link opens on the last step of finding N's witness.
 pub fn share(args: &ShareArgs, ui: Ui) -> u8 {
     let file = &args.file;
-    let (scenario, comments) = match input::read_scenario(file, ui) {
-        Ok((_, scenario, map)) => (scenario, map.comments),
+    let (source, scenario, comments) = match input::read_scenario(file, ui) {
+        Ok((source, scenario, map)) => (source, scenario, map.comments),
         Err(code) => return code,
     };
     let mode = args.mode.map_or(Mode::default(), Mode::from);
@@ -79,11 +78,8 @@ pub fn share(args: &ShareArgs, ui: Ui) -> u8 {
         },
         None => SharePayload::scenario_only(scenario),
     };
-    // The link keeps the file's comments, so `unshare` gives back the author's notes.
-    let link = match &args.base {
-        Some(base) => link::share_url_with_comments(base, &payload, &comments),
-        None => link::encode_with_comments(&payload, &comments).map(|code| format!("{ROUTE}{code}")),
-    };
+    // The link keeps the file's text as written, so `unshare` gives it back line for line.
+    let link = link::share_url_with_source(args.base.as_deref().unwrap_or(""), &payload, &comments, &source);
     match link {
         Ok(link) => {
             println!("{link}");
@@ -128,11 +124,12 @@ pub fn unshare(args: &UnshareArgs, ui: Ui) -> u8 {
     } else {
         link_arg.clone()
     };
-    let (payload, comments) = match link::decode_with_comments(&text) {
+    let decoded = match link::decode_full(&text) {
         Ok(decoded) => decoded,
         Err(e) => return fail(ui, &e.to_string()),
     };
-    let printed = print_with_comments(&payload.scenario, &SourceMap { comments, ..SourceMap::default() });
+    let printed = decoded.text();
+    let payload = decoded.payload;
     print!("{printed}");
     if fencelab::load(&printed).scenario != payload.scenario {
         eprintln!(

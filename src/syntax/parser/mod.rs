@@ -96,6 +96,17 @@ pub fn parse(src: &str) -> Parsed {
     parser.finish()
 }
 
+/// The scenario's title (`Scenario::title`) without parsing the rest: what a list of
+/// scenarios names each one by. `None` for a text the parser would refuse outright.
+pub fn title(src: &str) -> Option<String> {
+    if src.len() > MAX_INPUT_BYTES || src.contains('\0') {
+        return None;
+    }
+    let lines = lex(src, &mut Vec::new());
+    let line = lines.get(title_line(&lines)?)?;
+    line.comment.as_deref().map(crate::syntax::printer::title_text)
+}
+
 type LineForm = fn(&mut Parser, &Line) -> cursor::PResult<()>;
 
 /// Index of the title line: the first non-empty comment line before any token.

@@ -8,6 +8,9 @@ use super::error::{ErrorKind, ImportError};
 use super::exec::{Class, Obj, Region, Span};
 use super::merge::Thread;
 
+/// Most accesses one lanes' data access is split into (else it names its whole location).
+const MAX_CHUNKS: i64 = 16;
+
 /// A location: a byte interval of a region.
 #[derive(Clone, Debug)]
 struct Loc {
@@ -377,6 +380,25 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         out.push_str(&format!("\nthread {tname} @{} lanes {}:\n", cta_name(t.cta), t.lanes));
         let mut tl = Vec::new();
         for s in &t.steps {
+            // A data access of several lanes covering part of its location becomes one
+            // access per 16 (or W) bytes, so the lanes' bytes stay apart from others'.
+            if let (Class::Data, [Obj::Mem { span, width: Some(w) }]) = (s.op.class, s.op.objs.as_slice()) {
+                let loc = loc_of(span).ok_or_else(|| ImportError::at(s.line, ErrorKind::Emit("an access outside every location".into())))?;
+                let whole = span.start == loc.start && span.start + span.len == loc.end;
+                let chunk = if span.len % 16 == 0 { 16 } else { i64::from(*w) };
+                if span.exact && !whole && span.len > i64::from(*w) && chunk > 0 && span.len / chunk <= MAX_CHUNKS {
+                    let from = format!(".b{}", w * 8);
+                    let to = format!(".b{}", chunk * 8);
+                    let mut at = span.start;
+                    while at < span.start + span.len {
+                        let text = s.op.text.replacen(&from, &to, 1).replace("{0}", &format!("{}+{}", loc.name, at - loc.start));
+                        out.push_str(&format!("    {text}  # ptx {}\n", s.line));
+                        tl.push(s.line);
+                        at += chunk;
+                    }
+                    continue;
+                }
+            }
             let mut text = s.op.text.clone();
             for (i, o) in s.op.objs.iter().enumerate() {
                 let rendered = match o {

@@ -165,8 +165,21 @@ fn unsupported(line: usize, what: impl Into<String>) -> ImportError {
     ImportError::at(line, ErrorKind::Unsupported(what.into()))
 }
 
-/// What `memory_or_sync` answers for an instruction that is neither.
-const PURE_MARK: &str = "not a memory or synchronization instruction";
+/// What `memory_or_sync` made of an instruction.
+enum Handled {
+    /// A memory or synchronization instruction the scenario keeps.
+    Event(Op),
+    /// Handled with no event (a parameter access, a local or constant load, a hint).
+    Done,
+    /// Neither memory nor synchronization: arithmetic, run by `step`.
+    NotMine,
+}
+
+impl From<Option<Op>> for Handled {
+    fn from(op: Option<Op>) -> Handled {
+        op.map_or(Handled::Done, Handled::Event)
+    }
+}
 
 /// Opcode heads that touch no memory and no synchronization: run when the importer can
 /// compute them, else their results are unknown.
@@ -421,17 +434,16 @@ impl<'c, 'a> Lane<'c, 'a> {
             "call" => return self.call(instr, notes),
             _ => {}
         }
-        match self.memory_or_sync(instr, head, notes) {
-            Ok(Some(event)) => {
+        match self.memory_or_sync(instr, head, notes)? {
+            Handled::Event(event) => {
                 self.sync_count += 1;
                 if !self.probe {
                     self.events.push(Event { line, occ, op: event });
                 }
                 return Ok(());
             }
-            Ok(None) => return Ok(()),
-            Err(e) if e.line == 0 && e.kind == ErrorKind::Syntax(PURE_MARK.into()) => {}
-            Err(e) => return Err(e),
+            Handled::Done => return Ok(()),
+            Handled::NotMine => {}
         }
         if !PURE.contains(&head) {
             return Err(unsupported(line, format!("`{op}`: an instruction the importer does not know")));
@@ -960,8 +972,7 @@ fn arg_name(arg: &Arg) -> Option<String> {
     }
 }
 
-/// Memory and synchronization instructions: `Ok(Some(op))` records an event, `Ok(None)`
-/// is an instruction of no interest here.
+/// Memory and synchronization instructions: what each becomes in the scenario.
 impl<'c, 'a> Lane<'c, 'a> {
     fn cta_of(&self, base_cta: Option<u32>) -> u32 {
         self.ctx.cluster_base + base_cta.unwrap_or(self.id.rank)
@@ -1051,7 +1062,7 @@ impl<'c, 'a> Lane<'c, 'a> {
         arg.map(|a| self.val(a)).and_then(Val::known).ok_or_else(|| unknown(line, what.to_string()))
     }
 
-    fn memory_or_sync(&mut self, instr: &'a Instr, head: &str, notes: &mut Notes) -> Result<Option<Op>, ImportError> {
+    fn memory_or_sync(&mut self, instr: &'a Instr, head: &str, notes: &mut Notes) -> Result<Handled, ImportError> {
         let op = instr.op.as_str();
         let line = instr.line;
         let a = &instr.args;
@@ -1071,7 +1082,7 @@ impl<'c, 'a> Lane<'c, 'a> {
         } else {
             ""
         };
-        let sync = |text: String, objs: Vec<Obj>| Ok(Some(Op { text, objs, class: Class::Sync }));
+        let sync = |text: String, objs: Vec<Obj>| Ok(Handled::Event(Op { text, objs, class: Class::Sync }));
         match head {
             "ld" | "ldu" | "st" | "atom" | "red" | "ldmatrix" | "stmatrix" => {
                 if has("param") {
@@ -1083,7 +1094,7 @@ impl<'c, 'a> Lane<'c, 'a> {
                                 f.pmem.insert((name, offset), v);
                             }
                         }
-                        return Ok(None);
+                        return Ok(Handled::Done);
                     }
                     match a.first() {
                         Some(Arg::Vector(items)) => {
@@ -1101,7 +1112,7 @@ impl<'c, 'a> Lane<'c, 'a> {
                         }
                         None => {}
                     }
-                    return Ok(None);
+                    return Ok(Handled::Done);
                 }
                 if has("local") || has("const") || (head == "ld" && has("nc")) && !has("shared") {
                     if head != "st" && head != "red" {
@@ -1110,9 +1121,9 @@ impl<'c, 'a> Lane<'c, 'a> {
                         }
                     }
                     notes.skipped += u64::from(!self.probe);
-                    return Ok(None);
+                    return Ok(Handled::Done);
                 }
-                self.access(instr, head, &sem, &scope, space, notes)
+                self.access(instr, head, &sem, &scope, space, notes).map(Handled::from)
             }
             "fence" | "membar" => {
                 let text = if head == "membar" {
@@ -1134,7 +1145,7 @@ impl<'c, 'a> Lane<'c, 'a> {
             }
             "bar" | "barrier" => {
                 if has("warp") {
-                    return Ok(Some(Op { text: "bar.warp.sync".into(), objs: vec![], class: Class::WarpBarrier }));
+                    return Ok(Handled::Event(Op { text: "bar.warp.sync".into(), objs: vec![], class: Class::WarpBarrier }));
                 }
                 if has("cluster") {
                     let text = if has("arrive") {
@@ -1164,8 +1175,8 @@ impl<'c, 'a> Lane<'c, 'a> {
                 }
                 sync(format!("bar.{kind} {id}{count}"), vec![])
             }
-            "mbarrier" => self.mbarrier(instr, &mods, &sem, &scope, space),
-            "cp" => self.copy(instr, &mods, space),
+            "mbarrier" => self.mbarrier(instr, &mods, &sem, &scope, space).map(Handled::from),
+            "cp" => self.copy(instr, &mods, space).map(Handled::from),
             "wgmma" => {
                 let text = match mods.first().copied() {
                     Some("fence") => "wgmma.fence.sync.aligned".to_string(),
@@ -1184,7 +1195,7 @@ impl<'c, 'a> Lane<'c, 'a> {
                             Some(v) => self.shared_data(v, 1, None, line, "the wgmma A descriptor")?,
                             None => return Err(unsupported(line, "wgmma with A in registers")),
                         };
-                        return Ok(Some(Op { text: "wgmma.mma_async.sync.aligned acc, [{0}], [{1}]".into(), objs: vec![a_obj, b_obj], class: Class::Sync }));
+                        return Ok(Handled::Event(Op { text: "wgmma.mma_async.sync.aligned acc, [{0}], [{1}]".into(), objs: vec![a_obj, b_obj], class: Class::Sync }));
                     }
                     _ => return Err(unsupported(line, format!("`{op}`"))),
                 };
@@ -1192,7 +1203,7 @@ impl<'c, 'a> Lane<'c, 'a> {
             }
             "tcgen05" | "tensormap" | "multimem" | "tex" | "tld4" | "suld" | "sust" | "sured" | "suq" | "txq"
             | "clusterlaunchcontrol" | "wmma" | "alloca" | "stacksave" | "stackrestore" => Err(unsupported(line, format!("`{op}`"))),
-            _ => Err(ImportError::at(0, ErrorKind::Syntax(PURE_MARK.into()))),
+            _ => Ok(Handled::NotMine),
         }
     }
 
@@ -1384,7 +1395,9 @@ impl<'c, 'a> Lane<'c, 'a> {
         let _ = space;
         let sync = |text: String, objs: Vec<Obj>| Ok(Some(Op { text, objs, class: Class::Sync }));
         let reduce = op.starts_with("cp.reduce");
-        let rest: Vec<&str> = mods.iter().skip(if reduce { 2 } else { 1 }).copied().collect();
+        // The modifiers after `async` (`cp.async.wait_group`) or after `bulk`.
+        let after = |word: &str| -> Vec<&str> { mods.iter().skip_while(|m| **m != word).skip(1).copied().collect() };
+        let rest = if has("bulk") { after("bulk") } else { after("async") };
         if !has("bulk") {
             // cp.async (non-bulk)
             return match rest.first().copied() {
@@ -1435,8 +1448,19 @@ impl<'c, 'a> Lane<'c, 'a> {
             let dst = dst_arg.map(|x| self.address(x)).unwrap_or(Val::Unknown);
             let src = src_arg.map(|x| self.address(x)).unwrap_or(Val::Unknown);
             let src_obj = self.shared_data(src, 0, None, line, "the store's source")?;
+            // A tensor store reads a box its tensor map gives: up to the end of a variable of
+            // known size, else the location holding its start.
             let src_obj = match src_obj {
-                Obj::Mem { span, .. } => Obj::Mem { span: Span { exact: false, len: 1, ..span }, width: None },
+                Obj::Mem { span, .. } => {
+                    let end = match span.region {
+                        Region::Shared { sym, .. } => self.ctx.shared_bytes.get(sym as usize).copied().flatten().map(|b| b as i64),
+                        _ => None,
+                    };
+                    match end {
+                        Some(end) if tensor && end > span.start => Obj::Mem { span: Span { exact: true, len: end - span.start, ..span }, width: None },
+                        _ => Obj::Mem { span: Span { exact: false, len: 1, ..span }, width: None },
+                    }
+                }
                 other => other,
             };
             let dst_obj = match (tensor, dst_arg) {

@@ -58,8 +58,7 @@ fn unite(ops: &[&Op], lanes: u32) -> (Op, u32) {
             if let (Obj::Mem { span: a, width: wa }, Obj::Mem { span: b, .. }) = (slot.clone(), o) {
                 let start = a.start.min(b.start);
                 let end = (a.start + a.len).max(b.start + b.len);
-                let width = if a.start == b.start && a.len == b.len { wa } else { None };
-                *slot = Obj::Mem { span: Span { start, len: end - start, exact: a.exact && b.exact, ..a }, width };
+                *slot = Obj::Mem { span: Span { start, len: end - start, exact: a.exact && b.exact, ..a }, width: wa };
             }
         }
     }

@@ -173,6 +173,10 @@ fn hostile_input_is_refused_with_a_line() {
     let spin = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\nL:\n bra L;\n}\n";
     let e = import(spin, &opts(2)).expect_err("runaway");
     assert!(matches!(e.kind, ErrorKind::Runaway { .. }) && e.line == 8, "{e}");
+    // An address far outside its variable.
+    let far = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b64 %rd<3>;\n.shared .align 4 .b8 buf[4];\n mov.u64 %rd1, buf;\n add.s64 %rd2, %rd1, 9223372036854775800;\n st.shared.u32 [%rd2+100], 1;\n ret;\n}\n";
+    let e = import(far, &opts(2)).expect_err("out of range");
+    assert!(matches!(e.kind, ErrorKind::Unknown(_)) && e.line == 11, "{e}");
     // An instruction the importer does not follow names its line and the construct.
     let tex = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b32 %r<3>;\n tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [t, {%r2}];\n ret;\n}\n";
     let e = import(tex, &opts(2)).expect_err("unsupported");

@@ -185,6 +185,9 @@ pub fn tensor_bytes(threads: &mut [Thread], shared_bytes: &[Option<u64>]) -> Res
                     })?
                 }
             };
+            if !(1..=1i64 << 32).contains(&bytes) {
+                return Err(ImportError::at(s.line, ErrorKind::Unknown(format!("a tensor copy of {bytes} bytes: out of range"))));
+            }
             if known.is_none() {
                 notes.push(format!("ptx {}: the tensor copy moves {bytes} bytes (its destination's footprint)", s.line));
                 for o in &s.op.objs {

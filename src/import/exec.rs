@@ -12,6 +12,9 @@ use super::value::{type_of, wrap, Addr, Base, Val};
 
 /// Most instructions one lane may run, calls included.
 pub const MAX_STEPS: u64 = 2_000_000;
+/// Largest byte offset or size the importer places (4 GiB): beyond it an address is not
+/// one it can name, and the emitter's arithmetic stays far from overflow.
+const MAX_OFFSET: i64 = 1 << 32;
 /// Bytes an `extern` shared array without a size may span (the sm_90 maximum).
 pub const DYNAMIC_SHARED: i64 = 232_448;
 /// Most instructions a probe of a branch side runs.
@@ -980,6 +983,10 @@ impl<'c, 'a> Lane<'c, 'a> {
 
     /// The object `[addr]` names for a data access of `len` bytes.
     fn data(&self, addr: Val, len: i64, width: Option<u32>, line: usize, notes: &mut Notes) -> Result<Option<Obj>, ImportError> {
+        let off = addr.origin().map_or(0, |a| a.off);
+        if !(0..=MAX_OFFSET).contains(&len) || !(-MAX_OFFSET..=MAX_OFFSET).contains(&off) {
+            return Err(unknown(line, format!("an access of {len} bytes at offset {off}: out of range")));
+        }
         let span = |region: Region, start: Option<i64>| {
             let span = match start {
                 Some(start) => Span { region, start, len, exact: true },
@@ -1500,6 +1507,9 @@ impl<'c, 'a> Lane<'c, 'a> {
             return Err(unknown(line, "the copy's destination address"));
         };
         let len = size_arg.unwrap_or(-1);
+        if len > MAX_OFFSET || !(-MAX_OFFSET..=MAX_OFFSET).contains(&doff) {
+            return Err(unknown(line, format!("a copy of {len} bytes at offset {doff}: out of range")));
+        }
         let mut ranks = vec![dcta.unwrap_or(self.id.rank)];
         if multicast {
             let mask_idx = bar_idx + 1;
@@ -1535,7 +1545,7 @@ impl<'c, 'a> Lane<'c, 'a> {
             _ => None,
         };
         match addr {
-            Val::Addr(a) if len > 0 => match region(a.base) {
+            Val::Addr(a) if len > 0 && len <= MAX_OFFSET && a.off.abs() <= MAX_OFFSET => match region(a.base) {
                 Some(r) => Obj::Mem { span: Span { region: r, start: a.off, len, exact: true }, width: None },
                 None => Obj::Mem { span: Span { region: Region::GlobalVar { idx: u32::MAX }, start: 0, len: 1, exact: false }, width: None },
             },

@@ -229,3 +229,15 @@ fn tma_store_without_the_proxy_fence_races_at_its_ptx_lines() {
         assert_eq!(ptx_lines_of(&imported, &report), vec![store, copy]);
     }
 }
+
+#[test]
+fn cutlass_sm100_2sm_umma_stops_at_its_first_tcgen05_with_the_line() {
+    // Not followed yet: the error names the PTX line and the construct (docs/import.md).
+    let text = gunzip(include_bytes!("import/cutlass_sm100_ex70_2sm.ptx.gz"));
+    let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 2, 1]), ..ImportOptions::default() };
+    let e = import(&text, &options).expect_err("tcgen05 is not followed yet");
+    assert_eq!(e.line, 1488, "{e}");
+    assert!(e.to_string().contains("`tcgen05.alloc.cta_group::2"), "{e}");
+    // The kernel emits no tcgen05 thread-sync fences (reference §10 #30, §12 #19).
+    assert!(!text.contains("tcgen05.fence::"));
+}

@@ -24,4 +24,8 @@ if [ -n "${CUTLASS:-}" ]; then
         -I include -I tools/util/include -I examples/common -DNDEBUG \
         "$ex/ex48_cluster2x1.cu" -o "$here/cutlass_sm90_ex48_cluster2x1.ptx")
     gzip -9nf "$here/cutlass_sm90_ex48_cluster2x1.ptx"
+    (cd "$CUTLASS" && nvcc -std=c++17 --expt-relaxed-constexpr -arch=sm_100a -ptx -I "$CUDA/include" \
+        -I include -I tools/util/include -I examples/common -DNDEBUG \
+        examples/70_blackwell_gemm/70_blackwell_fp16_gemm.cu -o "$here/cutlass_sm100_ex70_2sm.ptx")
+    gzip -9nf "$here/cutlass_sm100_ex70_2sm.ptx"
 fi

@@ -300,7 +300,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
             };
             let sep = if role.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
             let mut name = if n > 1 || role != base { format!("{role}{sep}{k}") } else { role };
-            if let (Region::Shared { cta, .. } | Region::Tmem { cta }, true) = (region, ctas > 1) {
+            if let (Region::Shared { cta, .. }, true) = (region, ctas > 1) {
                 name = format!("{name}_c{cta}");
             }
             locs.push(Loc { name, region, start: *s, end: *e });
@@ -367,7 +367,6 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         let size = (l.end - l.start).max(1);
         match l.region {
             Region::Shared { cta, .. } => out.push_str(&format!("shared {} @{} size {size}\n", l.name, cta_name(cta))),
-            Region::Tmem { cta } => out.push_str(&format!("tmem {} @{}\n", l.name, cta_name(cta))),
             _ => out.push_str(&format!("global {} size {size}\n", l.name)),
         }
     }
@@ -453,7 +452,6 @@ fn region_name(region: Region, names: &Names) -> String {
             format!("tmap_{p}_at{field}")
         }
         Region::GlobalVar { idx } => names.globals.get(idx as usize).map_or("gmem".to_string(), |n| short_name(n)),
-        Region::Tmem { .. } => "tmem".to_string(),
     }
 }
 

@@ -32,7 +32,6 @@ pub enum Region {
     /// A tensor map: the parameter bytes at `field` of parameter `idx`.
     Tensormap { idx: u32, field: i64 },
     GlobalVar { idx: u32 },
-    Tmem { cta: u32 },
 }
 
 /// Bytes of a region an event touches. When `exact` is false the address was computed
@@ -126,8 +125,6 @@ pub struct Ctx<'c, 'a> {
     pub iterations: u32,
     /// Where the importer's layout puts each shared symbol, as a number.
     pub shared_base: Vec<i64>,
-    /// Shared addresses `tcgen05.alloc` writes a TMEM address to, per CTA.
-    pub tmem_slots: Vec<(u32, u32, i64)>,
     /// Launch index of the first CTA of the running CTA's cluster.
     pub cluster_base: u32,
     pub reg_names: &'c std::collections::HashSet<&'a str>,
@@ -999,7 +996,6 @@ impl<'c, 'a> Lane<'c, 'a> {
                 Base::Shared { sym, cta } => Region::Shared { sym, cta: self.cta_of(cta) },
                 Base::ParamPtr { idx, field } => Region::ParamPtr { idx, field },
                 Base::GlobalVar { idx } => Region::GlobalVar { idx },
-                Base::Tmem { cta } => Region::Tmem { cta },
                 Base::Param { idx } => Region::Tensormap { idx, field: 0 },
             })
         };
@@ -1266,15 +1262,8 @@ impl<'c, 'a> Lane<'c, 'a> {
         if space.starts_with(".shared") {
             addr = self.shared_at(addr);
         }
-        let value_from_slot = match addr {
-            Val::Addr(Addr { base: Base::Shared { sym, cta }, off }) => {
-                let cta = self.cta_of(cta);
-                self.ctx.tmem_slots.iter().any(|s| *s == (cta, sym, off)).then_some(Val::Addr(Addr { base: Base::Tmem { cta }, off: 0 }))
-            }
-            _ => None,
-        };
         if let Some(dst) = dst {
-            self.set(dst, value_from_slot.unwrap_or(Val::Unknown));
+            self.set(dst, Val::Unknown);
         }
         let Some(obj) = self.data(addr, width as i64, Some(width), line, notes)? else {
             return Ok(None);

@@ -214,7 +214,6 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
             shared_bytes: shared_bytes.clone(),
             params: params.clone(),
             iterations: options.iterations,
-            tmem_slots: Vec::new(),
             cluster_base: cl * csize,
             reg_names: &reg_names,
             shared_base: shared_base.clone(),

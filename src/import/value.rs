@@ -15,8 +15,6 @@ pub enum Base {
     ParamPtr { idx: u32, field: i64 },
     /// A module `.global` variable.
     GlobalVar { idx: u32 },
-    /// The tensor memory allocated by `tcgen05.alloc` in CTA rank `cta`.
-    Tmem { cta: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

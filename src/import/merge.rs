@@ -55,7 +55,7 @@ fn unite(ops: &[&Op], lanes: u32) -> (Op, u32) {
     let mut objs = first.objs.clone();
     for op in &ops[1..] {
         for (slot, o) in objs.iter_mut().zip(&op.objs) {
-            if let (Obj::Mem { span: a, width: wa }, Obj::Mem { span: b, .. }) = (slot.clone(), o) {
+            if let (Obj::Mem { span: a, width: wa }, Obj::Mem { span: b, .. }) = (*slot, o) {
                 let start = a.start.min(b.start);
                 let end = (a.start + a.len).max(b.start + b.len);
                 *slot = Obj::Mem { span: Span { start, len: end - start, exact: a.exact && b.exact, ..a }, width: wa };
@@ -168,7 +168,9 @@ pub fn merge(cta: u32, name: &str, lanes: &[Vec<Event>], barrier_id: &mut dyn Fn
             }
         }
     }
-    let mut parts: Vec<(Vec<(usize, usize)>, Vec<usize>)> = Vec::new();
+    // (the (key, group) pairs a set of lanes runs, those lanes)
+    type Part = (Vec<(usize, usize)>, Vec<usize>);
+    let mut parts: Vec<Part> = Vec::new();
     for (l, sig) in signature.into_iter().enumerate() {
         match parts.iter_mut().find(|(s, _)| *s == sig) {
             Some((_, ls)) => ls.push(l),

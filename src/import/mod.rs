@@ -172,7 +172,7 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
         return Err(launch_err(format!("cluster {cluster:?} and {nthreads} threads per CTA")));
     }
     let ctas = options.ctas.unwrap_or(csize);
-    if ctas == 0 || ctas % csize != 0 {
+    if ctas == 0 || !ctas.is_multiple_of(csize) {
         return Err(launch_err(format!("--ctas {ctas} is not a multiple of the cluster size {csize}")));
     }
     if u64::from(ctas) * u64::from(nthreads) > MAX_LANES {
@@ -264,7 +264,7 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
         };
         let mut w = 0usize;
         while w < per_warp.len() {
-            let group = w % 4 == 0 && w + 4 <= per_warp.len() && per_warp[w..w + 4].iter().all(is_wgmma);
+            let group = w.is_multiple_of(4) && w + 4 <= per_warp.len() && per_warp[w..w + 4].iter().all(is_wgmma);
             let (name, lanes): (String, Vec<Vec<exec::Event>>) = if group {
                 (format!("wg{}", w / 4), per_warp[w..w + 4].concat())
             } else {

@@ -661,9 +661,7 @@ impl Parser {
                     if self.eat(']') {
                         break;
                     }
-                    if self.eat('+') {
-                        offset = offset.wrapping_add(self.int()?);
-                    } else if self.peek() == Some(&Tok::Punct('-')) {
+                    if self.eat('+') || self.peek() == Some(&Tok::Punct('-')) {
                         offset = offset.wrapping_add(self.int()?);
                     } else if self.eat(',') {
                         match self.atom(op)? {

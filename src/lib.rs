@@ -6,6 +6,7 @@ pub mod cost;
 pub mod cuda;
 pub mod diag;
 pub mod fix;
+pub mod import;
 pub mod link;
 pub mod litmus;
 mod load;

@@ -13,6 +13,7 @@ mod cost;
 mod cuda;
 mod fix;
 mod fmt;
+mod import;
 mod input;
 mod lessons;
 mod litmus;
@@ -72,6 +73,7 @@ enum Command {
     Observed(observed::Args),
     Cost(cost::Args),
     Fix(fix::Args),
+    Import(import::Args),
     Completions(completions::Args),
 }
 
@@ -91,6 +93,7 @@ impl Command {
             Command::Observed(args) => observed::run(&args, ui),
             Command::Cost(args) => cost::run(&args, ui),
             Command::Fix(args) => fix::run(&args, ui),
+            Command::Import(args) => import::run(&args, ui),
             Command::Completions(args) => completions::run(&args),
         }
     }

@@ -1,0 +1,243 @@
+//! `fencelab::import` on the committed PTX fixtures (tests/import/, PROVENANCE.md): the
+//! scenarios they give, the verdicts in both modes, each reproduced bug found with its
+//! kind and PTX line, and hostile input refused with a line and no panic.
+
+use fencelab::check::{check, FindingKind, Mode, Options, Report, Verdict};
+use fencelab::import::{entries, import, ErrorKind, ImportOptions, Imported, ParamValue};
+
+const RELAY: &str = include_str!("import/relay_pipeline.ptx");
+
+/// The line of `RELAY` holding the relay warp's arrive on CTA 0's barrier.
+const RELAY_ARRIVE_LINE: usize = 262;
+
+fn opts(iterations: u32) -> ImportOptions {
+    ImportOptions { iterations, ..ImportOptions::default() }
+}
+
+/// `text` with `from` replaced by `to` on 1-based line `line` (which must hold it).
+fn edit_line(text: &str, line: usize, from: &str, to: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines[line - 1].contains(from), "line {line} is `{}`", lines[line - 1]);
+    lines[line - 1] = lines[line - 1].replace(from, to);
+    lines.join("\n") + "\n"
+}
+
+fn both_modes(imported: &Imported) -> Vec<Report> {
+    [Mode::Pragmatic, Mode::Strict].into_iter().map(|mode| check(&imported.scenario, &Options { mode, ..Options::default() })).collect()
+}
+
+fn ptx_lines_of(imported: &Imported, report: &Report) -> Vec<usize> {
+    let mut lines: Vec<usize> = report.findings.iter().flat_map(|f| f.accesses.iter().filter_map(|a| imported.ptx_line(&a.thread, a.instr))).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+#[test]
+fn relay_pipeline_imports_with_ptx_lines_and_names() {
+    let imported = import(RELAY, &opts(2)).expect("imports");
+    let text = &imported.text;
+    assert!(text.starts_with("# relay_pipeline (imported from PTX"), "{text}");
+    // The launch comes from .reqnctapercluster and .maxntid: two CTAs of one cluster.
+    assert_eq!(imported.scenario.ctas.len(), 2);
+    // Names from the PTX symbols, one location per stage buffer.
+    for name in ["stage_buf0_c0", "stage_buf1_c0", "relay_buf_c1"] {
+        assert!(imported.scenario.location(name).is_some(), "{name} missing:\n{text}");
+    }
+    for name in ["full_bar0_c0", "empty_bar1_c1", "relay_bar_c0"] {
+        assert!(imported.scenario.mbarrier(name).is_some(), "{name} missing:\n{text}");
+    }
+    // Every instruction carries its PTX line; the relay's arrive is PTX line 262.
+    let instrs = text.lines().filter(|l| l.starts_with("    ")).count();
+    let commented = text.lines().filter(|l| l.starts_with("    ") && l.contains("# ptx ")).count();
+    assert_eq!(instrs, commented, "{text}");
+    let relay = imported.scenario.thread("c1_w2").expect("relay warp thread");
+    let arrive = imported.scenario.threads[relay]
+        .program
+        .iter()
+        .position(|i| fencelab::syntax::instr_text(i).starts_with("mbarrier.arrive.release.cluster"))
+        .expect("the relay arrive");
+    assert_eq!(imported.ptx_line("c1_w2", arrive), Some(RELAY_ARRIVE_LINE));
+    // The spin on try_wait became a wait; the loops of unknown bound ran twice.
+    assert!(text.contains("wait mbarrier.try_wait.parity.acquire.cluster.shared::cta [relay_bar_c0], 0"), "{text}");
+    assert_eq!(text.matches("cp.async.bulk.shared::cluster.global").count(), 4, "{text}");
+    assert!(imported.fixed.values().any(|w| w.contains("loop back edge")), "{:?}", imported.fixed);
+    // The 32 consumer lanes arrive as one arrive of count 32.
+    assert!(text.contains("mbarrier.arrive.shared::cta [empty_bar0_c0], 32"), "{text}");
+    // The printed scenario reads back as itself.
+    let loaded = fencelab::load(text);
+    assert!(!loaded.has_errors());
+    assert_eq!(loaded.scenario, imported.scenario);
+}
+
+#[test]
+fn relay_pipeline_is_correct_in_both_modes() {
+    let imported = import(RELAY, &opts(1)).expect("imports");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn seed_003_relay_default_release_cta_arrive_is_found_at_its_ptx_line() {
+    let buggy = edit_line(RELAY, RELAY_ARRIVE_LINE, "mbarrier.arrive.release.cluster.shared::cluster.b64", "mbarrier.arrive.shared::cluster.b64");
+    let imported = import(&buggy, &opts(1)).expect("imports");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Race, "{:?}", report.mode);
+        let f = &report.findings[0];
+        assert_eq!(f.kind, FindingKind::Race);
+        // The racing accesses: the relay's cp.async (PTX 241) and the consumer's remote read (PTX 160).
+        assert_eq!(ptx_lines_of(&imported, &report), vec![160, 241]);
+        // The explanation names the arrive whose change fixes it.
+        let named: Vec<usize> = imported.named_in(&f.explanation).into_iter().map(|(_, _, line)| line).collect();
+        assert_eq!(named, vec![RELAY_ARRIVE_LINE], "{}", f.explanation);
+    }
+}
+
+#[test]
+fn removing_the_relay_warps_syncwarp_splits_its_lanes() {
+    // Without `bar.warp.sync`, lane 0's arrive does not order the other lanes' copies:
+    // lane 0 and lanes 1-31 become threads of their own. (Their check is not asserted:
+    // their copies name the whole relay buffer, docs/import.md "Abstractions and limits".)
+    let line = RELAY.lines().position(|l| l.contains("bar.warp.sync")).expect("a bar.warp.sync") + 1;
+    let buggy = edit_line(RELAY, line, "bar.warp.sync \t-1;", "");
+    let imported = import(&buggy, &opts(1)).expect("imports");
+    assert!(imported.scenario.thread("c1_w2").is_none(), "{}", imported.text);
+    let lane0 = imported.scenario.thread("c1_w2_l0").expect("lane 0 alone");
+    let rest = imported.scenario.thread("c1_w2_l1_31").expect("lanes 1-31");
+    assert_eq!((imported.scenario.threads[lane0].lanes, imported.scenario.threads[rest].lanes), (1, 31));
+    let arrives = |t: usize| imported.scenario.threads[t].program.iter().filter(|i| fencelab::syntax::instr_text(i).starts_with("mbarrier.arrive")).count();
+    assert_eq!((arrives(lane0), arrives(rest)), (1, 0));
+}
+
+fn gunzip(bytes: &[u8]) -> String {
+    // A gzip member of one deflate stream: 10-byte header (no optional fields), 8-byte trailer.
+    let body = &bytes[10..bytes.len() - 8];
+    String::from_utf8(miniz_oxide::inflate::decompress_to_vec(body).expect("inflates")).expect("utf-8")
+}
+
+#[test]
+fn cutlass_sm90_ex48_imports_with_multicast_and_the_remote_consumer_release() {
+    let text = gunzip(include_bytes!("import/cutlass_sm90_ex48_cluster2x1.ptx.gz"));
+    let names = entries(&text).expect("parses");
+    assert_eq!(names.len(), 4, "{names:?}");
+    // Several entries and no choice: the error lists them.
+    match import(&text, &opts(2)) {
+        Err(e) => assert!(matches!(e.kind, ErrorKind::ChooseEntry(ref n) if n.len() == 4), "{e}"),
+        Ok(_) => panic!("chose an entry by itself"),
+    }
+    let params = [(0, 256), (4, 128), (8, 64), (12, 1)]
+        .into_iter()
+        .map(|(offset, value)| ParamValue { name: "0".into(), offset, value })
+        .collect();
+    let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 1, 1]), params, ..ImportOptions::default() };
+    let imported = import(&text, &options).expect("imports");
+    let t = &imported.text;
+    // Producer: expect-tx then a plain and a multicast tensor copy per stage.
+    assert!(t.contains("mbarrier.arrive.expect_tx.shared::cta [full0_c0], 32768"), "{t}");
+    assert!(t.contains(".multicast::cluster [tile3_c0], [tmap_param0_at384], 8192, [full0_c0], ([tile3_c1], [full0_c1])"), "{t}");
+    // Each consumer warpgroup is one thread of 128 lanes issuing wgmma.
+    let wg = imported.scenario.thread("c0_wg1").expect("consumer warpgroup");
+    assert_eq!(imported.scenario.threads[wg].lanes, 128);
+    // The consumer releases a stage on both CTAs' empty barriers with the default
+    // `.release.cta` (the §12 #17 pattern), at PTX line 2148.
+    let program = &imported.scenario.threads[wg].program;
+    let remote: Vec<usize> = program
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| fencelab::syntax::instr_text(i).starts_with("mbarrier.arrive.shared::cluster"))
+        .filter_map(|(k, _)| imported.ptx_line("c0_wg1", k))
+        .collect();
+    assert!(!remote.is_empty() && remote.iter().all(|l| *l == 2148), "{remote:?}");
+    assert!(t.contains("mbarrier.arrive.shared::cluster [bar4_c1]"), "{t}");
+}
+
+#[test]
+fn hostile_input_is_refused_with_a_line() {
+    // Truncated in the middle of the kernel body.
+    let cut = &RELAY[..RELAY.len() / 2];
+    let e = import(cut, &opts(2)).expect_err("truncated");
+    assert!(matches!(e.kind, ErrorKind::Syntax(_)) && e.line > 0, "{e}");
+    // Binary bytes.
+    let e = import("\u{0}\u{1}ELF", &opts(2)).expect_err("binary");
+    assert_eq!(e.kind, ErrorKind::Binary);
+    // 50 MB.
+    let big = "//".repeat(25 << 20);
+    let e = import(&big, &opts(2)).expect_err("too large");
+    assert!(matches!(e.kind, ErrorKind::TooLarge { .. }), "{e}");
+    // Deeply nested braces.
+    let deep = format!(".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{}{}", "{\n".repeat(5000), "}\n".repeat(5000));
+    let e = import(&deep, &opts(2)).expect_err("too deep");
+    assert_eq!(e.kind, ErrorKind::TooDeep);
+    // A loop with no bound on known values.
+    let spin = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\nL:\n bra L;\n}\n";
+    let e = import(spin, &opts(2)).expect_err("runaway");
+    assert!(matches!(e.kind, ErrorKind::Runaway { .. }) && e.line == 8, "{e}");
+    // An address far outside its variable.
+    let far = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b64 %rd<3>;\n.shared .align 4 .b8 buf[4];\n mov.u64 %rd1, buf;\n add.s64 %rd2, %rd1, 9223372036854775800;\n st.shared.u32 [%rd2+100], 1;\n ret;\n}\n";
+    let e = import(far, &opts(2)).expect_err("out of range");
+    assert!(matches!(e.kind, ErrorKind::Unknown(_)) && e.line == 11, "{e}");
+    // An instruction the importer does not follow names its line and the construct.
+    let tex = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b32 %r<3>;\n tex.1d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [t, {%r2}];\n ret;\n}\n";
+    let e = import(tex, &opts(2)).expect_err("unsupported");
+    assert!(e.line == 8 && e.to_string().contains("tex.1d"), "{e}");
+}
+
+#[test]
+fn a_loop_on_an_unknown_bound_runs_iterations_times() {
+    let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k(.param .u32 n)\n.maxntid 32\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n.shared .align 4 .b8 flag[4];\n ld.param.u32 %r1, [n];\n mov.u32 %r2, 0;\nL:\n st.shared.u32 [flag], %r2;\n add.s32 %r2, %r2, 1;\n setp.lt.s32 %p1, %r2, %r1;\n @%p1 bra L;\n ret;\n}\n";
+    for n in [1u32, 3] {
+        let imported = import(ptx, &opts(n)).expect("imports");
+        assert_eq!(imported.text.matches("st.shared::cta").count(), n as usize, "{}", imported.text);
+        assert!(imported.fixed.contains_key(&16), "{:?}", imported.fixed);
+    }
+    // Given the bound, the loop runs by it.
+    let given = ImportOptions { params: vec![ParamValue { name: "n".into(), offset: 0, value: 4 }], ..opts(2) };
+    assert_eq!(import(ptx, &given).expect("imports").text.matches("st.shared::cta").count(), 4);
+}
+
+const TMA_STORE: &str = include_str!("import/tma_store_epilogue.ptx");
+
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1).unwrap_or_else(|| panic!("no `{needle}`"))
+}
+
+#[test]
+fn tma_store_epilogue_is_correct_in_both_modes() {
+    let imported = import(TMA_STORE, &opts(2)).expect("imports");
+    let t = &imported.text;
+    // The tensor map parameter is a global location; the store reads the whole tile.
+    assert!(t.contains("cp.async.bulk.tensor.global.shared::cta.bulk_group [tmap_param0_at0], [tile], 256"), "{t}");
+    assert!(t.contains("fence.proxy.async.shared::cta"), "{t}");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn tma_store_without_the_proxy_fence_races_at_its_ptx_lines() {
+    let fence = line_of(TMA_STORE, "fence.proxy.async.shared::cta");
+    let buggy = edit_line(TMA_STORE, fence, "fence.proxy.async.shared::cta;", "");
+    let imported = import(&buggy, &opts(2)).expect("imports");
+    let store = line_of(TMA_STORE, "st.shared.f32");
+    let copy = line_of(TMA_STORE, "cp.async.bulk.tensor.2d.global.shared::cta");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Race, "{:?}", report.mode);
+        let f = &report.findings[0];
+        assert_eq!(f.kind, FindingKind::Race);
+        assert_eq!(f.reason, Some(fencelab::check::RaceReason::MissingProxyFence), "{}", f.message);
+        assert_eq!(ptx_lines_of(&imported, &report), vec![store, copy]);
+    }
+}
+
+#[test]
+fn cutlass_sm100_2sm_umma_stops_at_its_first_tcgen05_with_the_line() {
+    // Not followed yet: the error names the PTX line and the construct (docs/import.md).
+    let text = gunzip(include_bytes!("import/cutlass_sm100_ex70_2sm.ptx.gz"));
+    let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 2, 1]), ..ImportOptions::default() };
+    let e = import(&text, &options).expect_err("tcgen05 is not followed yet");
+    assert_eq!(e.line, 1488, "{e}");
+    assert!(e.to_string().contains("`tcgen05.alloc.cta_group::2"), "{e}");
+    // The kernel emits no tcgen05 thread-sync fences (reference §10 #30, §12 #19).
+    assert!(!text.contains("tcgen05.fence::"));
+}

@@ -161,7 +161,7 @@ pub fn tensor_bytes(threads: &mut [Thread], shared_bytes: &[Option<u64>]) -> Res
         if total <= 0 || total % n != 0 {
             return Err(ImportError::at(
                 *line,
-                ErrorKind::Unknown(format!("the bytes of a tensor copy: its barrier ({bar:?}) expects {total} bytes over {n} copies")),
+                ErrorKind::Unknown(format!("the bytes of a tensor copy: its barrier ({bar}) expects {total} bytes over {n} copies")),
             ));
         }
         per_bar.insert(*bar, total / n);

@@ -53,6 +53,16 @@ pub enum Obj {
     Bar { cta: u32, sym: u32, off: i64 },
 }
 
+/// How an error names an object: the emitted scenario's names are not known yet there.
+impl std::fmt::Display for Obj {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Obj::Mem { span, .. } => write!(f, "{} bytes at offset {}", span.len, span.start),
+            Obj::Bar { cta, sym, off } => write!(f, "the mbarrier at byte {off} of shared variable #{sym} in CTA {cta}"),
+        }
+    }
+}
+
 /// How events of several lanes combine into one scenario thread's instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Class {

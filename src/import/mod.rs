@@ -169,7 +169,7 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
     let csize: u32 = cluster.iter().product();
     let nthreads: u32 = threads.iter().product();
     if csize == 0 || nthreads == 0 || csize > 16 {
-        return Err(launch_err(format!("cluster {cluster:?} and {nthreads} threads per CTA")));
+        return Err(launch_err(format!("cluster {} and {nthreads} threads per CTA", cluster.map(|n| n.to_string()).join(","))));
     }
     let ctas = options.ctas.unwrap_or(csize);
     if ctas == 0 || !ctas.is_multiple_of(csize) {

@@ -1,0 +1,289 @@
+//! Enumerating candidate executions: one trace per thread, then reads-from, then the
+//! Fence-SC order, then coherence, pruning as soon as an axiom fails.
+//!
+//! Coherence is built, not guessed: the edges the axioms force (initial writes first,
+//! causality-ordered writes, cat:90) are taken, and only pairs of morally strong writes
+//! left unordered (cat:92) are branched on. The remaining axioms only get harder to meet
+//! as coherence grows (cat:99 and cat:106 read `co` and `fr = rf^-1;co` positively), so a
+//! smallest coherence is consistent whenever any is. A location's final value is that of
+//! a coherence-last write (Dat3M's `lastCo`, `PropertyEncoder`), any of them when several
+//! are unordered; a larger coherence only has fewer last writes.
+
+use std::collections::BTreeMap;
+
+use super::events::{BarrierKind, Kind, Places, Trace};
+use super::model::{Event, Inputs, Static};
+use super::rel::{members, Rel};
+use super::{AxiomError, Execution, Final, Limits};
+use crate::model::Scenario;
+
+pub struct Found {
+    pub finals: BTreeMap<Final, Execution>,
+    pub candidates: u64,
+}
+
+/// Visits every combination of one trace per thread.
+pub fn search(scenario: &Scenario, places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
+    let mut found = Found { finals: BTreeMap::new(), candidates: 0 };
+    if per_thread.iter().any(Vec::is_empty) {
+        return Ok(found);
+    }
+    let mut pick = vec![0usize; per_thread.len()];
+    loop {
+        let combo: Vec<&Trace> = pick.iter().zip(per_thread).map(|(&i, ts)| &ts[i]).collect();
+        if values_available(places, &combo) && barriers_complete(places, &combo) {
+            combination(scenario, places, &combo, limits, &mut found)?;
+        }
+        // Next combination (odometer).
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return Ok(found);
+            }
+            pick[k] += 1;
+            if pick[k] < per_thread[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// Whether every value a read returns is an initial value or written by some write of
+/// the combination: the cheap test before building any relation.
+fn values_available(places: &Places, combo: &[&Trace]) -> bool {
+    combo.iter().all(|t| {
+        t.events.iter().filter(|e| e.kind == Kind::Read).all(|r| {
+            places.init[r.phys] == r.value
+                || combo.iter().any(|u| u.events.iter().any(|w| w.kind == Kind::Write && w.phys == r.phys && w.value == r.value && w.rmw_read.is_none_or(|own| !std::ptr::eq(&u.events[own], r))))
+        })
+    })
+}
+
+/// A combination where a thread waits at a barrier some thread of its CTA (cluster) never
+/// reaches is no complete execution: it hangs, which is the explorer's business.
+fn barriers_complete(places: &Places, combo: &[&Trace]) -> bool {
+    let uses = |t: usize, want: &dyn Fn(BarrierKind) -> bool| {
+        combo[t].events.iter().any(|e| matches!(e.kind, Kind::Barrier(b) if want(b)))
+    };
+    for (t, trace) in combo.iter().enumerate() {
+        for e in &trace.events {
+            let Kind::Barrier(b) = e.kind else { continue };
+            let ok = match b {
+                BarrierKind::Cta { id, generation, arrive_only: false } => (0..combo.len())
+                    .filter(|&u| places.threads[u].0 == places.threads[t].0)
+                    .all(|u| uses(u, &|x| matches!(x, BarrierKind::Cta { id: i, generation: g, .. } if i == id && g == generation))),
+                BarrierKind::Cluster { generation, wait: true, .. } => (0..combo.len())
+                    .filter(|&u| places.threads[u].1 == places.threads[t].1)
+                    .all(|u| uses(u, &|x| matches!(x, BarrierKind::Cluster { generation: g, wait: false, .. } if g == generation))),
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &Limits, found: &mut Found) -> Result<(), AxiomError> {
+    // Initial writes of the locations this combination touches, then each thread's events.
+    let mut used: Vec<usize> = combo.iter().flat_map(|t| t.events.iter().filter(|e| matches!(e.kind, Kind::Read | Kind::Write)).map(|e| e.phys)).collect();
+    used.sort_unstable();
+    used.dedup();
+    let total = used.len() + combo.iter().map(|t| t.events.len()).sum::<usize>();
+    if total > super::rel::MAX_EVENTS {
+        return Err(AxiomError::TooLarge(format!("an execution has {total} events, more than {}", super::rel::MAX_EVENTS)));
+    }
+    let mut events: Vec<Event> = used
+        .iter()
+        .map(|&p| Event {
+            thread: None,
+            kind: Kind::Write,
+            instr: 0,
+            phys: p,
+            virt: p,
+            value: places.init[p],
+            proxy: None,
+            order: super::events::Order::Weak,
+            scope: None,
+        })
+        .collect();
+    let mut rmw = Vec::new();
+    let mut dep = Vec::new();
+    for (t, trace) in combo.iter().enumerate() {
+        let base = events.len();
+        for (i, e) in trace.events.iter().enumerate() {
+            events.push(Event {
+                thread: Some(t),
+                kind: e.kind,
+                instr: e.instr,
+                phys: e.phys,
+                virt: e.virt,
+                value: e.value,
+                proxy: e.proxy,
+                order: e.order,
+                scope: e.scope,
+            });
+            if let Some(r) = e.rmw_read {
+                rmw.push((base + r, base + i));
+            }
+            for r in members(e.data | e.ctrl) {
+                dep.push((base + r, base + i));
+            }
+        }
+    }
+    let covers = |a: usize, scope, b: usize| places.covers(a, scope, b);
+    let place = |t: usize| (places.threads[t].0, places.threads[t].1);
+    let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep });
+
+    // Reads-from candidates: same physical location, same value.
+    let reads: Vec<usize> = members(st.r).collect();
+    let mut candidates: Vec<Vec<usize>> = Vec::with_capacity(reads.len());
+    for &r in &reads {
+        let own_write = rmw.iter().find(|(a, _)| *a == r).map(|(_, w)| *w);
+        let c: Vec<usize> = members(st.w)
+            .filter(|&w| events[w].phys == events[r].phys && events[w].value == events[r].value && Some(w) != own_write)
+            .collect();
+        if c.is_empty() {
+            return Ok(());
+        }
+        candidates.push(c);
+    }
+    let sc: Vec<usize> = members(st.sc_fences).collect();
+    let mut sc_pairs = Vec::new();
+    for (x, &a) in sc.iter().enumerate() {
+        for &b in &sc[x + 1..] {
+            if let (Some(ta), Some(tb), Some(sa), Some(sb)) = (events[a].thread, events[b].thread, events[a].scope, events[b].scope) {
+                if places.covers(ta, sa, tb) && places.covers(tb, sb, ta) {
+                    sc_pairs.push((a, b));
+                }
+            }
+        }
+    }
+    let mut choice = vec![0usize; reads.len()];
+    loop {
+        let mut rf = Rel::empty(st.n);
+        for (k, &r) in reads.iter().enumerate() {
+            rf.add(candidates[k][choice[k]], r);
+        }
+        if st.no_thin_air(&rf) {
+            let mut sync_fence = Rel::empty(st.n);
+            fence_orders(&st, &rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
+                found.candidates += 1;
+                if found.candidates > limits.max_candidates {
+                    return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
+                }
+                let co = st.forced_co(cause).plus();
+                if !co.is_irreflexive() {
+                    return Ok(());
+                }
+                let pairs = st.strong_write_pairs();
+                coherence(&st, &rf, cause, co, &pairs, &mut |co| {
+                    record(scenario, places, combo, &events, &st, &rf, co, sf, sync, found);
+                });
+                Ok(())
+            })?;
+        }
+        let mut k = 0;
+        loop {
+            if k == choice.len() {
+                return Ok(());
+            }
+            choice[k] += 1;
+            if choice[k] < candidates[k].len() {
+                break;
+            }
+            choice[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+type Visit<'a> = dyn FnMut(&Rel, &Rel, &Rel) -> Result<(), AxiomError> + 'a;
+
+/// Every Fence-SC order: an acyclic orientation of the pairs of `fence.sc` whose scopes
+/// cover each other (Dat3M orders them by clocks, `WmmEncoder.visitSyncFence`), kept
+/// when axiom-FenceSC (cat:96) holds.
+fn fence_orders(st: &Static, rf: &Rel, pairs: &[(usize, usize)], at: usize, sf: &mut Rel, visit: &mut Visit) -> Result<(), AxiomError> {
+    if at == pairs.len() {
+        let (cause, sync) = st.cause(rf, sf);
+        if st.fence_sc(&cause, sf) {
+            visit(sf, &cause, &sync)?;
+        }
+        return Ok(());
+    }
+    let (a, b) = pairs[at];
+    for (x, y) in [(a, b), (b, a)] {
+        let mut next = sf.clone();
+        next.add(x, y);
+        if next.is_acyclic() {
+            fence_orders(st, rf, pairs, at + 1, &mut next, visit)?;
+        }
+    }
+    Ok(())
+}
+
+/// Orders each morally strong pair of writes still unordered, both ways, keeping `co` a
+/// strict partial order; visits each result meeting axiom-Atomicity and axiom-Causality.
+fn coherence(st: &Static, rf: &Rel, cause: &Rel, co: Rel, pairs: &[(usize, usize)], visit: &mut dyn FnMut(&Rel)) {
+    match pairs.iter().find(|&&(a, b)| !co.has(a, b) && !co.has(b, a)) {
+        None => {
+            if st.atomicity_and_causality(rf, &co, cause) {
+                visit(&co);
+            }
+        }
+        Some(&(a, b)) => {
+            for (x, y) in [(a, b), (b, a)] {
+                let mut next = co.clone();
+                next.add(x, y);
+                let next = next.plus();
+                if next.is_irreflexive() {
+                    coherence(st, rf, cause, next, pairs, visit);
+                }
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Event], st: &Static, rf: &Rel, co: &Rel, sf: &Rel, sync: &Rel, found: &mut Found) {
+    let regs: Vec<BTreeMap<String, i64>> = combo.iter().map(|t| t.regs.clone()).collect();
+    // Per location, the values of its coherence-last writes.
+    let mut choices: Vec<Vec<i64>> = Vec::with_capacity(scenario.locations.len());
+    for &(phys, _) in &places.locations {
+        let writes: Vec<usize> = members(st.w).filter(|&w| events[w].phys == phys).collect();
+        let mut last: Vec<i64> = writes.iter().filter(|&&w| writes.iter().all(|&v| !co.has(w, v))).map(|&w| events[w].value).collect();
+        last.sort_unstable();
+        last.dedup();
+        if last.is_empty() {
+            last.push(places.init[phys]);
+        }
+        choices.push(last);
+    }
+    let mut pick = vec![0usize; choices.len()];
+    loop {
+        let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
+        let fin = Final { regs: regs.clone(), mem };
+        found.finals.entry(fin).or_insert_with(|| Execution {
+            events: events.to_vec(),
+            rf: rf.pairs().collect(),
+            co: co.pairs().collect(),
+            sync: sync.union(sf).pairs().collect(),
+            po: st.po.pairs().collect(),
+        });
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return;
+            }
+            pick[k] += 1;
+            if pick[k] < choices[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}

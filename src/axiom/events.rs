@@ -593,6 +593,9 @@ impl<'a> Runner<'a> {
             let Some(instr) = program.get(s.pc) else {
                 return self.finish(s);
             };
+            if s.events.len() + 2 > super::rel::MAX_EVENTS {
+                return Err(AxiomError::TooLarge(format!("thread `{}` runs more than {} events", self.name(), super::rel::MAX_EVENTS)));
+            }
             let index = s.pc;
             s.visits[index] += 1;
             if s.visits[index] > self.limits.max_visits {

@@ -27,9 +27,12 @@ pub use rel::MAX_EVENTS;
 
 use crate::model::{Cond, FinalCondition, Quantifier, Scenario, Term};
 
-/// Bounds on the work one question may take.
+/// Bounds on the work one question may take, and the reading of spec silences.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// How to read the points where the spec is silent (reference §12), as the explorer's
+    /// `Options::mode`.
+    pub mode: crate::model::Mode,
     /// Times one instruction may run in one trace (loop unrolling).
     pub max_visits: u32,
     /// Traces per thread.
@@ -42,7 +45,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_visits: 3, max_traces: 4096, max_values: 32, max_candidates: 2_000_000 }
+        Limits { mode: crate::model::Mode::Pragmatic, max_visits: 3, max_traces: 4096, max_values: 32, max_candidates: 2_000_000 }
     }
 }
 
@@ -107,10 +110,20 @@ pub struct Execution {
     pub sync: Vec<(usize, usize)>,
 }
 
+/// One execution reaching a final state, and whether any execution found reaching it
+/// fits in time: `po | rf | co` acyclic, so an interleaving could perform its events in
+/// that order. A final state none of whose executions fits needs a read of a later write
+/// (load buffering) or coherence against execution order: the explorer never produces it.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub execution: Execution,
+    pub in_time: bool,
+}
+
 /// Every final state the axioms allow, each with one execution reaching it.
 #[derive(Clone, Debug)]
 pub struct Allowed {
-    pub finals: BTreeMap<Final, Execution>,
+    pub finals: BTreeMap<Final, Witness>,
     /// Some loop ran into [`Limits::max_visits`]: outcomes needing more iterations are missing.
     pub cut: bool,
     /// Candidate executions examined.
@@ -176,6 +189,20 @@ pub fn term_value(scenario: &Scenario, fin: &Final, term: &Term) -> i64 {
             .unwrap_or(0),
         Term::Mem(name) => scenario.location(name).and_then(|l| fin.mem.get(l)).copied().unwrap_or(0),
     }
+}
+
+/// The term an outcome table's column names (`thread:reg` or a location), as
+/// `syntax::term_text` writes it.
+pub fn term_of(text: &str) -> Term {
+    match text.split_once(':') {
+        Some((thread, reg)) => Term::Reg { thread: thread.to_string(), reg: reg.to_string() },
+        None => Term::Mem(text.to_string()),
+    }
+}
+
+/// A final state's values for the columns `terms` (an outcome row's shape).
+pub fn project(scenario: &Scenario, fin: &Final, terms: &[String]) -> Vec<(String, i64)> {
+    terms.iter().map(|t| (t.clone(), term_value(scenario, fin, &term_of(t)))).collect()
 }
 
 pub fn eval(scenario: &Scenario, fin: &Final, cond: &Cond) -> bool {

@@ -56,6 +56,10 @@ pub struct Inputs<'a> {
     /// `(cta, cluster)` per thread.
     pub place: &'a dyn Fn(usize) -> (usize, usize),
     pub rmw: &'a [(usize, usize)],
+    /// Strict mode (reference §12): only a `.cluster` fence makes a relaxed
+    /// `barrier.cluster.arrive` release; pragmatic mode takes any fence whose scope covers
+    /// the waiter (§12 #11).
+    pub strict: bool,
     pub dep: &'a [(usize, usize)],
 }
 
@@ -138,6 +142,26 @@ impl Static {
             ) => ga == gb && (input.place)(t).1 == (input.place)(u).1,
             _ => false,
         });
+        // A release fence before a relaxed `barrier.cluster.arrive` releases to the waits
+        // of that generation (fence pattern, reference §1.5 and §12 #11).
+        let mut sync_barrier = sync_barrier;
+        for (a, arrive) in ev.iter().enumerate() {
+            let (Kind::Barrier(BarrierKind::Cluster { generation, wait: false, release: false }), Some(t)) = (arrive.kind, arrive.thread) else {
+                continue;
+            };
+            for f in members(release_fences) {
+                let (Some(scope), true) = (ev[f].scope, po.has(f, a)) else { continue };
+                for (j, waiter) in ev.iter().enumerate() {
+                    let (Kind::Barrier(BarrierKind::Cluster { generation: g, wait: true, .. }), Some(u)) = (waiter.kind, waiter.thread) else {
+                        continue;
+                    };
+                    let wide_enough = if input.strict { scope >= crate::model::Scope::Cluster } else { (input.covers)(t, scope, u) };
+                    if g == generation && (input.place)(t).1 == (input.place)(u).1 && wide_enough {
+                        sync_barrier.add(f, j);
+                    }
+                }
+            }
+        }
         let mut rmw = Rel::empty(n);
         for &(a, b) in input.rmw {
             rmw.add(a, b);

@@ -14,11 +14,11 @@ use std::collections::BTreeMap;
 use super::events::{BarrierKind, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
 use super::rel::{members, Rel};
-use super::{AxiomError, Execution, Final, Limits};
+use super::{AxiomError, Execution, Final, Limits, Witness};
 use crate::model::Scenario;
 
 pub struct Found {
-    pub finals: BTreeMap<Final, Execution>,
+    pub finals: BTreeMap<Final, Witness>,
     pub candidates: u64,
 }
 
@@ -136,7 +136,8 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
     }
     let covers = |a: usize, scope, b: usize| places.covers(a, scope, b);
     let place = |t: usize| (places.threads[t].0, places.threads[t].1);
-    let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep });
+    let strict = limits.mode == crate::model::Mode::Strict;
+    let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep, strict });
 
     // Reads-from candidates: same physical location, same value.
     let reads: Vec<usize> = members(st.r).collect();
@@ -263,16 +264,22 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         choices.push(last);
     }
     let mut pick = vec![0usize; choices.len()];
+    let mut in_time = None;
     loop {
         let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
         let fin = Final { regs: regs.clone(), mem };
-        found.finals.entry(fin).or_insert_with(|| Execution {
-            events: events.to_vec(),
-            rf: rf.pairs().collect(),
-            co: co.pairs().collect(),
-            sync: sync.union(sf).pairs().collect(),
-            po: st.po.pairs().collect(),
+        let in_time = in_time.get_or_insert_with(|| st.po.union(rf).union(co).is_acyclic());
+        let witness = found.finals.entry(fin).or_insert_with(|| Witness {
+            execution: Execution {
+                events: events.to_vec(),
+                rf: rf.pairs().collect(),
+                co: co.pairs().collect(),
+                sync: sync.union(sf).pairs().collect(),
+                po: st.po.pairs().collect(),
+            },
+            in_time: *in_time,
         });
+        witness.in_time |= *in_time;
         let mut k = 0;
         loop {
             if k == pick.len() {

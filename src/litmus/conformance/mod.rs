@@ -264,7 +264,7 @@ pub fn judge_source(
     // produces load buffering and coherence against execution order, which the explorer
     // cannot); liveness, and tests outside the fragment, from the explorer.
     let axioms = if wanted.iter().any(|(p, _)| *p == Property::Condition) {
-        crate::axiom::allowed(&scenario, &crate::axiom::Limits::default())
+        crate::axiom::allowed(&scenario, &crate::axiom::Limits { mode: options.mode, ..crate::axiom::Limits::default() })
             .ok()
             .filter(|a| scenario.conditions.first().is_some_and(|c| a.decides(&scenario, c)))
     } else {

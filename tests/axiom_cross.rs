@@ -7,44 +7,17 @@
 #[path = "support/fence_files.rs"]
 mod fence_files;
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
-use fencelab::axiom::{allowed, project, Limits};
-use fencelab::check::{check, Mode, Options, Verdict};
+use fencelab::axiom::differ::mismatches;
+use fencelab::check::{Mode, Options};
 use fencelab::lesson::{parse_lesson, Block};
 use fencelab::model::Scenario;
 
 /// Compares the engines on one scenario; `None` when it is outside the fragment or either
 /// engine stopped short.
 fn compare(name: &str, scenario: &Scenario, options: &Options) -> Option<Vec<String>> {
-    let limits = Limits { mode: options.mode, ..Limits::default() };
-    let axioms = allowed(scenario, &limits).ok().filter(|a| !a.cut)?;
-    let report = check(scenario, options);
-    if report.verdict == Verdict::Partial || !report.stats.complete {
-        return None;
-    }
-    let mut problems = Vec::new();
-    let Some(first) = report.outcomes.first() else {
-        if !axioms.finals.is_empty() && report.outcomes.is_empty() && !report.hangs {
-            // Every execution of the explorer ended in a finding that stops it (undefined
-            // behaviour); nothing to compare.
-        }
-        return Some(problems);
-    };
-    let terms: Vec<String> = first.values.iter().map(|(t, _)| t.clone()).collect();
-    let explored: BTreeSet<Vec<(String, i64)>> = report.outcomes.iter().map(|o| o.values.clone()).collect();
-    let allowed_rows: BTreeSet<Vec<(String, i64)>> = axioms.finals.keys().map(|f| project(scenario, f, &terms)).collect();
-    for row in explored.difference(&allowed_rows) {
-        problems.push(format!("{name}: the explorer reaches {row:?}, which the axioms forbid"));
-    }
-    for (fin, witness) in &axioms.finals {
-        let row = project(scenario, fin, &terms);
-        if witness.in_time && !explored.contains(&row) {
-            problems.push(format!("{name}: the axioms allow {row:?} in time order, but the explorer never reaches it"));
-        }
-    }
-    Some(problems)
+    mismatches(scenario, options).map(|p| p.into_iter().map(|p| format!("{name}: {p}")).collect())
 }
 
 #[test]

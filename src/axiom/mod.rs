@@ -11,6 +11,7 @@
 //! ranges, counted barriers) is [`AxiomError::Outside`], naming the instruction: there the
 //! explorer is the only judge. No IO, no clock, no panics: limits are [`Limits`].
 
+pub mod differ;
 mod events;
 mod model;
 mod rel;

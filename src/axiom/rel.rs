@@ -80,8 +80,17 @@ impl Rel {
         self.rows[i] |= bit(j);
     }
 
+    pub fn remove(&mut self, i: usize, j: usize) {
+        self.rows[i] &= !bit(j);
+    }
+
     pub fn has(&self, i: usize, j: usize) -> bool {
         self.rows[i] & bit(j) != 0
+    }
+
+    /// The lowest `j` with `(i, j)` in the relation.
+    pub fn row_of(&self, i: usize) -> Option<usize> {
+        members(self.rows[i]).next()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -61,30 +61,46 @@ fn values_available(places: &Places, combo: &[&Trace]) -> bool {
     })
 }
 
-/// A combination where a thread waits at a barrier some thread of its CTA (cluster) never
-/// reaches is no complete execution: it hangs, which is the explorer's business.
+/// Whether the threads of a combination can all get past their barriers: a `bar.sync`
+/// passes once every other thread of its CTA has arrived at that use or has finished its
+/// run (an exited thread no longer holds a barrier back, as in the explorer), and a
+/// `barrier.cluster.wait` likewise over the cluster's arrives. A combination that gets
+/// stuck hangs: no final state, and liveness is the explorer's business.
 fn barriers_complete(places: &Places, combo: &[&Trace]) -> bool {
-    let uses = |t: usize, want: &dyn Fn(BarrierKind) -> bool| {
-        combo[t].events.iter().any(|e| matches!(e.kind, Kind::Barrier(b) if want(b)))
+    let barriers: Vec<Vec<BarrierKind>> = combo
+        .iter()
+        .map(|t| t.events.iter().filter_map(|e| if let Kind::Barrier(b) = e.kind { Some(b) } else { None }).collect())
+        .collect();
+    let mut at = vec![0usize; combo.len()];
+    // Whether thread `u` has reached (or passed) a barrier event matching `want`, or finished.
+    let reached = |at: &[usize], u: usize, want: &dyn Fn(BarrierKind) -> bool| {
+        at[u] == barriers[u].len() || barriers[u][..=at[u]].iter().any(|&b| want(b))
     };
-    for (t, trace) in combo.iter().enumerate() {
-        for e in &trace.events {
-            let Kind::Barrier(b) = e.kind else { continue };
-            let ok = match b {
+    loop {
+        let mut moved = false;
+        for t in 0..combo.len() {
+            let Some(&b) = barriers[t].get(at[t]) else { continue };
+            let passes = match b {
                 BarrierKind::Cta { id, generation, arrive_only: false } => (0..combo.len())
-                    .filter(|&u| places.threads[u].0 == places.threads[t].0)
-                    .all(|u| uses(u, &|x| matches!(x, BarrierKind::Cta { id: i, generation: g, .. } if i == id && g == generation))),
+                    .filter(|&u| u != t && places.threads[u].0 == places.threads[t].0)
+                    .all(|u| reached(&at, u, &|x| matches!(x, BarrierKind::Cta { id: i, generation: g, .. } if i == id && g == generation))),
                 BarrierKind::Cluster { generation, wait: true, .. } => (0..combo.len())
                     .filter(|&u| places.threads[u].1 == places.threads[t].1)
-                    .all(|u| uses(u, &|x| matches!(x, BarrierKind::Cluster { generation: g, wait: false, .. } if g == generation))),
-                _ => true,
+                    .all(|u| reached(&at, u, &|x| matches!(x, BarrierKind::Cluster { generation: g, wait: false, .. } if g == generation))),
+                BarrierKind::Cta { .. } | BarrierKind::Cluster { .. } => true,
             };
-            if !ok {
-                return false;
+            if passes {
+                at[t] += 1;
+                moved = true;
             }
         }
+        if at.iter().zip(&barriers).all(|(a, b)| *a == b.len()) {
+            return true;
+        }
+        if !moved {
+            return false;
+        }
     }
-    true
 }
 
 fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &Limits, found: &mut Found) -> Result<(), AxiomError> {
@@ -163,43 +179,55 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
             }
         }
     }
-    let mut choice = vec![0usize; reads.len()];
-    loop {
-        let mut rf = Rel::empty(st.n);
-        for (k, &r) in reads.iter().enumerate() {
-            rf.add(candidates[k][choice[k]], r);
-        }
-        if st.no_thin_air(&rf) {
-            let mut sync_fence = Rel::empty(st.n);
-            fence_orders(&st, &rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
-                found.candidates += 1;
-                if found.candidates > limits.max_candidates {
-                    return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
-                }
-                let co = st.forced_co(cause).plus();
-                if !co.is_irreflexive() {
-                    return Ok(());
-                }
-                let pairs = st.strong_write_pairs();
-                coherence(&st, &rf, cause, co, &pairs, &mut |co| {
-                    record(scenario, places, combo, &events, &st, &rf, co, sf, sync, found);
-                });
-                Ok(())
-            })?;
-        }
-        let mut k = 0;
-        loop {
-            if k == choice.len() {
+    let mut rf = Rel::empty(st.n);
+    reads_from(&st, &reads, &candidates, 0, &mut rf, &mut |rf| {
+        let mut sync_fence = Rel::empty(st.n);
+        fence_orders(&st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
+            found.candidates += 1;
+            if found.candidates > limits.max_candidates {
+                return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
+            }
+            let co = st.forced_co(cause).plus();
+            if !co.is_irreflexive() {
                 return Ok(());
             }
-            choice[k] += 1;
-            if choice[k] < candidates[k].len() {
-                break;
+            let pairs = st.strong_write_pairs();
+            coherence(&st, rf, cause, co, &pairs, &mut |co| {
+                record(scenario, places, combo, &events, &st, rf, co, cause, sf, sync, found);
+            });
+            Ok(())
+        })
+    })
+}
+
+/// Chooses the write each read reads from, one read after another (threads in order, each
+/// in program order), dropping a partial choice as soon as it breaks an axiom: every
+/// relation the axioms test grows with reads-from, the Fence-SC order and coherence, so
+/// a violation with some of them chosen (no Fence-SC order, only forced coherence) stays
+/// one whatever the rest.
+fn reads_from(
+    st: &Static,
+    reads: &[usize],
+    candidates: &[Vec<usize>],
+    k: usize,
+    rf: &mut Rel,
+    visit: &mut dyn FnMut(&Rel) -> Result<(), AxiomError>,
+) -> Result<(), AxiomError> {
+    let Some(&r) = reads.get(k) else {
+        return visit(rf);
+    };
+    for &w in &candidates[k] {
+        rf.add(w, r);
+        if st.no_thin_air(rf) {
+            let (cause, _) = st.cause(rf, &Rel::empty(st.n));
+            let co = st.forced_co(&cause).plus();
+            if co.is_irreflexive() && st.atomicity_and_causality(rf, &co, &cause) {
+                reads_from(st, reads, candidates, k + 1, rf, visit)?;
             }
-            choice[k] = 0;
-            k += 1;
         }
+        rf.remove(w, r);
     }
+    Ok(())
 }
 
 type Visit<'a> = dyn FnMut(&Rel, &Rel, &Rel) -> Result<(), AxiomError> + 'a;
@@ -248,8 +276,69 @@ fn coherence(st: &Static, rf: &Rel, cause: &Rel, co: Rel, pairs: &[(usize, usize
     }
 }
 
+/// The order in which the explorer could perform this execution, if any: `po | rf | co`
+/// acyclic, each RMW reading the write performed last (the explorer's RMWs do, where the
+/// axioms bind only morally strong ones), and coherence extended to that order (total, as
+/// the explorer's is) still meeting the axioms. Only the first such order is tried, so `false` can be wrong
+/// where another order would do; the differential tests then check less, never more.
+fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &Rel, cause: &Rel) -> Option<Vec<usize>> {
+    let mut order = st.po.union(rf).union(co);
+    // A thread leaves a barrier after the others arrive there, or finish without arriving.
+    for (b, e) in events.iter().enumerate() {
+        let (Kind::Barrier(kind), Some(t)) = (e.kind, e.thread) else { continue };
+        let (same_group, matching): (Box<dyn Fn(usize) -> bool>, Box<dyn Fn(BarrierKind) -> bool>) = match kind {
+            BarrierKind::Cta { id, generation, arrive_only: false } => (
+                Box::new(move |u| places.threads[u].0 == places.threads[t].0),
+                Box::new(move |x| matches!(x, BarrierKind::Cta { id: i, generation: g, .. } if i == id && g == generation)),
+            ),
+            BarrierKind::Cluster { generation, wait: true, .. } => (
+                Box::new(move |u| places.threads[u].1 == places.threads[t].1),
+                Box::new(move |x| matches!(x, BarrierKind::Cluster { generation: g, wait: false, .. } if g == generation)),
+            ),
+            BarrierKind::Cta { .. } | BarrierKind::Cluster { .. } => continue,
+        };
+        let threads: Vec<usize> = events.iter().filter_map(|e| e.thread).collect();
+        for u in threads.into_iter().filter(|&u| u != t && same_group(u)) {
+            let arrival = events.iter().position(|x| x.thread == Some(u) && matches!(x.kind, Kind::Barrier(k) if matching(k)));
+            let last = events.iter().rposition(|x| x.thread == Some(u));
+            if let Some(a) = arrival.or(last) {
+                order.add(a, b);
+            }
+        }
+    }
+    let mut placed = 0u128;
+    let mut time = Vec::with_capacity(st.n);
+    while time.len() < st.n {
+        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && (0..st.n).all(|d| !order.has(d, e) || placed & (1 << d) != 0)) else {
+            return None;
+        };
+        placed |= 1 << next;
+        time.push(next);
+    }
+    // The explorer's RMW reads the write to its location performed last.
+    for (i, &r) in time.iter().enumerate() {
+        if st.rmw.row_of(r).is_none() {
+            continue;
+        }
+        let source = (0..st.n).find(|&x| rf.has(x, r));
+        let latest = time[..i].iter().rev().find(|&&x| st.w & (1 << x) != 0 && st.loc.has(x, r));
+        if source != latest.copied() {
+            return None;
+        }
+    }
+    let mut total = co.clone();
+    for (i, &a) in time.iter().enumerate() {
+        for &b in &time[i + 1..] {
+            if st.w & (1 << a) != 0 && st.w & (1 << b) != 0 && st.loc.has(a, b) {
+                total.add(a, b);
+            }
+        }
+    }
+    st.atomicity_and_causality(rf, &total.plus(), cause).then_some(time)
+}
+
 #[allow(clippy::too_many_arguments)]
-fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Event], st: &Static, rf: &Rel, co: &Rel, sf: &Rel, sync: &Rel, found: &mut Found) {
+fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Event], st: &Static, rf: &Rel, co: &Rel, cause: &Rel, sf: &Rel, sync: &Rel, found: &mut Found) {
     let regs: Vec<BTreeMap<String, i64>> = combo.iter().map(|t| t.regs.clone()).collect();
     // Per location, the values of its coherence-last writes.
     let mut choices: Vec<Vec<i64>> = Vec::with_capacity(scenario.locations.len());
@@ -263,12 +352,19 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         }
         choices.push(last);
     }
+    // In time, each location ends with the value of its last write in that order.
+    let timed: Option<Vec<i64>> = fits_in_time(st, places, events, rf, co, cause).map(|time| {
+        places
+            .locations
+            .iter()
+            .map(|&(phys, _)| time.iter().rev().find(|&&e| st.w & (1 << e) != 0 && events[e].phys == phys).map_or(places.init[phys], |&e| events[e].value))
+            .collect()
+    });
     let mut pick = vec![0usize; choices.len()];
-    let mut in_time = None;
     loop {
         let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
+        let in_time = &timed.as_ref().is_some_and(|last| *last == mem);
         let fin = Final { regs: regs.clone(), mem };
-        let in_time = in_time.get_or_insert_with(|| st.po.union(rf).union(co).is_acyclic());
         let witness = found.finals.entry(fin).or_insert_with(|| Witness {
             execution: Execution {
                 events: events.to_vec(),

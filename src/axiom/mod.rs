@@ -16,6 +16,7 @@ mod events;
 mod model;
 mod rel;
 mod search;
+pub mod table;
 
 use std::collections::BTreeMap;
 use std::fmt;

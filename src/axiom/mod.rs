@@ -13,6 +13,7 @@
 
 pub mod differ;
 mod events;
+pub mod graph;
 mod model;
 mod rel;
 mod search;

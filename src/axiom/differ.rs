@@ -35,7 +35,7 @@ pub fn mismatches(scenario: &Scenario, options: &Options) -> Option<Vec<String>>
     let allowed_rows: BTreeSet<Vec<(String, i64)>> = axioms.finals.keys().map(|f| project(scenario, f, &terms)).collect();
     if !stale_rmw_after_proxy_write(scenario) {
         for row in explored.difference(&allowed_rows) {
-            problems.push(format!("the explorer reaches {row:?}, which the axioms forbid"));
+            problems.push(format!("the explorer reaches {}, which the axioms forbid", row_text(row)));
         }
     }
     // Where the explorer reports a data race, the values racing reads return beyond the
@@ -46,10 +46,15 @@ pub fn mismatches(scenario: &Scenario, options: &Options) -> Option<Vec<String>>
     for (fin, witness) in &axioms.finals {
         let row = project(scenario, fin, &terms);
         if witness.in_time && !racy && !explored.contains(&row) {
-            problems.push(format!("the axioms allow {row:?} in time order, but the explorer never reaches it"));
+            problems.push(format!("the axioms allow {} in time order, but the explorer never reaches it", row_text(&row)));
         }
     }
     Some(problems)
+}
+
+/// `t0:r1=0 x=1`, as the CLI's outcome table writes a row.
+fn row_text(row: &[(String, i64)]) -> String {
+    row.iter().map(|(t, v)| format!("{t}={v}")).collect::<Vec<_>>().join(" ")
 }
 
 /// A known explorer bug, reported and not yet fixed (`docs/fuzzing.md`, "Axiomatic

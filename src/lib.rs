@@ -1,6 +1,7 @@
 //! fencelab core: the scenario model, its text syntax, the checker and everything the app
 //! and the CLI share. No UI and no IO live here, and user input never panics.
 
+pub mod axiom;
 pub mod check;
 pub mod cost;
 pub mod cuda;

@@ -160,11 +160,12 @@ pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post
     };
     let decoded = now();
     let mut throttle = Throttle { every_ms: PROGRESS_EVERY_MS, last_ms: decoded };
-    let report = check_with_progress(&req.scenario, &req.options, &mut |progress| {
+    let mut report = check_with_progress(&req.scenario, &req.options, &mut |progress| {
         if throttle.due(now()) {
             post(encode(&CheckReply::Progress { id: req.id, progress }));
         }
     });
+    fencelab::axiom::table::complete_outcomes(&req.scenario, &mut report);
     let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded, answered_by };
     post(encode(&CheckReply::Done { id: req.id, report, timing }));
 }

@@ -163,6 +163,11 @@ pub struct Outcome {
     pub values: Vec<(String, i64)>,
     /// How many explored executions ended here.
     pub count: u64,
+    /// Allowed by the PTX axioms but reached by no interleaving the explorer runs (load
+    /// buffering, coherence against execution order); `count` is then 0. Set by
+    /// `axiom::table::complete_outcomes`, never by the explorer.
+    #[serde(default)]
+    pub unreached: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -19,7 +19,11 @@ fn to_lesson_error(diag: &Diagnostic, src: &str, first_line: usize) -> LessonErr
     LessonError::new(first_line + line - 1, format!("error[{}]: {}", diag.code, diag.message))
 }
 
-/// Runs the checker on `scenario` in `mode`, with `options`' caps.
+/// Runs the checker on `scenario` in `mode`, with `options`' caps, and completes its
+/// outcome table from the axioms.
 pub fn run(scenario: &Scenario, mode: Mode, options: &Options) -> Report {
-    check(scenario, &Options { mode, ..options.clone() })
+    let mut report = check(scenario, &Options { mode, ..options.clone() });
+    // The outcome table also lists what the axioms allow and no interleaving reaches.
+    crate::axiom::table::complete_outcomes(scenario, &mut report);
+    report
 }

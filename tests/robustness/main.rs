@@ -172,6 +172,13 @@ fn linkable_scenarios_never_panic() {
     run_cases(
         || (any_scenario(), vec(any::<u32>(), 0..50)),
         |(s, picks)| {
+            // The axiomatic engine takes any scenario, structurally sound or not.
+            let small = fencelab::axiom::Limits { max_traces: 64, max_values: 8, max_candidates: 2_000, ..Default::default() };
+            if let Ok(allowed) = fencelab::axiom::allowed(&s, &small) {
+                for witness in allowed.finals.values() {
+                    let _ = fencelab::axiom::graph::svg(&s, &witness.execution);
+                }
+            }
             if structural_problem(&s).is_some() {
                 return;
             }

@@ -116,7 +116,8 @@ fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, V
             return (INPUT_ERROR, objects);
         }
         let started = Instant::now();
-        let report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20) });
+        let mut report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20) });
+        fencelab::axiom::table::complete_outcomes(&scenario, &mut report);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));
         // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
@@ -234,7 +235,12 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         say!("outcomes:");
         for o in &report.outcomes {
             let vals: Vec<String> = o.values.iter().map(|(t, v)| format!("{t}={v}")).collect();
-            say!("  {:>5}  {}", o.count, if vals.is_empty() { "(no registers)".into() } else { vals.join(" ") });
+            let vals = if vals.is_empty() { "(no registers)".into() } else { vals.join(" ") };
+            if o.unreached {
+                say!("      -  {vals}  (allowed by the axioms; no interleaving reaches it)");
+            } else {
+                say!("  {:>5}  {vals}", o.count);
+            }
         }
     }
     if let Some(note) = &report.mode_note {

@@ -155,7 +155,7 @@ fn outcomes(scenario: &Scenario, layout: &Layout, ex: &bfs::Explored, report: &m
             terms.iter().map(|term| (outcome::term_text(term), outcome::term_value(layout, &t.machine, term))).collect();
         match report.outcomes.iter_mut().find(|o| o.values == values) {
             Some(o) => o.count = o.count.saturating_add(t.paths),
-            None => report.outcomes.push(Outcome { values, count: t.paths }),
+            None => report.outcomes.push(Outcome { values, count: t.paths, unreached: false }),
         }
     }
     for (index, c) in scenario.conditions.iter().enumerate() {

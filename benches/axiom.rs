@@ -1,0 +1,76 @@
+//! The axiomatic engine on Dat3M's PTX corpus (`../shared/conformance/dat3m-ptx`, or
+//! `$FENCELAB_CONFORMANCE_DIR`): criterion times the whole visible corpus (every test of
+//! `expected.csv`, imported once) and a few single tests (IRIW1, LB-dlb-no-fence-1, the slowest); before
+//! that, each test's median over 21 runs is printed, slowest first, against the issue's
+//! targets (each test <= 1 ms, the corpus <= 2 s).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fencelab::axiom::{allowed, Limits};
+use fencelab::model::{Mode, Scenario};
+
+fn corpus() -> Vec<(String, Scenario)> {
+    let dir = std::env::var_os("FENCELAB_CONFORMANCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/dat3m-ptx"));
+    let csv = std::fs::read_to_string(dir.join("expected.csv")).unwrap_or_default();
+    csv.lines()
+        .filter_map(|line| line.rsplit_once(',').map(|(path, _)| path.trim().to_string()))
+        .filter_map(|path| {
+            let src = std::fs::read_to_string(dir.join(&path)).ok()?;
+            Some((path, fencelab::litmus::import(&src).ok()?))
+        })
+        .collect()
+}
+
+fn limits() -> Limits {
+    Limits { mode: Mode::Strict, ..Limits::default() }
+}
+
+fn median(scenario: &Scenario) -> Duration {
+    let mut times: Vec<Duration> = (0..21)
+        .map(|_| {
+            let start = Instant::now();
+            let _ = std::hint::black_box(allowed(scenario, &limits()));
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn axiom(c: &mut Criterion) {
+    let tests = corpus();
+    if tests.is_empty() {
+        println!("no Dat3M corpus found; set FENCELAB_CONFORMANCE_DIR");
+        return;
+    }
+    let mut medians: Vec<(Duration, &str)> = tests.iter().map(|(name, s)| (median(s), name.as_str())).collect();
+    medians.sort_by(|a, b| b.cmp(a));
+    let over = medians.iter().filter(|(d, _)| *d > Duration::from_millis(1)).count();
+    println!("{} tests; {} with a median over 1 ms; slowest:", medians.len(), over);
+    for (d, name) in medians.iter().take(8) {
+        println!("  {:>10.3} ms  {name}", d.as_secs_f64() * 1000.0);
+    }
+    let mut sorted: Vec<Duration> = medians.iter().map(|(d, _)| *d).collect();
+    sorted.sort();
+    println!("median of medians {:.3} ms", sorted[sorted.len() / 2].as_secs_f64() * 1000.0);
+    c.bench_function("axiom dat3m corpus", |b| {
+        b.iter(|| tests.iter().map(|(_, s)| allowed(s, &limits()).map(|a| a.finals.len()).unwrap_or(0)).sum::<usize>())
+    });
+    let slowest = medians[0].1;
+    for name in ["Memalloy/IRIW1.litmus", "Manual/LB-dlb-no-fence-1.litmus", slowest] {
+        if let Some((_, s)) = tests.iter().find(|(n, _)| n == name) {
+            c.bench_function(&format!("axiom {name}"), |b| b.iter(|| allowed(s, &limits())));
+        }
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3));
+    targets = axiom
+}
+criterion_main!(benches);

@@ -39,6 +39,8 @@ pub fn Editor(
     // An exercise's editor has no stepping beside it: nothing to mark or jump to.
     let linked = Memo::new(move |_| if compact { LineMarks::default() } else { execution_marks(state) });
     let notes = Memo::new(move |_| if compact { Vec::new() } else { line_notes(state) });
+    // Lines a click runs to: those an instruction starts on.
+    let runnable = Memo::new(move |_| if compact { Vec::new() } else { instruction_lines(state) });
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -61,6 +63,23 @@ pub fn Editor(
         if first.is_some() {
             request_animation_frame(sync_scroll);
         }
+    });
+
+    // The "next" and "just ran" lines stay in the text area's view as the learner steps.
+    Effect::new(move |_| {
+        let LineMarks { just_ran, next, .. } = linked.get();
+        let Some(line) = next.or(just_ran) else { return };
+        request_animation_frame(move || {
+            let Some(text) = text_ref.get_untracked() else { return };
+            let (top, height) = (text.scroll_top(), text.client_height());
+            let at = (line as i32 - 1) * LINE_HEIGHT_PX;
+            let lines = [just_ran, next].into_iter().flatten().map(|l| (l as i32 - 1) * LINE_HEIGHT_PX);
+            let (first, last) = (lines.clone().min().unwrap_or(at), lines.max().unwrap_or(at));
+            if first < top || last + 2 * LINE_HEIGHT_PX > top + height {
+                text.set_scroll_top((first - height / 3).max(0));
+                sync_scroll();
+            }
+        });
     });
 
     let on_keydown = move |ev: KeyboardEvent| {
@@ -112,10 +131,12 @@ pub fn Editor(
                     <For
                         each=move || {
                             let (marks, linked, notes) = (marks(), linked.get(), notes.get());
-                            (1..=lines()).map(|n| line_look(n, &marks, &linked, &notes)).collect::<Vec<_>>()
+                            runnable.with(|runnable| {
+                                (1..=lines()).map(|n| (line_look(n, &marks, &linked, &notes), runnable.contains(&n))).collect::<Vec<_>>()
+                            })
                         }
                         key=|line| line.clone()
-                        children=gutter_line
+                        children=move |(look, runs)| gutter_line(look, runs.then_some(state))
                     />
                 </ol>
                 <div class="editor-code">
@@ -290,6 +311,20 @@ fn line_notes(state: AppState) -> Vec<LineNote> {
     })
 }
 
+/// The painted copy's line height (`.editor-line` in the stylesheet).
+const LINE_HEIGHT_PX: i32 = 20;
+
+/// The lines an instruction starts on, for the session's text; none while it has errors.
+fn instruction_lines(state: AppState) -> Vec<usize> {
+    state.analysis.with(|a| {
+        if a.has_errors() {
+            return Vec::new();
+        }
+        let index = fencelab::diag::LineIndex::new(&a.source);
+        a.loaded.source_map.instrs.iter().flatten().map(|span| index.line_col(span.start).0).collect()
+    })
+}
+
 /// Goes to the step that runs the instruction on `line` (1-based), if the line holds one.
 fn go_to_line(state: AppState, line: usize) {
     if state.is_stale() {
@@ -340,6 +375,10 @@ struct LineLook {
     /// The worst diagnostic on the line (`Analysis::line_marks` keeps one per line).
     severity: Option<Severity>,
     current: bool,
+    /// The step just taken ran this line ("just ran" arrow).
+    just_ran: bool,
+    /// The step `forward` takes runs this line ("next" arrow).
+    next: bool,
     /// What the shown finding does on this line.
     access: Option<String>,
     note: Option<LineNote>,
@@ -350,6 +389,8 @@ fn line_look(n: usize, marks: &[(usize, Severity)], linked: &LineMarks, notes: &
         n,
         severity: marks.iter().find(|(l, _)| *l == n).map(|m| m.1),
         current: linked.current == Some(n),
+        just_ran: linked.just_ran == Some(n),
+        next: linked.next == Some(n),
         access: linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone()),
         note: notes.iter().find(|note| note.line == n).cloned(),
     }
@@ -382,7 +423,8 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
         .collect_view();
     view! {
         <span class=class data-line=look.n class:current-step=look.current class:finding-access=look.access.is_some()
-            class:hover-linked=hovered
+            class:hover-linked=hovered class:just-ran=look.just_ran class:next-line=look.next
+            data-just-ran=look.just_ran.then_some("") data-next=look.next.then_some("")
             data-current-step=look.current.then_some("") data-finding-access=look.access>{pieces}{look.note.as_ref().map(LineNote::inlay)}</span>
         // Outside the line's box, so a marked line's band spans the width without
         // the newline making it two lines tall.
@@ -390,7 +432,8 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
     }
 }
 
-fn gutter_line(look: LineLook) -> impl IntoView {
+/// A gutter line; `run_to` (the app's state) when a click on it runs to its instruction.
+fn gutter_line(look: LineLook, run_to: Option<AppState>) -> impl IntoView {
     let class = match look.severity {
         Some(Severity::Error) => "has-error",
         Some(Severity::Warning) => "has-warning",
@@ -399,9 +442,25 @@ fn gutter_line(look: LineLook) -> impl IntoView {
     // The painted notes sit under the text area; their line number is where the pointer
     // finds why.
     let step = look.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
+    let n = look.n;
+    let note = look.note.as_ref().map(LineNote::title).filter(|t| !t.is_empty());
+    let title = match (run_to.is_some(), note) {
+        (true, Some(note)) => Some(format!("Click to run to line {n}\n{note}")),
+        (true, None) => Some(format!("Click to run to line {n}")),
+        (false, note) => note,
+    };
+    let arrow = match (look.just_ran, look.next) {
+        (true, true) => Some(("gutter-arrow arrow-both", "⇉", "just ran and next")),
+        (true, false) => Some(("gutter-arrow arrow-ran", "→", "just ran")),
+        (false, true) => Some(("gutter-arrow arrow-next", "→", "next")),
+        (false, false) => None,
+    };
     view! {
-        <li class=class class:has-access=look.access.is_some() class:is-current=look.current
-            title=look.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
+        <li class=class class:has-access=look.access.is_some() class:is-current=look.current class:runnable=run_to.is_some()
+            class:just-ran=look.just_ran class:next-line=look.next
+            title=title data-step=step.map(StepKind::css)
+            on:click=move |_| if let Some(state) = run_to { go_to_line(state, n) }>
+            {arrow.map(|(class, glyph, words)| view! { <span class=class title=words>{glyph}</span> })}
             {look.n}
             {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
         </li>

@@ -20,6 +20,7 @@ pub fn StepControls() -> impl IntoView {
     let no_session = move || state.read_tape(|_| ()).is_none();
     autoplay(state);
     let animate = RwSignal::new(animation_on());
+    let keys = use_context::<KeysHelp>();
     view! {
         <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
             <button type="button" title="Back to the start" aria-label="Back to the start"
@@ -69,9 +70,34 @@ pub fn StepControls() -> impl IntoView {
                     } />
                 "animate"
             </label>
+            {keys.map(|KeysHelp(open)| view! {
+                <button type="button" class="keys-button" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|o| *o = !*o)>"?"</button>
+                {move || open.get().then(|| view! {
+                    <div class="keys-help" role="note" aria-label="Keyboard shortcuts" data-keys-help="">
+                        <dl>
+                            <dt><kbd>"→"</kbd>" / "<kbd>"←"</kbd></dt><dd>"step forward / back"</dd>
+                            <dt><kbd>"Home"</kbd>" / "<kbd>"End"</kbd></dt><dd>"first / last step"</dd>
+                            <dt><kbd>"Space"</kbd></dt><dd>"play or pause"</dd>
+                            <dt><kbd>"1"</kbd>"–"<kbd>"9"</kbd></dt><dd>"step that lane's agent"</dd>
+                            <dt>"click a line"</dt><dd>"run to the step that executes it"</dd>
+                            <dt><kbd>"?"</kbd></dt><dd>"show or hide this list"</dd>
+                        </dl>
+                    </div>
+                })}
+            })}
         </div>
     }
 }
+
+/// Whether the list of keyboard shortcuts shows ("?" toggles it); the explorer provides it.
+#[derive(Clone, Copy)]
+pub struct KeysHelp(pub RwSignal<bool>);
+
+/// How far End looks for the last step past the tape's end (a run to the end of a line of
+/// play that nobody has stepped through yet).
+const END_SEARCH: usize = 200;
 
 const ANIMATE_KEY: &str = "fencelab-animate";
 
@@ -130,8 +156,11 @@ fn autoplay(state: AppState) {
     });
 }
 
-/// ←/→ step, space plays or pauses, 1–9 steps that lane's agent. Ignored while typing.
+/// ←/→ step, Home/End go to the first and last step, space plays or pauses, 1–9 steps
+/// that lane's agent, "?" lists the keys. Ignored while typing.
 pub fn install_shortcuts(state: AppState) {
+    let help = KeysHelp(RwSignal::new(false));
+    provide_context(help);
     let listener = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field(&ev) {
             return;
@@ -139,6 +168,20 @@ pub fn install_shortcuts(state: AppState) {
         match ev.key().as_str() {
             "ArrowRight" => step_forward(state),
             "ArrowLeft" => step_back(state),
+            "Home" => {
+                ev.prevent_default();
+                state.playing.set(false);
+                state.with_tape(&[Move::Jump(0)]);
+            }
+            "End" => {
+                ev.prevent_default();
+                state.playing.set(false);
+                // The tape's last step, then on until nothing can move.
+                let mut moves = vec![Move::Jump(usize::MAX)];
+                moves.extend(std::iter::repeat_n(Move::Forward, END_SEARCH));
+                state.with_tape(&moves);
+            }
+            "?" => help.0.update(|open| *open = !*open),
             " " => {
                 ev.prevent_default();
                 state.playing.update(|p| *p = !*p);

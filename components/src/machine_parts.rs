@@ -191,7 +191,7 @@ pub fn MbarrierWidget(
                 };
                 view! {
                     <p class="mbar-waiters">{waiters}</p>
-                    <p class="mbar-next">{b.next_arrive.clone()}</p>
+                    <p class="mbar-next">{crate::code_text::code_text(&b.next_arrive)}</p>
                 }
             }))}
             </div>
@@ -245,7 +245,7 @@ pub fn DebtGauges(
             aria-valuemin="0" aria-valuemax=of.to_string() aria-valuenow=made.to_string()>
             <div class="gauge-fill" style=format!("width: {}%", fixed(gauge_percent(made, of), 2))></div>
             <div class="gauge-slots" aria-hidden="true">{slots}</div>
-            <span class="gauge-text">{arrivals_caption}</span>
+            <span class="gauge-text">{crate::code_text::code_text(&arrivals_caption)}</span>
         </div>
         <div class="gauge gauge-tx" class:tx-negative={owed < 0} class:tx-positive={owed > 0} role="meter"
             aria-label="transaction count in bytes" data-gauge="tx" data-value=owed aria-valuenow=owed.to_string()>
@@ -287,9 +287,9 @@ pub fn SyncEdges(
                 let failed = s.failed_edges.iter().map(|f| {
                     let from = f.from_step.map_or("start".to_string(), |s| format!("step {}", s + 1));
                     view! {
-                        <li class="edge edge-failed" tabindex="0" title=f.reason.clone()>
+                        <li class="edge edge-failed" tabindex="0" title=f.reason.replace('`', "")>
                             {format!("{} ({from}) ⇢ {} (step {}): no synchronization", f.from_agent, f.to_agent, f.to_step + 1)}
-                            <span class="edge-reason">{f.reason.clone()}</span>
+                            <span class="edge-reason">{crate::code_text::code_text(&f.reason)}</span>
                         </li>
                     }
                 }).collect_view();

@@ -96,6 +96,7 @@ pub fn StepEffect() -> impl IntoView {
                             <div class="fx-reads">{event.reads.iter().map(|r| read_view(r, &event)).collect_view()}</div>
                         })}
                         {edges_view(&event, &p.agents)}
+                        {proxy_fence_view(&event)}
                         {bars_view(&p.bars)}
                         {ops_view(&p.ops, &event)}
                     </div>
@@ -169,6 +170,13 @@ fn read_view(read: &ReadView, event: &EventView) -> impl IntoView {
                 {is_stale.then(|| view! { <span class="badge fx-stale-badge">"stale"</span> })}
             </div>
             {seen_through.map(|t| view! { <p class="fx-proxy-line">{format!("It saw the memory {t}.")}</p> })}
+            {stale.as_ref().filter(|s| s.missed_write.proxy != read.proxy).map(|s| view! {
+                <div class="fx-proxies" aria-label="which view of memory each side used">
+                    <span class="fx-view">{format!("{} wrote through the {} proxy", s.missed_write.writer, s.missed_write.proxy)}</span>
+                    <span class="fx-boundary">"proxy boundary"</span>
+                    <span class="fx-view">{format!("{} read through the {} proxy", read.agent_name, read.proxy)}</span>
+                </div>
+            })}
             {stale.map(|s| {
                 let when = s.missed_write.step.map_or(String::new(), |st| format!(", step {}", st + 1));
                 view! {
@@ -246,6 +254,18 @@ fn failed_view(f: &FailedEdgeView, agents: &[AgentView]) -> impl IntoView {
     }
 }
 
+/// A proxy fence the step ran: the boundary between the generic and async views of memory
+/// it crossed (the step's own instruction text names it).
+fn proxy_fence_view(event: &EventView) -> impl IntoView {
+    event.instr_text.starts_with("fence.proxy.async").then(|| view! {
+        <div class="fx-proxies fx-proxy-crossed" aria-label="generic and async views of memory">
+            <span class="fx-view">"generic proxy"</span>
+            <span class="fx-boundary fx-crossed">{format!("⇄ {}", event.instr_text)}</span>
+            <span class="fx-view">"async proxy"</span>
+        </div>
+    })
+}
+
 fn bars_view(bars: &[(MbarrierView, Option<MbarrierDebtView>)]) -> impl IntoView {
     (!bars.is_empty()).then(|| {
         let bars = bars
@@ -311,7 +331,7 @@ fn kept_view(kept: &[ReadView], now: usize) -> impl IntoView {
                             <span class="fx-kept-read" class:fx-read-stale=r.stale.is_some()
                                 title=r.stale.as_ref().map(|s| format!("stale: missed {} by {}", s.missed_write.value, s.missed_write.writer))>
                                 {format!("{} = {}", r.location, r.value)}
-                                {r.stale.as_ref().map(|_| " (stale)")}
+                                {r.stale.as_ref().map(|s| format!(" (stale: {} not seen)", s.missed_write.value))}
                             </span>
                         }
                     })

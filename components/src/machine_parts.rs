@@ -232,7 +232,13 @@ pub fn DebtGauges(
     let slots = (0..of.clamp(0, 32)).map(|i| view! { <span class="gauge-slot" class:paid={i < made}></span> }).collect_view();
     let flip = just_completed.then(|| {
         let phase = debt.as_ref().map_or(0, |d| d.phase);
-        let waiters = if bar.waiters.is_empty() { "waiters wake".to_string() } else { format!("{} still wait", bar.waiters.len()) };
+        // A waiter on the completed phase's parity passes now; one on the new parity waits on.
+        let woken: Vec<&str> = bar.waiters.iter().filter(|w| (w.parity & 1) as u32 != bar.parity).map(|w| w.thread.as_str()).collect();
+        let waiters = match woken.as_slice() {
+            [] => "no waiter to wake".to_string(),
+            [one] => format!("{one} wakes"),
+            many => format!("{} wake", many.join(", ")),
+        };
         view! {
             <p class="mbar-flip" data-phase-complete=phase>
                 {format!("phase {phase} → {}: parity {} → {}; {waiters}", phase + 1, phase & 1, (phase + 1) & 1)}
@@ -249,7 +255,7 @@ pub fn DebtGauges(
         </div>
         <div class="gauge gauge-tx" class:tx-negative={owed < 0} class:tx-positive={owed > 0} role="meter"
             aria-label="transaction count in bytes" data-gauge="tx" data-value=owed aria-valuenow=owed.to_string()>
-            <div class="gauge-expected" style=format!("width: {}%", fixed(gauge_percent(expected, scale), 2))></div>
+            {(expected > 0).then(|| view! { <div class="gauge-expected" style=format!("width: {}%", fixed(gauge_percent(expected, scale), 2))></div> })}
             <div class="gauge-fill" style=format!("width: {}%", fixed(gauge_percent(landed, scale), 2))></div>
             <span class="gauge-text">{tx_caption}</span>
         </div>

@@ -50,7 +50,10 @@ fn picture(state: crate::state::AppState) -> Option<StepPicture> {
             .filter(|l| at.is_some() && (l.writes.iter().any(|w| w.step == at) || read_here(&l.name)))
             .cloned()
             .collect();
-        let few = snapshot.mbarriers.len() <= ALWAYS_SHOWN_MBARRIERS;
+        // A step that touched memory shows that; the barriers it did not touch wait for
+        // a step that touches neither, so the read and its reason keep the room.
+        let memory_step = event.as_ref().is_some_and(|e| !e.reads.is_empty() || snapshot.locations.iter().any(|l| l.writes.iter().any(|w| w.step == at)));
+        let few = snapshot.mbarriers.len() <= ALWAYS_SHOWN_MBARRIERS && !memory_step;
         let touched = |name: &str| event.as_ref().is_some_and(|e| e.mbarriers.iter().any(|c| c.name == name));
         let bars = snapshot
             .mbarriers
@@ -58,7 +61,9 @@ fn picture(state: crate::state::AppState) -> Option<StepPicture> {
             .filter(|b| few || touched(&b.name))
             .map(|b| (b.clone(), snapshot.debts.iter().find(|d| d.name == b.name).cloned()))
             .collect();
-        let ops = snapshot.async_ops.clone();
+        // The agents still at work, and the one that just moved.
+        let moved = event.as_ref().map(|e| e.agent);
+        let ops = snapshot.async_ops.iter().filter(|op| op.state != AsyncOpState::Completed || Some(op.agent) == moved).cloned().collect();
         StepPicture { event, cells, bars, ops, kept: snapshot.reads, agents: stepper.agents() }
     })
 }
@@ -84,8 +89,8 @@ pub fn StepEffect() -> impl IntoView {
                 <div class="step-effect" data-step-effect="" data-step=event.step + 1>
                     <p class="fx-head">
                         <strong>{format!("Step {}", event.step + 1)}</strong>" "
-                        <span class="fx-agent">{event.agent_name.clone()}</span>": "
-                        <code>{event.instr_text.clone()}</code>
+                        <span class="fx-agent">{event.agent_name.clone()}</span>
+                        {(!event.instr_text.is_empty()).then(|| view! { ": "<code>{event.instr_text.clone()}</code> })}
                         <span class="fx-desc">" — "{code_text(&event.description)}</span>
                     </p>
                     <div class="fx-stage">
@@ -157,24 +162,24 @@ fn read_view(read: &ReadView, event: &EventView) -> impl IntoView {
     let is_stale = stale.is_some();
     let seen_through = (read.proxy != "generic").then(|| format!("through the {} proxy", read.proxy));
     view! {
-        <div class="fx-read" class:fx-read-stale=is_stale data-read="" data-value=read.value
-            data-stale=is_stale.then_some("") data-location=read.location.clone()>
-            <div class="fx-travel-row">
+        <div class="fx-read" class:fx-read-stale=is_stale>
+            <div class="fx-travel-row" data-read="" data-value=read.value data-stale=is_stale.then_some("") data-location=read.location.clone()>
                 <span class="fx-src">{format!("{} ← {from}", read.location)}</span>
                 <span class="fx-track" aria-hidden="true"><span class="fx-travel">{read.value}</span></span>
                 <span class="fx-reg">
                     <span class="fx-agent">{read.agent_name.clone()}</span>" "
-                    <code>{event.instr_text.clone()}</code>" = "
+                    {(!event.instr_text.is_empty()).then(|| view! { <code>{event.instr_text.clone()}</code> })}" = "
                     <strong class="fx-reg-value">{read.value}</strong>
                 </span>
                 {is_stale.then(|| view! { <span class="badge fx-stale-badge">"stale"</span> })}
             </div>
             {seen_through.map(|t| view! { <p class="fx-proxy-line">{format!("It saw the memory {t}.")}</p> })}
             {stale.as_ref().filter(|s| s.missed_write.proxy != read.proxy).map(|s| view! {
-                <div class="fx-proxies" aria-label="which view of memory each side used">
-                    <span class="fx-view">{format!("{} wrote through the {} proxy", s.missed_write.writer, s.missed_write.proxy)}</span>
-                    <span class="fx-boundary">"proxy boundary"</span>
-                    <span class="fx-view">{format!("{} read through the {} proxy", read.agent_name, read.proxy)}</span>
+                <div class="fx-proxies" aria-label="which view of memory each side used"
+                    title=format!("{} wrote through the {} proxy; {} read through the {} proxy", s.missed_write.writer, s.missed_write.proxy, read.agent_name, read.proxy)>
+                    <span class="fx-view">{format!("{} proxy: the write", s.missed_write.proxy)}</span>
+                    <span class="fx-boundary">"┃"</span>
+                    <span class="fx-view">{format!("{} proxy: the read", read.proxy)}</span>
                 </div>
             })}
             {stale.map(|s| {

@@ -153,7 +153,8 @@ describe("step effect", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
         const gutterLine = page.locator(".editor-gutter li.runnable").last();
-        assert.match(await gutterLine.getAttribute("title"), /^Click to run to line \d+/);
+        await gutterLine.hover();
+        assert.match(await page.locator("[data-run-hint]").innerText(), /^Click to run to line \d+/);
         await gutterLine.click();
         assert.notEqual(await page.getByLabel("Jump to step").inputValue(), "0");
         assert.equal(await page.locator(".editor-paint [data-just-ran]").getAttribute("data-line"), await gutterLine.innerText().then((t) => t.replace(/\D/g, "")));

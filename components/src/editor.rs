@@ -41,6 +41,8 @@ pub fn Editor(
     let notes = Memo::new(move |_| if compact { Vec::new() } else { line_notes(state) });
     // Lines a click runs to: those an instruction starts on.
     let runnable = Memo::new(move |_| if compact { Vec::new() } else { instruction_lines(state) });
+    // The gutter line under the pointer that a click would run to, said under the editor.
+    let run_hint = RwSignal::new(None::<usize>);
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -70,7 +72,8 @@ pub fn Editor(
         let LineMarks { just_ran, next, .. } = linked.get();
         let Some(line) = next.or(just_ran) else { return };
         request_animation_frame(move || {
-            let Some(text) = text_ref.get_untracked() else { return };
+            // The editor may be gone by the next frame (the learner left the page).
+            let Some(text) = text_ref.try_get_untracked().flatten() else { return };
             let (top, height) = (text.scroll_top(), text.client_height());
             let at = (line as i32 - 1) * LINE_HEIGHT_PX;
             let lines = [just_ran, next].into_iter().flatten().map(|l| (l as i32 - 1) * LINE_HEIGHT_PX);
@@ -136,7 +139,7 @@ pub fn Editor(
                             })
                         }
                         key=|line| line.clone()
-                        children=move |(look, runs)| gutter_line(look, runs.then_some(state))
+                        children=move |(look, runs)| gutter_line(look, runs.then_some((state, run_hint)))
                     />
                 </ol>
                 <div class="editor-code">
@@ -177,6 +180,11 @@ pub fn Editor(
                     ></textarea>
                 </div>
             </div>
+            {(!compact).then(|| view! {
+                <p class="run-hint muted" data-run-hint="" aria-live="polite">
+                    {move || run_hint.get().map(|n| format!("Click to run to line {n}: the step that executes it"))}
+                </p>
+            })}
             {(!compact).then(|| view! { <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p> })}
             <Diagnostics on_jump=move |offset: u32| {
                 let Some(text) = text_ref.get_untracked() else { return };
@@ -432,8 +440,9 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
     }
 }
 
-/// A gutter line; `run_to` (the app's state) when a click on it runs to its instruction.
-fn gutter_line(look: LineLook, run_to: Option<AppState>) -> impl IntoView {
+/// A gutter line; `run_to` (the app's state, and where the hint shows) when a click on it
+/// runs to its instruction.
+fn gutter_line(look: LineLook, run_to: Option<(AppState, RwSignal<Option<usize>>)>) -> impl IntoView {
     let class = match look.severity {
         Some(Severity::Error) => "has-error",
         Some(Severity::Warning) => "has-warning",
@@ -444,11 +453,7 @@ fn gutter_line(look: LineLook, run_to: Option<AppState>) -> impl IntoView {
     let step = look.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
     let n = look.n;
     let note = look.note.as_ref().map(LineNote::title).filter(|t| !t.is_empty());
-    let title = match (run_to.is_some(), note) {
-        (true, Some(note)) => Some(format!("Click to run to line {n}\n{note}")),
-        (true, None) => Some(format!("Click to run to line {n}")),
-        (false, note) => note,
-    };
+    let title = note;
     let arrow = match (look.just_ran, look.next) {
         (true, true) => Some(("gutter-arrow arrow-both", "⇉", "just ran and next")),
         (true, false) => Some(("gutter-arrow arrow-ran", "→", "just ran")),
@@ -459,7 +464,9 @@ fn gutter_line(look: LineLook, run_to: Option<AppState>) -> impl IntoView {
         <li class=class class:has-access=look.access.is_some() class:is-current=look.current class:runnable=run_to.is_some()
             class:just-ran=look.just_ran class:next-line=look.next
             title=title data-step=step.map(StepKind::css)
-            on:click=move |_| if let Some(state) = run_to { go_to_line(state, n) }>
+            on:click=move |_| if let Some((state, _)) = run_to { go_to_line(state, n) }
+            on:mouseenter=move |_| if let Some((_, hint)) = run_to { hint.set(Some(n)) }
+            on:mouseleave=move |_| if let Some((_, hint)) = run_to { hint.set(None) }>
             {arrow.map(|(class, glyph, words)| view! { <span class=class title=words>{glyph}</span> })}
             {look.n}
             {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}

@@ -59,7 +59,7 @@ pub fn Lanes(
             // editor's lines are on screen together; in a lesson, in place.
             <div class="step-dock" class:step-dock-fixed=!compact data-step-dock="">
                 <div class="step-dock-controls">
-                    <StepControls />
+                    <StepControls keys=!compact />
                     {(!compact).then(|| view! { <ExportButtons /> })}
                 </div>
                 <StepEffect />

@@ -12,7 +12,11 @@ const SPEEDS: &[(u32, &str)] = &[(1200, "slow"), (600, "normal"), (200, "fast")]
 
 /// The stepping toolbar.
 #[component]
-pub fn StepControls() -> impl IntoView {
+pub fn StepControls(
+    /// The explorer's controls: a "?" button listing the keys (the "?" key presses it).
+    #[prop(optional)]
+    keys: bool,
+) -> impl IntoView {
     let state = use_app_state();
     let position = move || state.read_tape(|t| t.position()).unwrap_or(0);
     let length = move || state.read_tape(|t| t.len().max(t.position())).unwrap_or(0);
@@ -20,7 +24,7 @@ pub fn StepControls() -> impl IntoView {
     let no_session = move || state.read_tape(|_| ()).is_none();
     autoplay(state);
     let animate = RwSignal::new(animation_on());
-    let keys = use_context::<KeysHelp>();
+    let keys_open = RwSignal::new(false);
     view! {
         <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
             <button type="button" title="Back to the start" aria-label="Back to the start"
@@ -70,7 +74,7 @@ pub fn StepControls() -> impl IntoView {
                     } />
                 "animate"
             </label>
-            {keys.map(|KeysHelp(open)| view! {
+            {keys.then_some(keys_open).map(|open| view! {
                 <button type="button" class="keys-button" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts"
                     aria-expanded=move || open.get().to_string()
                     on:click=move |_| open.update(|o| *o = !*o)>"?"</button>
@@ -90,10 +94,6 @@ pub fn StepControls() -> impl IntoView {
         </div>
     }
 }
-
-/// Whether the list of keyboard shortcuts shows ("?" toggles it); the explorer provides it.
-#[derive(Clone, Copy)]
-pub struct KeysHelp(pub RwSignal<bool>);
 
 /// How far End looks for the last step past the tape's end (a run to the end of a line of
 /// play that nobody has stepped through yet).
@@ -159,8 +159,6 @@ fn autoplay(state: AppState) {
 /// ←/→ step, Home/End go to the first and last step, space plays or pauses, 1–9 steps
 /// that lane's agent, "?" lists the keys. Ignored while typing.
 pub fn install_shortcuts(state: AppState) {
-    let help = KeysHelp(RwSignal::new(false));
-    provide_context(help);
     let listener = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field(&ev) {
             return;
@@ -181,7 +179,14 @@ pub fn install_shortcuts(state: AppState) {
                 moves.extend(std::iter::repeat_n(Move::Forward, END_SEARCH));
                 state.with_tape(&moves);
             }
-            "?" => help.0.update(|open| *open = !*open),
+            // The list belongs to the step controls' own button: a signal here would
+            // outlive the explorer's panels.
+            "?" => {
+                let button = document().query_selector(".keys-button").ok().flatten();
+                if let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    button.click();
+                }
+            }
             " " => {
                 ev.prevent_default();
                 state.playing.update(|p| *p = !*p);

@@ -181,7 +181,7 @@ pub fn Editor(
                 </div>
             </div>
             {(!compact).then(|| view! {
-                <p class="run-hint muted" data-run-hint="" aria-live="polite">
+                <p class="run-hint muted" data-run-hint="">
                     {move || run_hint.get().map(|n| format!("Click to run to line {n}: the step that executes it"))}
                 </p>
             })}

@@ -41,6 +41,10 @@ pub fn Editor(
     let linked = Memo::new(move |_| if compact { LineMarks::default() } else { execution_marks(state) });
     // An exercise's state has no step marks, but its cost chips show when asked for.
     let notes = Memo::new(move |_| line_notes(state));
+    // Lines a click runs to: those an instruction starts on.
+    let runnable = Memo::new(move |_| if compact { Vec::new() } else { instruction_lines(state) });
+    // The gutter line under the pointer that a click would run to, said under the editor.
+    let run_hint = RwSignal::new(None::<usize>);
     let paint_ref = NodeRef::<leptos::html::Pre>::new();
     let gutter_ref = NodeRef::<leptos::html::Ol>::new();
     let text_ref = NodeRef::<leptos::html::Textarea>::new();
@@ -63,6 +67,24 @@ pub fn Editor(
         if first.is_some() {
             request_animation_frame(sync_scroll);
         }
+    });
+
+    // The "next" and "just ran" lines stay in the text area's view as the learner steps.
+    Effect::new(move |_| {
+        let LineMarks { just_ran, next, .. } = linked.get();
+        let Some(line) = next.or(just_ran) else { return };
+        request_animation_frame(move || {
+            // The editor may be gone by the next frame (the learner left the page).
+            let Some(text) = text_ref.try_get_untracked().flatten() else { return };
+            let (top, height) = (text.scroll_top(), text.client_height());
+            let at = (line as i32 - 1) * LINE_HEIGHT_PX;
+            let lines = [just_ran, next].into_iter().flatten().map(|l| (l as i32 - 1) * LINE_HEIGHT_PX);
+            let (first, last) = (lines.clone().min().unwrap_or(at), lines.max().unwrap_or(at));
+            if first < top || last + 2 * LINE_HEIGHT_PX > top + height {
+                text.set_scroll_top((first - height / 3).max(0));
+                sync_scroll();
+            }
+        });
     });
 
     let on_keydown = move |ev: KeyboardEvent| {
@@ -114,10 +136,12 @@ pub fn Editor(
                     <For
                         each=move || {
                             let (marks, linked, notes) = (marks(), linked.get(), notes.get());
-                            (1..=lines()).map(|n| line_look(n, &marks, &linked, &notes)).collect::<Vec<_>>()
+                            runnable.with(|runnable| {
+                                (1..=lines()).map(|n| (line_look(n, &marks, &linked, &notes), runnable.contains(&n))).collect::<Vec<_>>()
+                            })
                         }
                         key=|line| line.clone()
-                        children=gutter_line
+                        children=move |(look, runs)| gutter_line(look, runs.then_some((state, run_hint)))
                     />
                 </ol>
                 <div class="editor-code">
@@ -158,6 +182,11 @@ pub fn Editor(
                     ></textarea>
                 </div>
             </div>
+            {(!compact).then(|| view! {
+                <p class="run-hint muted" data-run-hint="">
+                    {move || run_hint.get().map(|n| format!("Click to run to line {n}: the step that executes it"))}
+                </p>
+            })}
             {(!compact).then(|| view! { <p class="phone-note">"Read-only on a phone: open fencelab on a wider screen to edit."</p> })}
             <Diagnostics on_jump=move |offset: u32| {
                 let Some(text) = text_ref.get_untracked() else { return };
@@ -302,6 +331,20 @@ fn line_notes(state: AppState) -> Vec<LineNote> {
     })
 }
 
+/// The painted copy's line height (`.editor-line` in the stylesheet).
+const LINE_HEIGHT_PX: i32 = 20;
+
+/// The lines an instruction starts on, for the session's text; none while it has errors.
+fn instruction_lines(state: AppState) -> Vec<usize> {
+    state.analysis.with(|a| {
+        if a.has_errors() {
+            return Vec::new();
+        }
+        let index = fencelab::diag::LineIndex::new(&a.source);
+        a.loaded.source_map.instrs.iter().flatten().map(|span| index.line_col(span.start).0).collect()
+    })
+}
+
 /// Goes to the step that runs the instruction on `line` (1-based), if the line holds one.
 fn go_to_line(state: AppState, line: usize) {
     if state.is_stale() {
@@ -352,6 +395,10 @@ struct LineLook {
     /// The worst diagnostic on the line (`Analysis::line_marks` keeps one per line).
     severity: Option<Severity>,
     current: bool,
+    /// The step just taken ran this line ("just ran" arrow).
+    just_ran: bool,
+    /// The step `forward` takes runs this line ("next" arrow).
+    next: bool,
     /// What the shown finding does on this line.
     access: Option<String>,
     note: Option<LineNote>,
@@ -362,6 +409,8 @@ fn line_look(n: usize, marks: &[(usize, Severity)], linked: &LineMarks, notes: &
         n,
         severity: marks.iter().find(|(l, _)| *l == n).map(|m| m.1),
         current: linked.current == Some(n),
+        just_ran: linked.just_ran == Some(n),
+        next: linked.next == Some(n),
         access: linked.accesses.iter().find(|(l, _)| *l == n).map(|(_, what)| what.clone()),
         note: notes.iter().find(|note| note.line == n).cloned(),
     }
@@ -394,7 +443,9 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
         .collect_view();
     view! {
         <span class=class data-line=look.n class:current-step=look.current class:finding-access=look.access.is_some()
-            class:hover-linked=hovered class:fix-changed=look.note.as_ref().is_some_and(|n| n.changed)
+            class:hover-linked=hovered class:just-ran=look.just_ran class:next-line=look.next
+            class:fix-changed=look.note.as_ref().is_some_and(|n| n.changed)
+            data-just-ran=look.just_ran.then_some("") data-next=look.next.then_some("")
             data-current-step=look.current.then_some("") data-finding-access=look.access
             data-fix-changed=look.note.as_ref().is_some_and(|n| n.changed).then_some("")>{pieces}{look.note.as_ref().map(LineNote::inlay)}</span>
         // Outside the line's box, so a marked line's band spans the width without
@@ -403,7 +454,9 @@ fn paint_line(line: PaintedLine) -> impl IntoView {
     }
 }
 
-fn gutter_line(look: LineLook) -> impl IntoView {
+/// A gutter line; `run_to` (the app's state, and where the hint shows) when a click on it
+/// runs to its instruction.
+fn gutter_line(look: LineLook, run_to: Option<(AppState, RwSignal<Option<usize>>)>) -> impl IntoView {
     let class = match look.severity {
         Some(Severity::Error) => "has-error",
         Some(Severity::Warning) => "has-warning",
@@ -412,10 +465,23 @@ fn gutter_line(look: LineLook) -> impl IntoView {
     // The painted notes sit under the text area; their line number is where the pointer
     // finds why.
     let step = look.note.as_ref().and_then(|note| note.mark.as_ref()).map(|(kind, _)| *kind);
+    let n = look.n;
+    let note = look.note.as_ref().map(LineNote::title).filter(|t| !t.is_empty());
+    let arrow = match (look.just_ran, look.next) {
+        (true, true) => Some(("gutter-arrow arrow-both", "⇉", "just ran and next")),
+        (true, false) => Some(("gutter-arrow arrow-ran", "→", "just ran")),
+        (false, true) => Some(("gutter-arrow arrow-next", "→", "next")),
+        (false, false) => None,
+    };
     view! {
-        <li class=class class:has-access=look.access.is_some() class:is-current=look.current
+        <li class=class class:has-access=look.access.is_some() class:is-current=look.current class:runnable=run_to.is_some()
+            class:just-ran=look.just_ran class:next-line=look.next
             class:fix-changed=look.note.as_ref().is_some_and(|n| n.changed)
-            title=look.note.as_ref().map(LineNote::title) data-step=step.map(StepKind::css)>
+            title=note data-step=step.map(StepKind::css)
+            on:click=move |_| if let Some((state, _)) = run_to { go_to_line(state, n) }
+            on:mouseenter=move |_| if let Some((_, hint)) = run_to { hint.set(Some(n)) }
+            on:mouseleave=move |_| if let Some((_, hint)) = run_to { hint.set(None) }>
+            {arrow.map(|(class, glyph, words)| view! { <span class=class title=words>{glyph}</span> })}
             {look.n}
             {step.map(|kind| view! { <span class=format!("gutter-step step-{}", kind.css())>{kind.label().0}</span> })}
         </li>

@@ -10,7 +10,9 @@ use leptos::prelude::*;
 
 use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::state::{use_app_state, AppState, NoSession};
+use crate::export::ExportButtons;
 use crate::step_controls::StepControls;
+use crate::step_effect::StepEffect;
 use crate::tape::Move;
 use crate::timeline::{async_state_word, timeline_view};
 use crate::trace::Trace;
@@ -51,7 +53,16 @@ pub fn Lanes(
                 } else {
                     view! { <h2 id="lanes-title">"Threads and agents"</h2> }.into_any()
                 }}
-                <StepControls />
+            </div>
+            // The step controls with the step's effect beside them: a dock at the foot of
+            // the explorer's window (and a phone's), so the button, the effect and the
+            // editor's lines are on screen together; in a lesson, in place.
+            <div class="step-dock" class:step-dock-fixed=!compact data-step-dock="">
+                <div class="step-dock-controls">
+                    <StepControls keys=!compact />
+                    {(!compact).then(|| view! { <ExportButtons /> })}
+                </div>
+                <StepEffect />
             </div>
             {move || session_message(state)}
             {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}

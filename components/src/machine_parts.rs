@@ -1,6 +1,6 @@
 //! The small widgets inside the machine view: a memory cell, an mbarrier, the edges.
 
-use fencelab::check::view::{LocationView, MachineView as Snapshot, WriteView};
+use fencelab::check::view::{LocationView, MachineView as Snapshot, MbarrierDebtView, MbarrierView, WriteView};
 use leptos::prelude::*;
 
 use crate::decimal::fixed;
@@ -32,13 +32,19 @@ pub fn MemoryCell(
             s.locations.iter().find(|l| l.name == name).map(|loc| FreshLocation {
                 writes_fresh: loc.writes.iter().map(fresh).collect(),
                 ranges_fresh: loc.ranges.iter().map(|r| fresh(&r.latest)).collect(),
+                seen: s
+                    .reads
+                    .iter()
+                    .filter(|r| r.location == loc.name)
+                    .map(|r| (r.write, r.agent_name.clone(), r.stale.as_ref().map(|st| st.missed), last_step == Some(r.step)))
+                    .collect(),
                 loc: loc.clone(),
             })
         })
     });
     let body = move || {
         shown.with(|shown| {
-            let Some(FreshLocation { loc, writes_fresh, ranges_fresh }) = shown else {
+            let Some(FreshLocation { loc, writes_fresh, ranges_fresh, seen }) = shown else {
                 return view! { <p class="muted">"not tracked"</p> }.into_any();
             };
             let fresh = |i: usize| writes_fresh.get(i).copied().unwrap_or(false);
@@ -54,10 +60,25 @@ pub fn MemoryCell(
                         None => w.writer.clone(),
                     };
                     let proxy = (w.proxy != "generic").then(|| format!(" via {} proxy", w.proxy));
+                    // Which agent saw this write, and whose read missed it.
+                    let readers = seen
+                        .iter()
+                        .filter(|(write, ..)| *write == i)
+                        .map(|(_, agent, missed, now)| {
+                            let stale = missed.is_some();
+                            view! { <span class="seen-by" class:seen-stale=stale class:seen-now=*now>{format!("{agent} read it{}", if stale { " (stale)" } else { "" })}</span> }
+                        })
+                        .collect_view();
+                    let missed_by = seen
+                        .iter()
+                        .filter(|(_, _, missed, _)| *missed == Some(i))
+                        .map(|(_, agent, _, now)| view! { <span class="seen-by missed-by" class:seen-now=*now>{format!("{agent} did not see it")}</span> })
+                        .collect_view();
                     view! {
                         <li class:latest=i + 1 == loc.writes.len() class:just-written=fresh(i)>
                             <code class="cell-value">{w.value}</code>
                             <span class="muted">{who}{proxy}</span>
+                            {readers}{missed_by}
                         </li>
                     }
                 })
@@ -122,6 +143,8 @@ struct FreshLocation {
     loc: LocationView,
     writes_fresh: Vec<bool>,
     ranges_fresh: Vec<bool>,
+    /// Reads of this location so far: (write returned, reader, write missed, at this step).
+    seen: Vec<(usize, String, Option<usize>, bool)>,
 }
 
 /// An mbarrier: phase and parity, arrivals pending of expected, the signed tx-count,
@@ -139,9 +162,6 @@ pub fn MbarrierWidget(
 ) -> impl IntoView {
     let label = name.clone();
     let bar = Memo::new(move |_| snapshot.with(|s| s.mbarriers.iter().find(|m| m.name == name).cloned()));
-    let arrived = move || bar.with(|b| b.as_ref().map_or(0, |b| b.arrived));
-    let expected = move || bar.with(|b| b.as_ref().map_or(0, |b| b.arrivals_of));
-    let tx = move || bar.with(|b| b.as_ref().map_or(0, |b| b.tx));
     view! {
         <div class="mbar" role="group" aria-label=format!("mbarrier {label}") data-mbarrier=label.clone()>
             <div class="mbar-head">
@@ -159,25 +179,10 @@ pub fn MbarrierWidget(
                 {controls}
             </div>
             <div class="mbar-state" hidden=move || bar.with(Option::is_none)>
-            <div class="gauge" role="meter" aria-label="arrivals"
-                aria-valuemin="0" aria-valuemax=move || expected().to_string() aria-valuenow=move || arrived().to_string()>
-                <div class="gauge-fill" style=move || format!("width: {}%", fixed(gauge_percent(arrived(), expected()), 2))></div>
-                <span class="gauge-text">{move || bar.with(|b| b.as_ref().map_or(String::new(), |b| b.arrivals_caption.clone()))}</span>
-            </div>
-            <div class="gauge gauge-tx" class:tx-negative={move || tx() < 0} class:tx-positive={move || tx() > 0}
-                role="meter" aria-label="transaction count in bytes" aria-valuenow=move || tx().to_string()>
-                <div class="gauge-fill" style=move || if tx() == 0 { "width: 0%" } else { "width: 100%" }></div>
-                <span class="gauge-text">{move || {
-                    let t = tx();
-                    let sign = if t > 0 { "+" } else { "" };
-                    let meaning = match t.signum() {
-                        1 => "bytes still expected",
-                        -1 => "bytes arrived before they were expected",
-                        _ => "balanced",
-                    };
-                    format!("tx-count: {sign}{t} bytes ({meaning})")
-                }}</span>
-            </div>
+            {move || bar.with(|b| b.clone()).map(|b| {
+                let debt = snapshot.with(|s| s.debts.iter().find(|d| d.name == b.name).cloned());
+                view! { <DebtGauges bar=b debt=debt /> }
+            })}
             {move || bar.with(|b| b.as_ref().map(|b| {
                 let waiters = if b.waiters.is_empty() {
                     "nobody waits".to_string()
@@ -186,11 +191,75 @@ pub fn MbarrierWidget(
                 };
                 view! {
                     <p class="mbar-waiters">{waiters}</p>
-                    <p class="mbar-next">{b.next_arrive.clone()}</p>
+                    <p class="mbar-next">{crate::code_text::code_text(&b.next_arrive)}</p>
                 }
             }))}
             </div>
         </div>
+    }
+}
+
+/// An mbarrier's two debts as proportional, signed gauges: the arrivals made of those the
+/// phase needs, and the bytes `expect_tx` announced against the bytes `complete_tx`
+/// landed. The step that completes a phase shows that phase paid in full, with the flip:
+/// the phase turns, the parity turns, waiters wake. `data-value` is what a test reads:
+/// arrivals made, and bytes still owed (negative: landed before they were expected).
+#[component]
+pub fn DebtGauges(
+    /// The barrier now.
+    bar: MbarrierView,
+    /// Its debts in the phase shown (`None` without a stepper's record).
+    debt: Option<MbarrierDebtView>,
+) -> impl IntoView {
+    let just_completed = debt.as_ref().is_some_and(|d| d.just_completed);
+    let of = bar.arrivals_of;
+    let made = if just_completed { of } else { bar.arrived };
+    let arrivals_caption = if just_completed {
+        format!("arrivals: {of} of {of}: phase {} complete", debt.as_ref().map_or(0, |d| d.phase))
+    } else {
+        bar.arrivals_caption.clone()
+    };
+    let (expected, landed) = debt.as_ref().map_or((bar.tx.max(0), (-bar.tx).max(0)), |d| (d.tx_expected, d.tx_landed));
+    let owed = expected - landed;
+    let scale = expected.max(landed).max(1);
+    let sign = if owed > 0 { "+" } else { "" };
+    let meaning = match owed.signum() {
+        1 => "bytes still expected",
+        -1 => "bytes arrived before they were expected",
+        _ => "balanced",
+    };
+    let tx_caption = format!("tx-count: {sign}{owed} bytes ({meaning}): {expected} expected, {landed} landed");
+    let slots = (0..of.clamp(0, 32)).map(|i| view! { <span class="gauge-slot" class:paid={i < made}></span> }).collect_view();
+    let flip = just_completed.then(|| {
+        let phase = debt.as_ref().map_or(0, |d| d.phase);
+        // A waiter on the completed phase's parity passes now; one on the new parity waits on.
+        let woken: Vec<&str> = bar.waiters.iter().filter(|w| (w.parity & 1) as u32 != bar.parity).map(|w| w.thread.as_str()).collect();
+        let waiters = match woken.as_slice() {
+            [] => "no waiter to wake".to_string(),
+            [one] => format!("{one} wakes"),
+            many => format!("{} wake", many.join(", ")),
+        };
+        view! {
+            <p class="mbar-flip" data-phase-complete=phase>
+                {format!("phase {phase} → {}: parity {} → {}; {waiters}", phase + 1, phase & 1, (phase + 1) & 1)}
+            </p>
+        }
+    });
+    view! {
+        <div class="gauge gauge-arrivals" role="meter" aria-label="arrivals" data-gauge="arrivals" data-value=made
+            class:gauge-complete=just_completed
+            aria-valuemin="0" aria-valuemax=of.to_string() aria-valuenow=made.to_string()>
+            <div class="gauge-fill" style=format!("width: {}%", fixed(gauge_percent(made, of), 2))></div>
+            <div class="gauge-slots" aria-hidden="true">{slots}</div>
+            <span class="gauge-text">{crate::code_text::code_text(&arrivals_caption)}</span>
+        </div>
+        <div class="gauge gauge-tx" class:tx-negative={owed < 0} class:tx-positive={owed > 0} role="meter"
+            aria-label="transaction count in bytes" data-gauge="tx" data-value=owed aria-valuenow=owed.to_string()>
+            {(expected > 0).then(|| view! { <div class="gauge-expected" style=format!("width: {}%", fixed(gauge_percent(expected, scale), 2))></div> })}
+            <div class="gauge-fill" style=format!("width: {}%", fixed(gauge_percent(landed, scale), 2))></div>
+            <span class="gauge-text">{tx_caption}</span>
+        </div>
+        {flip}
     }
 }
 
@@ -224,9 +293,9 @@ pub fn SyncEdges(
                 let failed = s.failed_edges.iter().map(|f| {
                     let from = f.from_step.map_or("start".to_string(), |s| format!("step {}", s + 1));
                     view! {
-                        <li class="edge edge-failed" tabindex="0" title=f.reason.clone()>
+                        <li class="edge edge-failed" tabindex="0" title=f.reason.replace('`', "")>
                             {format!("{} ({from}) ⇢ {} (step {}): no synchronization", f.from_agent, f.to_agent, f.to_step + 1)}
-                            <span class="edge-reason">{f.reason.clone()}</span>
+                            <span class="edge-reason">{crate::code_text::code_text(&f.reason)}</span>
                         </li>
                     }
                 }).collect_view();

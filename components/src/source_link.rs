@@ -21,6 +21,10 @@ pub struct SourceLines<'a> {
 pub struct LineMarks {
     /// The line of the step just taken (at the start: of the step `forward` takes next).
     pub current: Option<usize>,
+    /// The line of the step just taken ("just ran"); none at the start.
+    pub just_ran: Option<usize>,
+    /// The line of the step `forward` takes next ("next"); none at the end.
+    pub next: Option<usize>,
     /// Lines holding an access (or a stuck wait) of the finding shown, with what it is.
     pub accesses: Vec<(usize, String)>,
 }
@@ -55,14 +59,13 @@ impl<'a> SourceLines<'a> {
     pub fn marks(&self, tape: &Tape, shown: Option<&Marked>) -> LineMarks {
         let stepper = tape.stepper();
         let agents = stepper.agents();
-        let current = match stepper.history().last() {
-            Some(event) => self.line_of_event(&agents, event),
-            None => tape.next_step().and_then(|step| {
-                let agent = agents.iter().find(|a| a.id == step.agent)?;
-                let thread = issuing_thread(&agents, agent.id)?;
-                self.line_of(&thread, agent.instr_index?)
-            }),
-        };
+        let just_ran = stepper.history().last().and_then(|event| self.line_of_event(&agents, event));
+        let next = tape.next_step().and_then(|step| {
+            let agent = agents.iter().find(|a| a.id == step.agent)?;
+            let thread = issuing_thread(&agents, agent.id)?;
+            self.line_of(&thread, agent.instr_index?)
+        });
+        let current = if stepper.history().is_empty() { next } else { just_ran };
         let accesses = shown.map_or_else(Vec::new, |m| {
             let mut lines: Vec<(usize, String)> = Vec::new();
             let touched = m
@@ -80,7 +83,7 @@ impl<'a> SourceLines<'a> {
             }
             lines
         });
-        LineMarks { current, accesses }
+        LineMarks { current, just_ran, next, accesses }
     }
 }
 
@@ -140,5 +143,18 @@ mod tests {
         assert_eq!(lines.marks(&tape, None).current, Some(7), "the store was just taken");
         tape.forward().expect("step");
         assert_eq!(lines.marks(&tape, None).current, Some(8));
+    }
+
+    #[test]
+    fn just_ran_and_next_are_two_lines_once_stepping() {
+        let src = crate::state::STARTER_SCENARIO;
+        let l = loaded(src);
+        let lines = SourceLines::new(&l, src);
+        let mut tape = Tape::new(l.scenario.clone(), Mode::Strict).expect("tape");
+        let start = lines.marks(&tape, None);
+        assert_eq!((start.just_ran, start.next), (None, Some(7)), "nothing ran yet");
+        tape.forward().expect("step");
+        let one = lines.marks(&tape, None);
+        assert_eq!((one.just_ran, one.next), (Some(7), Some(8)), "the first step moves the next arrow");
     }
 }

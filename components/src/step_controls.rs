@@ -12,7 +12,11 @@ const SPEEDS: &[(u32, &str)] = &[(1200, "slow"), (600, "normal"), (200, "fast")]
 
 /// The stepping toolbar.
 #[component]
-pub fn StepControls() -> impl IntoView {
+pub fn StepControls(
+    /// The explorer's controls: a "?" button listing the keys (the "?" key presses it).
+    #[prop(optional)]
+    keys: bool,
+) -> impl IntoView {
     let state = use_app_state();
     let position = move || state.read_tape(|t| t.position()).unwrap_or(0);
     let length = move || state.read_tape(|t| t.len().max(t.position())).unwrap_or(0);
@@ -20,6 +24,7 @@ pub fn StepControls() -> impl IntoView {
     let no_session = move || state.read_tape(|_| ()).is_none();
     autoplay(state);
     let animate = RwSignal::new(animation_on());
+    let keys_open = RwSignal::new(false);
     view! {
         <div class="toolbar step-controls" role="toolbar" aria-label="Stepping">
             <button type="button" title="Back to the start" aria-label="Back to the start"
@@ -69,9 +74,30 @@ pub fn StepControls() -> impl IntoView {
                     } />
                 "animate"
             </label>
+            {keys.then_some(keys_open).map(|open| view! {
+                <button type="button" class="keys-button" title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|o| *o = !*o)>"?"</button>
+                {move || open.get().then(|| view! {
+                    <div class="keys-help" role="note" aria-label="Keyboard shortcuts" data-keys-help="">
+                        <dl>
+                            <dt><kbd>"→"</kbd>" / "<kbd>"←"</kbd></dt><dd>"step forward / back"</dd>
+                            <dt><kbd>"Home"</kbd>" / "<kbd>"End"</kbd></dt><dd>"first / last step"</dd>
+                            <dt><kbd>"Space"</kbd></dt><dd>"play or pause"</dd>
+                            <dt><kbd>"1"</kbd>"–"<kbd>"9"</kbd></dt><dd>"step that lane's agent"</dd>
+                            <dt>"click a line"</dt><dd>"run to the step that executes it"</dd>
+                            <dt><kbd>"?"</kbd></dt><dd>"show or hide this list"</dd>
+                        </dl>
+                    </div>
+                })}
+            })}
         </div>
     }
 }
+
+/// How far End looks for the last step past the tape's end (a run to the end of a line of
+/// play that nobody has stepped through yet).
+const END_SEARCH: usize = 200;
 
 const ANIMATE_KEY: &str = "fencelab-animate";
 
@@ -130,7 +156,8 @@ fn autoplay(state: AppState) {
     });
 }
 
-/// ←/→ step, space plays or pauses, 1–9 steps that lane's agent. Ignored while typing.
+/// ←/→ step, Home/End go to the first and last step, space plays or pauses, 1–9 steps
+/// that lane's agent, "?" lists the keys. Ignored while typing.
 pub fn install_shortcuts(state: AppState) {
     let listener = window_event_listener(leptos::ev::keydown, move |ev: KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field(&ev) {
@@ -139,6 +166,27 @@ pub fn install_shortcuts(state: AppState) {
         match ev.key().as_str() {
             "ArrowRight" => step_forward(state),
             "ArrowLeft" => step_back(state),
+            "Home" => {
+                ev.prevent_default();
+                state.playing.set(false);
+                state.with_tape(&[Move::Jump(0)]);
+            }
+            "End" => {
+                ev.prevent_default();
+                state.playing.set(false);
+                // The tape's last step, then on until nothing can move.
+                let mut moves = vec![Move::Jump(usize::MAX)];
+                moves.extend(std::iter::repeat_n(Move::Forward, END_SEARCH));
+                state.with_tape(&moves);
+            }
+            // The list belongs to the step controls' own button: a signal here would
+            // outlive the explorer's panels.
+            "?" => {
+                let button = document().query_selector(".keys-button").ok().flatten();
+                if let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    button.click();
+                }
+            }
             " " => {
                 ev.prevent_default();
                 state.playing.update(|p| *p = !*p);

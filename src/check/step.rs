@@ -6,8 +6,13 @@ use std::rc::Rc;
 use super::machine::{AgentKind, Layout, Machine};
 use super::report::Mode;
 use super::semantics::{self, exec::agent_name, Exec, Readiness, StepOutcome};
-use super::view::{AgentKindView, AgentStatusView, AgentView, ChoiceView, EdgeView, EventView, FailedEdgeView, MachineView};
-use crate::model::Scenario;
+use super::machine::WriteRec;
+use super::semantics::base::access;
+use super::view::{
+    AgentKindView, AgentStatusView, AgentView, ChoiceView, EdgeView, EventView, FailedEdgeView, MachineView, MbarrierChangeView,
+    MbarrierDebtView, ReadView, StaleView, WriteView,
+};
+use crate::model::{Instr, Scenario};
 use crate::schedule::{Schedule, Step};
 
 /// Build the static layout and the initial machine; rejects scenarios the checker cannot run.
@@ -168,6 +173,8 @@ impl Stepper {
         };
         let out = apply(&self.layout, self.mode, &mut self.machine, step)?;
         let index = self.history.len();
+        let reads = reads_of_step(&self.layout, &before, &self.machine, step, index, &out);
+        let mbarriers = mbarrier_changes(&self.layout, &before, &self.machine);
         let event = EventView {
             step: index,
             agent: step.agent,
@@ -178,6 +185,8 @@ impl Stepper {
             edges: out.edges.iter().map(|e| edge_view(&self.layout, &self.machine, e)).collect(),
             failed_edges: out.failed.iter().map(|f| failed_view(&self.layout, &self.machine, f)).collect(),
             findings: out.findings.iter().map(|f| f.message.clone()).collect(),
+            reads,
+            mbarriers,
         };
         self.undo.push(before);
         self.history.push(event.clone());
@@ -217,8 +226,170 @@ impl Stepper {
     }
 
     pub fn snapshot(&self) -> MachineView {
-        super::snapshot::machine_view(&self.layout, &self.machine)
+        let mut view = super::snapshot::machine_view(&self.layout, &self.machine);
+        view.reads = self.history.iter().flat_map(|e| e.reads.iter().cloned()).collect();
+        view.debts = view.mbarriers.iter().map(|b| debts(&self.history, &b.name, b.phase)).collect();
+        view
     }
+}
+
+/// A write as the UI names it.
+fn write_view(layout: &Layout, m: &Machine, w: &WriteRec) -> WriteView {
+    WriteView {
+        value: w.value,
+        writer: if w.instr.is_none() { "init".into() } else { agent_name(layout, m, w.event.agent) },
+        step: w.step.0,
+        proxy: w.key.proxy.name().into(),
+    }
+}
+
+/// The reads step `index` made: each read the step left in a cell's history, with the
+/// write it returned. The write is found among the writes the reader could return before
+/// the step ([`access::candidates`]): a plain load's choice numbers them; for the other
+/// readers (a spin, an atomic, an asynchronous copy) the one holding the value read, the
+/// newest if several do. A read whose write cannot be told is left out.
+fn reads_of_step(layout: &Layout, before: &Machine, after: &Machine, step: Step, index: usize, out: &StepOutcome) -> Vec<ReadView> {
+    let instr = semantics::current_instr(layout, before, step.agent).map(Instr::unwrapped);
+    let register_read = |dst: &str| after.agents.get(step.agent as usize).and_then(|a| a.regs.get(dst).copied());
+    // The value a thread's read put in its register, when the instruction names one.
+    let value_read = match instr {
+        Some(Instr::Wait { instr, .. }) => match instr.unwrapped() {
+            Instr::Ld { dst, .. } => register_read(dst),
+            Instr::Atom { dst: Some(dst), .. } => register_read(dst),
+            _ => None,
+        },
+        Some(Instr::Ld { dst, .. }) => register_read(dst),
+        Some(Instr::Atom { dst: Some(dst), .. }) => register_read(dst),
+        _ => None,
+    };
+    let plain_load = matches!(instr, Some(Instr::Ld { .. }));
+    // An asynchronous copy reads what it then writes: the values its writes of this step hold.
+    let written_now: Vec<i64> = after
+        .cells
+        .iter()
+        .filter_map(|c| c.writes.last())
+        .filter(|w| w.event.agent == step.agent && w.step.0 == Some(index))
+        .map(|w| w.value)
+        .collect();
+    let mut reads = Vec::new();
+    for (loc, info) in layout.locs.iter().enumerate() {
+        if info.mbarrier.is_some() || info.range.is_some() {
+            continue;
+        }
+        let cell = access::cell_of(layout, loc);
+        let Some(c) = after.cells.get(cell) else { continue };
+        let recs = c.reads.iter().filter(|r| r.event.agent == step.agent && r.step.0 == Some(index));
+        for rec in recs.filter(|r| access::cell_of(layout, r.loc) == cell) {
+            let candidates = access::candidates(layout, before, step.agent, rec.loc, rec.key);
+            let holds = |i: &usize, v: i64| c.writes.get(*i).is_some_and(|w| w.value == v);
+            let widx = if plain_load {
+                Some(candidates.start + step.choice as usize).filter(|i| candidates.contains(i))
+            } else if let Some(v) = value_read {
+                candidates.clone().rev().find(|i| holds(i, v))
+            } else if candidates.len() == 1 {
+                Some(candidates.start)
+            } else {
+                let mut matching = candidates.clone().filter(|i| written_now.iter().any(|v| holds(i, *v)));
+                matching.next().filter(|_| matching.next().is_none())
+            };
+            let Some((widx, w)) = widx.and_then(|i| Some((i, c.writes.get(i)?))) else { continue };
+            let newest = c.writes.len() - 1;
+            let stale = (widx < newest && c.writes.get(newest).is_some_and(|n| n.value != w.value)).then(|| {
+                let missed = &c.writes[newest];
+                StaleView {
+                    missed: newest,
+                    missed_write: write_view(layout, after, missed),
+                    reason: stale_reason(layout, after, step.agent, missed, out),
+                }
+            });
+            reads.push(ReadView {
+                step: index,
+                agent: step.agent,
+                agent_name: agent_name(layout, before, step.agent),
+                location: info.name.clone(),
+                proxy: rec.key.proxy.name().into(),
+                value: w.value,
+                write: widx,
+                from: write_view(layout, after, w),
+                stale,
+            });
+        }
+    }
+    reads
+}
+
+/// Why `reader` could not see `missed`, in one line: the synchronization this step tried
+/// and failed to form, else the latest failed attempt towards the reader (the writer's
+/// first), else the race the step found, else that nothing orders the write before it.
+fn stale_reason(layout: &Layout, m: &Machine, reader: u32, missed: &WriteRec, out: &StepOutcome) -> String {
+    let writer = missed.event.agent;
+    if let Some(f) = out.failed.iter().find(|f| f.from_agent == writer).or_else(|| out.failed.first()) {
+        return f.text.clone();
+    }
+    let towards_reader = || m.trace.0.failed().filter(|f| f.to_agent == reader);
+    let earlier = towards_reader().filter(|f| f.from_agent == writer).max_by_key(|f| f.to_step).or_else(|| towards_reader().max_by_key(|f| f.to_step));
+    if let Some(f) = earlier {
+        return format!("step {}: {}", f.to_step + 1, f.text);
+    }
+    if let Some(finding) = out.findings.first() {
+        return finding.message.clone();
+    }
+    let when = missed.step.0.map_or(String::new(), |s| format!(" (step {})", s + 1));
+    format!(
+        "nothing orders {}'s write of {}{when} before this read: no synchronizes-with edge reached the reader",
+        agent_name(layout, m, writer),
+        missed.value
+    )
+}
+
+/// The mbarriers a step changed: phase, arrivals owed and tx-count, before and after.
+fn mbarrier_changes(layout: &Layout, before: &Machine, after: &Machine) -> Vec<MbarrierChangeView> {
+    layout
+        .mbar_locs
+        .iter()
+        .enumerate()
+        .filter_map(|(idx, &loc)| {
+            let (b, a, info) = (before.mbars.get(idx)?, after.mbars.get(idx)?, layout.locs.get(loc)?);
+            let changed = (b.phase, b.pending, b.tx) != (a.phase, a.pending, a.tx);
+            changed.then(|| MbarrierChangeView {
+                name: info.name.clone(),
+                phase_before: b.phase,
+                phase_after: a.phase,
+                pending_before: b.pending,
+                pending_after: a.pending,
+                tx_before: b.tx,
+                tx_after: a.tx,
+            })
+        })
+        .collect()
+}
+
+/// mbarrier `name`'s debts in the phase the gauges show: the one the last step completed,
+/// else the current one (`phase`), summed over the steps taken in it. A phase ends with
+/// its tx-count and owed arrivals at zero, so the completing step's share is what it paid.
+fn debts(history: &[EventView], name: &str, phase: u32) -> MbarrierDebtView {
+    let change = |e: &EventView| e.mbarriers.iter().find(|c| c.name == name).cloned();
+    let last = history.last().and_then(change);
+    let just_completed = last.as_ref().is_some_and(MbarrierChangeView::completed_phase);
+    let shown = if just_completed { last.map_or(phase, |c| c.phase_before) } else { phase };
+    let mut debt = MbarrierDebtView { name: name.to_string(), phase: shown, just_completed, tx_expected: 0, tx_landed: 0, arrivals_made: 0 };
+    for c in history.iter().filter_map(change) {
+        // What this step did to phase `shown`: a step that completed it ended it at zero.
+        let (tx_after, pending_after) = match (c.phase_before == shown, c.phase_after == shown) {
+            (true, true) => (c.tx_after, c.pending_after),
+            (true, false) => (0, 0),
+            (false, true) => continue, // the step that opened it: fresh debts
+            (false, false) => continue,
+        };
+        let tx = tx_after - c.tx_before;
+        if tx > 0 {
+            debt.tx_expected += tx;
+        } else {
+            debt.tx_landed -= tx;
+        }
+        debt.arrivals_made += (c.pending_before - pending_after).max(0);
+    }
+    debt
 }
 
 pub(crate) fn edge_view(layout: &Layout, m: &Machine, e: &super::machine::EdgeRec) -> EdgeView {
@@ -239,5 +410,21 @@ pub(crate) fn failed_view(layout: &Layout, m: &Machine, f: &super::machine::Fail
         from_agent: if f.from_agent == u32::MAX { "(none)".into() } else { agent_name(layout, m, f.from_agent) },
         to_agent: agent_name(layout, m, f.to_agent),
         reason: f.text.clone(),
+        cause: cause_word(f.reason).to_string(),
+    }
+}
+
+/// What a failed synchronization lacked, as the machine view names it.
+fn cause_word(reason: super::report::RaceReason) -> &'static str {
+    use super::report::RaceReason;
+    match reason {
+        RaceReason::NoSynchronization | RaceReason::ExecutionOrderOnly => "semantics",
+        RaceReason::ScopeMismatch => "scope",
+        RaceReason::MissingProxyFence => "proxy",
+        RaceReason::StateSpaceRestriction => "state space",
+        RaceReason::AsyncNotObserved => "async completion",
+        RaceReason::WrongPhase => "mbarrier phase",
+        RaceReason::MissingTcgen05Fence => "tcgen05 fence",
+        RaceReason::MixedSize => "byte range",
     }
 }

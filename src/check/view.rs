@@ -59,6 +59,73 @@ pub struct EventView {
     pub failed_edges: Vec<FailedEdgeView>,
     /// Problems this step exposed (races, undefined behaviour), one line each.
     pub findings: Vec<String>,
+    /// The memory reads this step made: which write each returned and what it missed.
+    pub reads: Vec<ReadView>,
+    /// The mbarriers this step changed, before and after.
+    pub mbarriers: Vec<MbarrierChangeView>,
+}
+
+/// One read: the write in the cell's history it returned and, when a newer write was
+/// already in that history, the write it could not see and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadView {
+    /// The step that read (its position in the stepper's history).
+    pub step: usize,
+    pub agent: u32,
+    pub agent_name: String,
+    /// The location as [`LocationView::name`] names it.
+    pub location: String,
+    /// The proxy the read went through (`generic`, `async`).
+    pub proxy: String,
+    pub value: i64,
+    /// Index into [`LocationView::writes`] of the write returned.
+    pub write: usize,
+    pub from: WriteView,
+    pub stale: Option<StaleView>,
+}
+
+/// The newest write a stale read could not see, and the one-line reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaleView {
+    /// Index into [`LocationView::writes`].
+    pub missed: usize,
+    pub missed_write: WriteView,
+    /// The missing or failed edge, e.g. why the release did not reach the reader.
+    pub reason: String,
+}
+
+/// An mbarrier before and after one step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MbarrierChangeView {
+    pub name: String,
+    pub phase_before: u32,
+    pub phase_after: u32,
+    /// Arrivals still owed.
+    pub pending_before: i64,
+    pub pending_after: i64,
+    /// Signed tx-count: bytes expected and not yet landed.
+    pub tx_before: i64,
+    pub tx_after: i64,
+}
+
+impl MbarrierChangeView {
+    /// The step completed a phase: the phase flipped (parity turned, waiters may go).
+    pub fn completed_phase(&self) -> bool {
+        self.phase_after != self.phase_before
+    }
+}
+
+/// An mbarrier's debts in the phase the gauges show: bytes announced by `expect_tx`,
+/// bytes landed by `complete_tx`, arrivals made. `phase` is the current phase, or the
+/// phase the last step completed (`just_completed`), so its completing arrive shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MbarrierDebtView {
+    pub name: String,
+    pub phase: u32,
+    pub just_completed: bool,
+    pub tx_expected: i64,
+    pub tx_landed: i64,
+    pub arrivals_made: i64,
 }
 
 /// A synchronizes-with edge (or an edge class such as a barrier completion).
@@ -83,6 +150,9 @@ pub struct FailedEdgeView {
     pub from_agent: String,
     pub to_agent: String,
     pub reason: String,
+    /// What failed, in a word or two: `scope`, `semantics`, `proxy`, `state space`,
+    /// `mbarrier phase`, `async completion`, `tcgen05 fence`, `byte range`.
+    pub cause: String,
 }
 
 /// The whole machine at the current step.
@@ -96,6 +166,11 @@ pub struct MachineView {
     pub async_ops: Vec<AsyncOpView>,
     pub edges: Vec<EdgeView>,
     pub failed_edges: Vec<FailedEdgeView>,
+    /// Every read of the execution so far, oldest first (a [`super::Stepper`] fills it):
+    /// the values each thread's reads returned, and which agent saw which write.
+    pub reads: Vec<ReadView>,
+    /// Per mbarrier, its debts in the phase shown (a [`super::Stepper`] fills it).
+    pub debts: Vec<MbarrierDebtView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,227 @@
+// Issue 47: each step's effect on screen where the eye already is. At a stale read the
+// value read, the write it came from and the newer write it missed are inside a 1440×900
+// window together with the step button and the editor's current line; the arrive or
+// complete_tx that completes a phase moves the gauges; a read animates; the exported SVG
+// holds the stale value; a lesson's "Step through it" has the gauges.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+
+import { launch, loadTemplate, openExplorer, requestNumber, screenshotDir, skipReason, themedShots, verdictAfter } from "./harness.mjs";
+
+const skip = await skipReason();
+const DESKTOP = { width: 1440, height: 900 };
+
+/** Whether `locator`'s box lies wholly inside the window. */
+async function inWindow(page, locator) {
+    const box = await locator.boundingBox();
+    const { width, height } = page.viewportSize();
+    return box !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
+}
+
+/** Takes the move of `agent` whose label matches `label` (a lane's choice button). */
+async function take(page, agent, label) {
+    const lane = page.locator(`[data-region="lanes"] [data-agent="${agent}"]`);
+    await lane.locator("button.choice", { hasText: label }).first().click();
+}
+
+/** The read marked at the current step, once drawn. */
+async function currentRead(page) {
+    const read = page.locator("[data-step-dock] [data-read]").first();
+    await read.waitFor();
+    return read;
+}
+
+async function assertStaleReadOnOneScreen(page, { value, missed }) {
+    const dock = page.locator("[data-step-dock]");
+    const read = await currentRead(page);
+    assert.equal(await read.getAttribute("data-value"), String(value));
+    assert.notEqual(await read.getAttribute("data-stale"), null, "the read is marked stale");
+    assert.equal(await read.getAttribute("data-value"), String(value));
+    const from = dock.locator("[data-read-from]").first();
+    const missedWrite = dock.locator("[data-missed-write]").first();
+    assert.match(await from.innerText(), new RegExp(`^${value}\\b`));
+    assert.match(await missedWrite.innerText(), new RegExp(`^${missed}\\b`));
+    const stepButton = page.getByRole("button", { name: "Step back" });
+    const currentLine = page.locator(".editor-paint [data-just-ran]");
+    for (const [what, locator] of [
+        ["the register's value", read],
+        ["the write it came from", from],
+        ["the newer write it missed", missedWrite],
+        ["the step button", stepButton],
+        ["the current line", currentLine],
+    ]) {
+        assert.ok(await inWindow(page, locator), `${what} is inside the ${DESKTOP.width}×${DESKTOP.height} window`);
+    }
+    // The current line is inside the editor's scrolled view, not just the window.
+    const line = await currentLine.boundingBox();
+    const code = await page.locator(".panel-editor .editor-code").boundingBox();
+    assert.ok(line.y >= code.y - 1 && line.y + line.height <= code.y + code.height + 1, "the current line is scrolled into the editor's view");
+    // Nothing covers them: the topmost element at each one's centre is inside it.
+    for (const locator of [read, missedWrite, currentLine]) {
+        assert.ok(
+            await locator.evaluate((el) => {
+                const r = el.getBoundingClientRect();
+                const top = document.elementFromPoint(r.x + Math.min(8, r.width / 2), r.y + r.height / 2);
+                return top !== null && (el.contains(top) || top.closest(".editor-code") !== null);
+            }),
+            "nothing is drawn over it",
+        );
+    }
+}
+
+/** How many animations run (or hold their last frame) inside the first `[data-read]`. */
+function readAnimations(page) {
+    return page.evaluate(() => {
+        const read = document.querySelector("[data-step-dock] [data-read]")?.closest(".fx-read");
+        return document.getAnimations().filter((a) => read?.contains(a.effect?.target ?? null)).length;
+    });
+}
+
+async function exportedSvg(page) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export SVG" }).click()]);
+    return { name: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") };
+}
+
+describe("step effect", { skip: skip ?? false }, () => {
+    let browser;
+    before(async () => {
+        browser = await launch();
+    });
+    after(async () => {
+        await browser?.close();
+    });
+
+    test("the message-passing race: the stale 0, its write and the missed 42 on one screen", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        await take(page, "producer", /./);
+        assert.notEqual(await page.locator(".editor-paint [data-just-ran]").getAttribute("data-line"),
+            await page.locator(".editor-paint [data-next]").getAttribute("data-line"), "after a step, just ran and next are two lines");
+        await take(page, "producer", /./);
+        await take(page, "consumer", /flag/);
+        // The consumer's read of data offers the initial value as a stale choice.
+        await take(page, "consumer", /stale/);
+        await assertStaleReadOnOneScreen(page, { value: 0, missed: 42 });
+        assert.match(await page.locator("[data-step-dock] .fx-stale-reason").innerText(), /Missed 42 \(producer, step 1\)\. \S/);
+        assert.ok((await readAnimations(page)) > 0, "the read starts an animation");
+        await page.locator("[data-step-dock] .fx-read").first().screenshot({ path: join(screenshotDir, "step-effect-read-travel.png") }).catch(() => {});
+        // The final picture keeps the stale read in the memory cell too.
+        const cell = page.locator('[data-region="machine"] [aria-label="location data"]');
+        assert.match(await cell.innerText(), /consumer read it \(stale\)/);
+        assert.match(await cell.innerText(), /consumer did not see it/);
+        // The exported SVG names scenario, mode and step, and holds the stale value.
+        const svg = await exportedSvg(page);
+        assert.match(svg.name, /^fencelab-message-passing-.*-step-4\.svg$/);
+        assert.match(svg.text, /^<svg/);
+        assert.match(svg.text, /step 4 of 4/);
+        assert.match(svg.text, /consumer read data = 0 at step 4 \(stale\): missed 42 by producer/);
+        // No raw Markdown backticks anywhere in the machine or the dock.
+        for (const region of ['[data-region="machine"]', "[data-step-dock]"]) {
+            assert.doesNotMatch(await page.locator(region).innerText(), /`/, `${region} shows no backticks`);
+        }
+        await themedShots(page, join(screenshotDir, "step-effect"), "mp-stale-read", page.locator("[data-step-dock]"));
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("animation off: the read lands without moving; Home, End and ? work", async () => {
+        const { page, problems } = await openExplorer(browser);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        await page.getByRole("checkbox", { name: "animate" }).uncheck();
+        await take(page, "producer", /./);
+        await take(page, "producer", /./);
+        await take(page, "consumer", /flag/);
+        await take(page, "consumer", /stale/);
+        await currentRead(page);
+        assert.equal(await readAnimations(page), 0, "no animation with the checkbox off");
+        await page.locator("body").click({ position: { x: 5, y: 5 } });
+        await page.keyboard.press("Home");
+        assert.equal(await page.getByLabel("Jump to step").inputValue(), "0");
+        await page.keyboard.press("End");
+        assert.equal(await page.getByLabel("Jump to step").inputValue(), "4");
+        await page.keyboard.press("?");
+        assert.match(await page.locator("[data-keys-help]").innerText(), /Home[\s\S]*first \/ last step/);
+        await page.getByRole("checkbox", { name: "animate" }).check();
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a click on a source line runs to it, and its gutter says so", async () => {
+        const { page, problems } = await openExplorer(browser);
+        assert.equal(await loadTemplate(page, "mp-relaxed"), "race");
+        const gutterLine = page.locator(".editor-gutter li.runnable").last();
+        await gutterLine.hover();
+        assert.match(await page.locator("[data-run-hint]").innerText(), /^Click to run to line \d+/);
+        await gutterLine.click();
+        assert.notEqual(await page.getByLabel("Jump to step").inputValue(), "0");
+        assert.equal(await page.locator(".editor-paint [data-just-ran]").getAttribute("data-line"), await gutterLine.innerText().then((t) => t.replace(/\D/g, "")));
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a TMA load: the completing complete_tx moves the gauges; without the wait the read is stale", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        assert.equal(await loadTemplate(page, "tma-load"), "correct");
+        const tx = page.locator('[data-step-dock] [data-gauge="tx"]').first();
+        const arrivals = page.locator('[data-step-dock] [data-gauge="arrivals"]').first();
+        assert.equal(await tx.getAttribute("data-value"), "0");
+        await take(page, "producer", /./);
+        assert.equal(await tx.getAttribute("data-value"), "64", "64 bytes announced, none landed");
+        assert.equal(await arrivals.getAttribute("data-value"), "1");
+        await take(page, "producer", /./);
+        // Step the copy until the phase completes.
+        for (let i = 0; i < 6 && (await page.locator("[data-step-dock] [data-phase-complete]").count()) === 0; i++) {
+            await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').first().click();
+        }
+        await page.locator("[data-step-dock] [data-phase-complete]").waitFor();
+        assert.equal(await tx.getAttribute("data-value"), "0", "the completing complete_tx paid the 64 bytes");
+        assert.match(await tx.innerText(), /64 expected, 64 landed/);
+        assert.match(await page.locator("[data-step-dock] .mbar-flip").innerText(), /phase 0 → 1: parity 0 → 1/);
+        await themedShots(page, join(screenshotDir, "step-effect"), "tma-phase-complete", page.locator("[data-step-dock]"));
+
+        // The same copy without the consumer's wait: its read can return the stale 0.
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        const before = await requestNumber(page);
+        await text.fill((await text.inputValue()).replace(/\n\s*wait mbarrier[^\n]*/, ""));
+        assert.equal(await verdictAfter(page, before), "race");
+        await take(page, "producer", /./);
+        await take(page, "producer", /./);
+        for (let i = 0; i < 6 && (await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').count()) > 0; i++) {
+            await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').first().click();
+        }
+        await take(page, "consumer", /stale/);
+        await assertStaleReadOnOneScreen(page, { value: 0, missed: 42 });
+        const svg = await exportedSvg(page);
+        assert.match(svg.text, /consumer read buf = 0 at step \d+ \(stale\): missed 42/);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("lesson 7's deadlock: its stepper shows the two debts, and the 16 bytes never paid", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.setViewportSize(DESKTOP);
+        await page.goto(`${browser.url}/#/lessons/mbarrier-debts`);
+        const card = page.locator('[data-block="scenario"]').first();
+        const lanes = card.locator('[data-region="lesson-lanes"]');
+        await lanes.waitFor({ timeout: 30000 });
+        const tx = lanes.locator('[data-gauge="tx"]').first();
+        const arrivals = lanes.locator('[data-gauge="arrivals"]').first();
+        await tx.waitFor();
+        assert.equal(await tx.getAttribute("data-value"), "0");
+        assert.equal(await arrivals.getAttribute("data-value"), "0");
+        const forward = lanes.getByRole("button", { name: "Step forward" });
+        await forward.click();
+        assert.equal(await tx.getAttribute("data-value"), "32", "the arrive announces 32 bytes");
+        assert.equal(await arrivals.getAttribute("data-value"), "1", "and pays the one arrival");
+        await forward.click();
+        assert.equal(await tx.getAttribute("data-value"), "16", "16 landed: 16 still owed");
+        assert.equal(await lanes.locator("[data-phase-complete]").count(), 0, "the phase never completes");
+        await themedShots(page, join(screenshotDir, "step-effect"), "lesson7-deadlock", lanes, { whole: true });
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+});

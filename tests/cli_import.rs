@@ -1,24 +1,9 @@
 //! `fencelab import`: the scenario on stdout, gzip input, entry listing, `--check`'s PTX
 //! lines and exit codes, hostile files.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fencelab-cli-import-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
-    let path = dir.join(name);
-    let _ = std::fs::write(&path, bytes);
-    path
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fencelab")).args(args).output();
-    match out {
-        Ok(o) => (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into()),
-        Err(e) => (-1, String::new(), e.to_string()),
-    }
-}
+#[path = "support/cli_run.rs"]
+mod cli_run;
+use cli_run::{run, temp_file};
 
 const RELAY: &str = "tests/import/relay_pipeline.ptx";
 
@@ -27,7 +12,7 @@ fn import_prints_a_scenario_that_check_runs_unchanged() {
     let (code, stdout, stderr) = run(&["import", RELAY, "--iterations", "1"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("# ptx 262"), "{stdout}");
-    let path = temp_file("relay.fence", stdout.as_bytes());
+    let path = temp_file("cli-import", "relay.fence", stdout.as_bytes());
     let (code, out, err) = run(&["check", &path.to_string_lossy()]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("correct in pragmatic mode"), "{out}");
@@ -40,8 +25,8 @@ fn import_check_maps_the_seed_003_race_to_ptx_lines() {
     assert_ne!(buggy, text);
     // gzip-compressed input is read too.
     let gz = miniz_gzip(buggy.as_bytes());
-    let path = temp_file("relay_bug.ptx.gz", &gz);
-    let (code, out, err) = run(&["import", &path.to_string_lossy(), "--iterations", "1", "--check", "-o", &temp_file("o.fence", b"").to_string_lossy()]);
+    let path = temp_file("cli-import", "relay_bug.ptx.gz", &gz);
+    let (code, out, err) = run(&["import", &path.to_string_lossy(), "--iterations", "1", "--check", "-o", &temp_file("cli-import", "o.fence", b"").to_string_lossy()]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("pragmatic mode: race") && out.contains("strict mode: race"), "{out}");
     assert!(out.contains("ptx 241: write") && out.contains("ptx 160: read"), "{out}");
@@ -60,7 +45,7 @@ fn miniz_gzip(data: &[u8]) -> Vec<u8> {
 #[test]
 fn several_entries_are_listed_and_exit_2() {
     let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry first()\n.maxntid 32\n{\nret;\n}\n.entry second()\n.maxntid 32\n{\nret;\n}\n";
-    let path = temp_file("two.ptx", ptx.as_bytes());
+    let path = temp_file("cli-import", "two.ptx", ptx.as_bytes());
     let (code, _, err) = run(&["import", &path.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(err.contains("2 entries") && err.contains("  first") && err.contains("  second"), "{err}");
@@ -70,15 +55,15 @@ fn several_entries_are_listed_and_exit_2() {
 
 #[test]
 fn hostile_files_exit_2_with_a_line() {
-    let binary = temp_file("bin.ptx", &[0x7f, b'E', b'L', b'F', 0, 1, 2, 0xff, 0xfe]);
+    let binary = temp_file("cli-import", "bin.ptx", &[0x7f, b'E', b'L', b'F', 0, 1, 2, 0xff, 0xfe]);
     let (code, _, err) = run(&["import", &binary.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(err.contains("not UTF-8") || err.contains("not a text file"), "{err}");
-    let truncated = temp_file("cut.ptx", b".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n mov.u32 %r1,");
+    let truncated = temp_file("cli-import", "cut.ptx", b".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n mov.u32 %r1,");
     let (code, _, err) = run(&["import", &truncated.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(err.contains("line 7"), "{err}");
-    let bad_gz = temp_file("bad.ptx.gz", &[0x1f, 0x8b, 8, 0, 1, 2, 3]);
+    let bad_gz = temp_file("cli-import", "bad.ptx.gz", &[0x1f, 0x8b, 8, 0, 1, 2, 3]);
     let (code, _, err) = run(&["import", &bad_gz.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(err.contains("gzip"), "{err}");

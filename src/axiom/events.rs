@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use super::{AxiomError, Limits};
 use crate::model::{
-    AtomOp, BarKind, CmpOp, Fence, FenceSem, Instr, MbarKind, Operand, Proxy, ProxyKind, Scenario,
+    BarKind, CmpOp, Fence, FenceSem, Instr, MbarKind, Operand, Proxy, ProxyKind, Scenario,
     Scope, Sem,
 };
 
@@ -454,43 +454,6 @@ fn proxy_tag(proxy: Proxy) -> Option<Px> {
     }
 }
 
-/// `atom`'s new value (PTX §9.7.13.5 semantics, 64-bit wrapping).
-fn atom_value(op: AtomOp, old: i64, args: &[i64]) -> i64 {
-    let b = args.first().copied().unwrap_or(0);
-    match op {
-        AtomOp::Add => old.wrapping_add(b),
-        AtomOp::Inc => {
-            if old >= b {
-                0
-            } else {
-                old.wrapping_add(1)
-            }
-        }
-        AtomOp::Dec => {
-            if old == 0 || old > b {
-                b
-            } else {
-                old.wrapping_sub(1)
-            }
-        }
-        AtomOp::Exch => b,
-        AtomOp::Max => old.max(b),
-        AtomOp::Min => old.min(b),
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        // Dat3M writes the old value back when the compare fails
-        // (`VisitorPTX.visitPtxAtomCAS`: `*a = (*a == b) ? c : *a`).
-        AtomOp::Cas => {
-            if old == b {
-                args.get(1).copied().unwrap_or(0)
-            } else {
-                old
-            }
-        }
-    }
-}
-
 impl<'a> Runner<'a> {
     fn name(&self) -> &str {
         &self.scenario.threads[self.thread].name
@@ -687,7 +650,7 @@ impl<'a> Runner<'a> {
                     let scope = Some(scope.unwrap_or(Scope::Gpu));
                     let args: Vec<Val> = args.iter().map(|a| self.operand(&s, a)).collect();
                     let op = *op;
-                    return self.branch_rmw(s, index, loc, ro, wo, scope, dst.as_deref(), &args, move |old, a| (atom_value(op, old, a), true), RmwRet::Old);
+                    return self.branch_rmw(s, index, loc, ro, wo, scope, dst.as_deref(), &args, move |old, a| (op.apply(old, a), true), RmwRet::Old);
                 }
                 Instr::Fence(fence) => {
                     let (kind, scope) = match fence {

@@ -58,6 +58,27 @@ pub enum AtomOp {
     Cas,
 }
 
+impl AtomOp {
+    /// The value this atomic or reduction writes over `old` (64-bit wrapping). A failed
+    /// `cas` writes `old` back: the explorer treats that as a read only, the axioms (as
+    /// Dat3M does) as a write of the same value.
+    pub fn apply(self, old: i64, args: &[i64]) -> i64 {
+        let b = args.first().copied().unwrap_or(0);
+        match self {
+            AtomOp::Add => old.wrapping_add(b),
+            AtomOp::Inc => if old >= b { 0 } else { old.wrapping_add(1) },
+            AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
+            AtomOp::Exch => b,
+            AtomOp::Max => old.max(b),
+            AtomOp::Min => old.min(b),
+            AtomOp::And => old & b,
+            AtomOp::Or => old | b,
+            AtomOp::Xor => old ^ b,
+            AtomOp::Cas => if old == b { args.get(1).copied().unwrap_or(0) } else { old },
+        }
+    }
+}
+
 /// CUDA C++ spellings kept so the printer writes them back as the author did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Sugar {

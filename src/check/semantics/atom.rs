@@ -75,7 +75,7 @@ pub fn step(ex: &mut Exec, instr: &Instr, until: Option<&WaitTarget>, choice: u3
     let red = dst.is_none();
     observe(ex, &acc, &w, op, &text, red)?;
     let argv: Vec<i64> = args.iter().map(|a| ex.eval(a)).collect();
-    let new = access::apply(aop, w.value, &argv);
+    let new = aop.apply(w.value, &argv);
     // Departure: a failed `atom.cas` is treated as a read only (the spec does not say
     // whether it writes); this keeps CAS spin loops from growing the state.
     let failed_cas = aop == AtomOp::Cas && argv.first() != Some(&w.value);

@@ -70,7 +70,7 @@ pub fn step(ex: &mut Exec, op: &AsyncOp) -> Result<(), String> {
                 let cell = access::cell_of(ex.layout, *addr);
                 let last = ex.m.cells.get(cell).map_or(0, |c| c.writes.len().saturating_sub(1));
                 let old = access::read(ex, &acc, last)?.value;
-                access::apply(*r, old, &[*value])
+                r.apply(old, &[*value])
             }
             None => *value,
         };

@@ -155,7 +155,7 @@ fn deliver(ex: &mut Exec, dst: usize, value: i64, reduce: Option<AtomOp>) -> Res
             let cell = access::cell_of(ex.layout, dst);
             let last = ex.m.cells.get(cell).map_or(0, |c| c.writes.len().saturating_sub(1));
             let old = access::read(ex, &acc, last)?.value;
-            access::apply(op, old, &[value])
+            op.apply(old, &[value])
         }
         None => value,
     };

@@ -7,7 +7,7 @@ use super::race::classify;
 use super::sync::{defer, fail, fail_event, merge, morally_strong, synchronize, OpSem, Side};
 use crate::check::machine::{needed, Filter, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
 use crate::check::report::{FindingKind, RaceReason};
-use crate::model::{AtomOp, Scope};
+use crate::model::Scope;
 
 /// A memory access about to be performed.
 #[derive(Clone, Debug)]
@@ -423,23 +423,6 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         }
     }
     Ok(())
-}
-
-/// The value an atomic or reduction `op` writes over `old`.
-pub fn apply(op: AtomOp, old: i64, args: &[i64]) -> i64 {
-    let b = args.first().copied().unwrap_or(0);
-    match op {
-        AtomOp::Add => old.wrapping_add(b),
-        AtomOp::Inc => if old >= b { 0 } else { old + 1 },
-        AtomOp::Dec => if old == 0 || old > b { b } else { old.wrapping_sub(1) },
-        AtomOp::Exch => b,
-        AtomOp::Max => old.max(b),
-        AtomOp::Min => old.min(b),
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        AtomOp::Cas => if old == b { args.get(1).copied().unwrap_or(0) } else { old },
-    }
 }
 
 /// §12 #4: a generic read followed by an async write of the same location (WAR). Strict

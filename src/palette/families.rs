@@ -260,7 +260,7 @@ fn entries(family: Family, n: &Names) -> Vec<Entry> {
                 "fence.proxy.async::generic",
                 Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric {
                     sem: FenceSem::Release,
-                    restrict: SyncRestrict::SharedCluster,
+                    restrict: SyncRestrict::SharedCta,
                 })),
             ),
             entry("fence.proxy.alias", Instr::Fence(Fence::Proxy(ProxyKind::Alias))),

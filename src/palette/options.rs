@@ -320,10 +320,10 @@ fn proxy_slot(current: &ProxyKind) -> Slot {
         ProxyKind::Async { space: Some(AddrSpace::SharedCta) },
         ProxyKind::Async { space: Some(AddrSpace::SharedCluster) },
     ];
+    // PTX's two uni-directional forms: a release restricted to the own CTA, an acquire to the cluster.
+    kinds.push(ProxyKind::AsyncGeneric { sem: FenceSem::Release, restrict: SyncRestrict::SharedCta });
+    kinds.push(ProxyKind::AsyncGeneric { sem: FenceSem::Acquire, restrict: SyncRestrict::SharedCluster });
     for sem in [FenceSem::Release, FenceSem::Acquire] {
-        for restrict in [SyncRestrict::SharedCta, SyncRestrict::SharedCluster] {
-            kinds.push(ProxyKind::AsyncGeneric { sem, restrict });
-        }
         for scope in SCOPES {
             kinds.push(ProxyKind::Tensormap { sem, scope });
         }

@@ -1,6 +1,7 @@
 //! The `.fence` text syntax (docs/syntax.md): lexer, recovering parser, canonical printer
 //! and the source map that ties model parts back to byte spans.
 
+pub mod forms;
 mod lexer;
 mod parser;
 mod printer;

@@ -6,6 +6,7 @@ mod barrier;
 mod context;
 mod copy;
 mod decls;
+mod forms;
 mod mbarrier;
 mod memory;
 mod patterns;
@@ -41,6 +42,7 @@ pub fn verify(s: &Scenario, map: &SourceMap) -> Vec<Diagnostic> {
     registers::check(&mut ctx);
     patterns::check(&mut ctx);
     ranges::check(&mut ctx);
+    forms::check(&mut ctx);
     let mut diags = ctx.into_diags();
     if s.expect.iter().any(|e| e.verdict == Expect::Undefined) {
         for d in diags.iter_mut().filter(|d| d.is_error() && UB_CODES.contains(&d.code.as_str())) {

@@ -95,6 +95,14 @@ fn mods(sem: Option<Sem>, scope: Option<Scope>, space: Option<AddrSpace>) -> Str
     s
 }
 
+/// [`mods`] of an `ld`/`st`, where PTX spells MMIO `.mmio.relaxed.sys` (§9.7.9.8).
+fn access_mods(sem: Option<Sem>, scope: Option<Scope>, space: Option<AddrSpace>) -> String {
+    match sem {
+        Some(Sem::Mmio) => format!(".mmio.relaxed{}", mods(None, scope, space)),
+        _ => mods(sem, scope, space),
+    }
+}
+
 /// What a defaulted semantics/scope stands for, e.g. `.release.cta`; `None` when nothing
 /// was defaulted. Plain `ld`/`st` are weak and carry no note (weak is not a default
 /// strength, it is the absence of one).
@@ -121,7 +129,7 @@ pub fn default_note(instr: &Instr) -> Option<String> {
 pub fn instr_text(instr: &Instr) -> String {
     match instr {
         Instr::Ld { sem, scope, space, proxy, dst, addr } => {
-            let m = mods(*sem, *scope, *space);
+            let m = access_mods(*sem, *scope, *space);
             match proxy {
                 Proxy::Texture => format!("tld{m} {dst}, [{addr}]"),
                 Proxy::Surface => format!("suld{m} {dst}, [{addr}]"),
@@ -130,7 +138,7 @@ pub fn instr_text(instr: &Instr) -> String {
             }
         }
         Instr::St { sem, scope, space, proxy, addr, src } => {
-            let m = mods(*sem, *scope, *space);
+            let m = access_mods(*sem, *scope, *space);
             let head = if *proxy == Proxy::Surface { "sust" } else { "st" };
             format!("{head}{m} [{addr}], {}", op(src))
         }

@@ -216,11 +216,11 @@ pub fn st_async(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PR
             "only the mbarrier-completed form is modelled",
         ));
     }
-    if mods.scope().is_some_and(|s| s != crate::model::Scope::Cluster) {
+    if is_red && (mods.sem().is_none() || mods.scope() != Some(crate::model::Scope::Cluster)) {
         return Err(bad_form(
-            mods.scope.map(|s| s.1),
-            "`red.async` is `.relaxed.cluster`",
-            "write `.relaxed.cluster` or leave it out",
+            mods.scope.map(|s| s.1).or(word_span(segs)),
+            "`red.async` is always written `.relaxed.cluster` (PTX ISA §9.7.13.7)",
+            "write `red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add`",
         ));
     }
     let red = if is_red {

@@ -1,6 +1,6 @@
 //! Thread fences, restricted fences, proxy fences and their CUDA/`membar` spellings.
 
-use super::super::cursor::PResult;
+use super::super::cursor::{Cursor, PResult};
 use super::super::mods::{unknown_modifier, Allowed, Seg, SCOPES};
 use super::bad_form;
 use crate::diag::{Diagnostic, Span};
@@ -63,11 +63,11 @@ pub fn sugar(head: &str, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<I
     }
 }
 
-pub fn fence(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
+pub fn fence(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let word_span = segs.first().map(|s| s.span).and_then(|f| segs.last().map(|l| f.to(l.span)));
     let rest = segs.get(1..).unwrap_or(&[]);
     match rest.first().map(|s| s.text) {
-        Some("proxy") => proxy_fence(rest.get(1..).unwrap_or(&[]), word_span, diags),
+        Some("proxy") => proxy_fence(c, rest.get(1..).unwrap_or(&[]), word_span, diags),
         Some("mbarrier_init") => {
             let parts = parts(rest.get(1..).unwrap_or(&[]), diags);
             let ok = matches!(parts.sem, Some((FenceSem::Release, _)) | None)
@@ -135,7 +135,7 @@ fn parts(segs: &[Seg], diags: &mut Vec<Diagnostic>) -> FenceParts {
     parts
 }
 
-fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
+fn proxy_fence(c: &mut Cursor, segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let kind = segs.first().map(|s| s.text);
     let rest = segs.get(1..).unwrap_or(&[]);
     let no_extra = |diags: &mut Vec<Diagnostic>| {
@@ -193,6 +193,8 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
         }
         Some("async::generic") => {
             let parts = parts(rest, diags);
+            // Which restriction goes with which half is checked against the forms table
+            // by the verifier, so every model prints and parses back.
             match (parts.sem, parts.restrict, parts.scope) {
                 (
                     Some((sem @ (FenceSem::Release | FenceSem::Acquire), _)),
@@ -210,6 +212,9 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
             let parts = parts(rest, diags);
             match (parts.sem, parts.scope, parts.restrict) {
                 (Some((sem @ (FenceSem::Release | FenceSem::Acquire), _)), Some((scope, _)), None) => {
+                    if sem == FenceSem::Acquire {
+                        tensormap_operands(c)?;
+                    }
                     Ok(Instr::Fence(Fence::Proxy(ProxyKind::Tensormap { sem, scope })))
                 }
                 _ => Err(bad_form(
@@ -233,4 +238,19 @@ fn proxy_fence(segs: &[Seg], word_span: Option<Span>, diags: &mut Vec<Diagnostic
             }
         }
     }
+}
+
+/// The acquire's `[addr], 128` (PTX ISA §9.7.13.4): accepted and dropped, because the
+/// model does not say which tensor map a fence names.
+fn tensormap_operands(c: &mut Cursor) -> PResult<()> {
+    if c.at_end() {
+        return Ok(());
+    }
+    c.address("the tensor map")?;
+    c.comma()?;
+    let (size, span) = c.u32("the tensor map size")?;
+    if size != 128 {
+        return Err(bad_form(Some(span), "a tensor map is 128 bytes", "write `[tmap], 128`"));
+    }
+    Ok(())
 }

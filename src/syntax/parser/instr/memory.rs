@@ -39,9 +39,23 @@ fn ignore_load_hints(s: &str) -> bool {
         || s == "cv"
 }
 
+/// PTX writes an MMIO access `.mmio.relaxed.sys` (§9.7.9.8, §9.7.9.11): the `.relaxed`
+/// belongs to `.mmio`, so it is dropped here rather than counted as a second semantics.
+fn mmio_form<'a>(head: &str, segs: &'a [Seg<'a>]) -> PResult<Vec<Seg<'a>>> {
+    let Some(mmio) = segs.iter().find(|s| s.text == "mmio") else { return Ok(segs.to_vec()) };
+    match segs.iter().position(|s| s.text == "relaxed") {
+        Some(relaxed) => Ok(segs.iter().enumerate().filter(|(i, _)| *i != relaxed).map(|(_, s)| *s).collect()),
+        None => Err(bad_form(
+            Some(mmio.span),
+            &format!("PTX writes an MMIO access `{head}.mmio.relaxed.sys`"),
+            &format!("write `{head}.mmio.relaxed.sys.global`"),
+        )),
+    }
+}
+
 pub fn load(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let head = segs.first().map_or("ld", |s| s.text);
-    let rest = segs.get(1..).unwrap_or(&[]);
+    let rest = &mmio_form(head, segs.get(1..).unwrap_or(&[]))?;
     let (proxy, mods) = if head == "ld" {
         let allowed =
             Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &["const"], ignored: ignore_load_hints };
@@ -51,7 +65,7 @@ pub fn load(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResul
         let allowed = Allowed {
             sems: &[],
             scopes: false,
-            spaces: &[AddrSpace::Global],
+            spaces: &[],
             flags: &[],
             ignored: ignore_texture_shape,
         };
@@ -66,7 +80,7 @@ pub fn load(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResul
 
 pub fn store(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResult<Instr> {
     let head = segs.first().map_or("st", |s| s.text);
-    let rest = segs.get(1..).unwrap_or(&[]);
+    let rest = &mmio_form(head, segs.get(1..).unwrap_or(&[]))?;
     let (proxy, mods) = if head == "st" {
         let allowed =
             Allowed { sems: ALL_SEMS, scopes: true, spaces: ALL_SPACES, flags: &[], ignored: ignore_load_hints };
@@ -75,7 +89,7 @@ pub fn store(c: &mut Cursor, segs: &[Seg], diags: &mut Vec<Diagnostic>) -> PResu
         let allowed = Allowed {
             sems: &[],
             scopes: false,
-            spaces: &[AddrSpace::Global],
+            spaces: &[],
             flags: &[],
             ignored: ignore_texture_shape,
         };

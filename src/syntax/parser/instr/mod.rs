@@ -234,7 +234,7 @@ fn unguarded(c: &mut Cursor, diags: &mut Vec<Diagnostic>, allow_wait: bool) -> P
         "st" | "red" if second == Some("async") => copy::st_async(c, &segs, diags),
         "st" | "sust" => memory::store(c, &segs, diags),
         "atom" | "red" => memory::atom(c, &segs, diags),
-        "fence" => fence::fence(&segs, diags),
+        "fence" => fence::fence(c, &segs, diags),
         "membar" | "__threadfence()" | "__threadfence_block()" => fence::sugar(head, &segs, diags),
         "bar" | "barrier" => barrier::bar(c, &segs, diags),
         "__syncthreads()" => Ok(barrier::sync_threads()),

@@ -167,3 +167,26 @@ fn model_only_forms_warn_and_name_the_isa() {
         assert!(diags.iter().all(|(_, sev, _)| *sev != Severity::Error), "`{line}`: {diags:?}");
     }
 }
+
+/// A link made before the table existed (the palette then offered the restricted proxy
+/// fence with the wrong restriction) still opens, and the verifier names the real form.
+#[test]
+fn an_old_link_with_a_removed_form_decodes_and_names_the_real_form() {
+    use fencelab::link::{decode, encode, SharePayload};
+    use fencelab::model::{Fence, FenceSem, ProxyKind, SyncRestrict};
+    let mut s = fencelab::load(MACHINE).scenario;
+    s.threads[0].program.push(Instr::Fence(Fence::Proxy(ProxyKind::AsyncGeneric {
+        sem: FenceSem::Release,
+        restrict: SyncRestrict::SharedCluster,
+    })));
+    let code = encode(&SharePayload::scenario_only(s)).unwrap_or_default();
+    let decoded = decode(&code).map(|p| p.scenario);
+    assert!(decoded.is_ok(), "{decoded:?}");
+    let scenario = decoded.unwrap_or_default();
+    let diags = fencelab::verify::verify(&scenario, &fencelab::syntax::SourceMap::default());
+    assert!(
+        diags.iter().any(|d| d.code == "F0347"
+            && d.help.as_deref().is_some_and(|h| h.contains("fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster"))),
+        "{diags:?}"
+    );
+}

@@ -8,6 +8,8 @@ use crate::model::{Instr, MbarOp};
 use crate::syntax::forms::{form_of, nearest_ptx, opcode_words, Origin};
 
 pub fn check(ctx: &mut Ctx) {
+    // A large scenario repeats its few wrong forms; each hint searches the whole table once.
+    let mut hints: std::collections::HashMap<String, Option<String>> = std::collections::HashMap::new();
     for (t, thread) in ctx.s.threads.iter().enumerate() {
         for (i, instr) in thread.program.iter().enumerate() {
             for word in opcode_words(instr) {
@@ -22,7 +24,7 @@ pub fn check(ctx: &mut Ctx) {
                     Some((Origin::Undefined, _)) | None => ctx.push(
                         Diagnostic::error("F0347", format!("`{word}` is not a PTX instruction form"))
                             .with_primary(ctx.at(t, i), "PTX has no such form")
-                            .with_help_opt(nearest_help(&word))
+                            .with_help_opt(hints.entry(word.clone()).or_insert_with(|| nearest_help(&word)).clone())
                             .with_note("docs/syntax.md lists every form with its PTX ISA section"),
                     ),
                 }

@@ -80,10 +80,12 @@ fn every_scenario_in_the_repository_writes_table_forms() {
         for thread in &parsed.scenario.threads {
             for instr in &thread.program {
                 let words = unlisted(instr);
+                // A wait on a peer's barrier is kept only to show the undefined behaviour.
                 let remote_wait = words.iter().all(|w| form_of(w).is_some_and(|f| f.origin == Origin::Undefined));
-                if !words.is_empty() && !(remote_wait && src.contains("expect undefined")) {
-                    bad.push(format!("{name}: `{}`", fencelab::syntax::instr_text(instr)));
+                if words.is_empty() || (remote_wait && src.contains("expect undefined")) {
+                    continue;
                 }
+                bad.push(format!("{name}: `{}`", fencelab::syntax::instr_text(instr)));
             }
         }
     }

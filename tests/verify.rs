@@ -36,7 +36,7 @@ fn strong_access_needs_scope_and_weak_takes_none() {
     assert!(has(&with("ld.relaxed r0, [g]"), "F0312", Severity::Error));
     assert!(has(&with("st.gpu [g], 1"), "F0313", Severity::Error));
     assert!(has(&with("ld.volatile.gpu r0, [g]"), "F0313", Severity::Error));
-    assert!(has(&with("ld.mmio.gpu r0, [g]"), "F0314", Severity::Error));
+    assert!(has(&with("ld.mmio.relaxed.gpu r0, [g]"), "F0314", Severity::Error));
     assert!(findings(&with("atom.add r0, [g], 1")).is_empty(), "atom defaults to .relaxed.gpu");
 }
 

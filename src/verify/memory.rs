@@ -127,7 +127,7 @@ fn check_sem_scope(ctx: &mut Ctx, t: usize, i: usize, op: &str, sem: Option<Sem>
         (Some(Sem::Mmio), s) if s != Some(Scope::Sys) => {
             ctx.push(
                 Diagnostic::error("F0314", format!("`{op}.mmio` needs `.sys` scope"))
-                    .with_primary(span, "write `.mmio.sys`"),
+                    .with_primary(span, "write `.mmio.relaxed.sys`"),
             );
         }
         (None | Some(Sem::Weak | Sem::Volatile), Some(_)) if op == "ld" || op == "st" => {

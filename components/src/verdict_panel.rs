@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
+use crate::execution_graph::{graph_slot, has_unreached, open_button, RowValues};
 use crate::finding_marks::Marked;
 use crate::fix_panel::FixPanelSlot;
 use crate::lazy::with_chunk;
@@ -371,12 +372,16 @@ fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
     let columns: Vec<String> = report.outcomes.first()?.values.iter().map(|(term, _)| term.clone()).collect();
     let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
     let lookup = crate::observed::observation_for(scenario.clone());
-    Some(with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found)))
+    // An unreached row (allowed by the axioms only) opens its execution graph below.
+    let open_graph = RwSignal::new(None::<RowValues>);
+    let graph = has_unreached(&report).then(|| graph_slot(scenario.clone(), report.mode, open_graph));
+    let table = with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found, open_graph));
+    Some(view! { {table} {graph} }.into_any())
 }
 
 /// The outcome table, headed by `columns`; `found` is `None` while the observations'
 /// chunk loads.
-fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>) -> AnyView {
+fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>, open_graph: RwSignal<Option<RowValues>>) -> AnyView {
     let observed = found.and_then(Option::as_ref).map(|obs| (obs, compare(scenario, report, obs)));
     let observed_attr = match found {
         None => "pending",
@@ -393,11 +398,17 @@ fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: O
         let stale = flagged && seen.is_some_and(|n| n > 0) && model.is_some();
         let forbidden = model.is_none();
         let seen_text = seen.map(|n| format!("{} of {}", grouped(n), grouped(trials)));
+        let unreached = report.outcomes.iter().any(|o| o.unreached && o.values == values);
+        let count = match model {
+            _ if unreached => open_button(values.clone(), open_graph).into_any(),
+            Some(n) => n.to_string().into_any(),
+            None => "forbidden".into_any(),
+        };
         view! {
-            <tr class:stale=stale class:forbidden=forbidden
+            <tr class:stale=stale class:forbidden=forbidden class:unreached=unreached data-unreached=unreached.then_some("")
                 title=if stale { "the bug this scenario describes, seen on real hardware" } else if forbidden { "the model forbids this outcome, yet the GPU showed it" } else { "" }>
                 {values.iter().map(|(_, v)| view! { <td><code>{*v}</code></td> }).collect_view()}
-                <td class="count">{model.map_or_else(|| "forbidden".to_string(), |n| n.to_string())}</td>
+                <td class="count">{count}</td>
                 {seen_text.map(|t| view! { <td class="count observed-count">{t}</td> })}
             </tr>
         }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
-use crate::execution_graph::{graph_slot, has_unreached, open_button, RowValues};
+use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::finding_marks::Marked;
 use crate::fix_panel::FixPanelSlot;
 use crate::lazy::with_chunk;
@@ -333,10 +333,28 @@ pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> i
                     view! { <li>{code_text(&text)}</li> }
                 }).collect_view()}
             </ul>
-            <div class="toolbar finding-actions">
-                <button type="button" on:click=show title="Replay the witness to the end and show the machine there">"Show me"</button>
-                <button type="button" on:click=follow title="Replay the witness step by step">{format!("Follow witness ({steps} steps)")}</button>
-            </div>
+            {if steps == 0 {
+                // A race only the axioms find (`axiom::table::unreached_race`): no schedule
+                // reaches it, so its execution graph stands in for the witness.
+                let open = RwSignal::new(None::<GraphOf>);
+                let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
+                view! {
+                    <div class="toolbar finding-actions">
+                        <button type="button" class="graph-open" data-graph-open="race" on:click=move |_| open.set(Some(GraphOf::Race))
+                            title="No interleaving performs this execution: show its execution graph">"Execution graph"</button>
+                    </div>
+                    {graph_slot(scenario, state.mode.get_untracked(), open)}
+                }
+                .into_any()
+            } else {
+                view! {
+                    <div class="toolbar finding-actions">
+                        <button type="button" on:click=show title="Replay the witness to the end and show the machine there">"Show me"</button>
+                        <button type="button" on:click=follow title="Replay the witness step by step">{format!("Follow witness ({steps} steps)")}</button>
+                    </div>
+                }
+                .into_any()
+            }}
         </article>
     }
 }
@@ -373,7 +391,7 @@ fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
     let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
     let lookup = crate::observed::observation_for(scenario.clone());
     // An unreached row (allowed by the axioms only) opens its execution graph below.
-    let open_graph = RwSignal::new(None::<RowValues>);
+    let open_graph = RwSignal::new(None::<GraphOf>);
     let graph = has_unreached(&report).then(|| graph_slot(scenario.clone(), report.mode, open_graph));
     let table = with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found, open_graph));
     Some(view! { {table} {graph} }.into_any())
@@ -381,7 +399,7 @@ fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
 
 /// The outcome table, headed by `columns`; `found` is `None` while the observations'
 /// chunk loads.
-fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>, open_graph: RwSignal<Option<RowValues>>) -> AnyView {
+fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>, open_graph: RwSignal<Option<GraphOf>>) -> AnyView {
     let observed = found.and_then(Option::as_ref).map(|obs| (obs, compare(scenario, report, obs)));
     let observed_attr = match found {
         None => "pending",

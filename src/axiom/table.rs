@@ -3,9 +3,11 @@
 //! and the final conditions answered by the axioms, so a condition only such a state
 //! satisfies (or violates) is answered as the model answers it.
 
-use super::{allowed, graph, project, Allowed, Execution, Limits};
-use crate::check::{condition_text, ConditionResult, ExpectationResult, Mode, Outcome, Report, Verdict};
-use crate::model::{Quantifier, Scenario};
+use super::{allowed, graph, project, Allowed, Execution, Kind, Limits};
+use crate::check::{condition_text, Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Outcome, Report, Verdict};
+use crate::model::{Expect, Quantifier, Scenario};
+use crate::schedule::Schedule;
+use crate::syntax::{expectation_text, instr_text};
 
 /// What an `exists` satisfied only by unreached final states says beside its tick.
 pub const ALLOWED_UNREACHED: &str = "allowed (no interleaving reaches it)";
@@ -26,14 +28,17 @@ fn settled(scenario: &Scenario, report: &Report) -> Option<Allowed> {
 }
 
 /// Adds to `report.outcomes` each final state the axioms allow that the explorer did not
-/// reach, projected on the table's columns, marked `unreached`, and answers the final
-/// conditions (and their expectation lines) as the axioms do. Leaves the report as it is
+/// reach, projected on the table's columns, marked `unreached`; answers the final
+/// conditions (and their expectation lines) as the axioms do; and adds a race finding
+/// where the axioms find a data race only in executions no interleaving performs
+/// ([`unreached_race`]). Leaves the report as it is
 /// when the scenario is outside the fragment or over the quick limits, a loop was cut, or
-/// the exploration stopped short. Verdicts, findings and witnesses are untouched. Returns
+/// the exploration stopped short. Otherwise verdicts, findings and witnesses stay. Returns
 /// the executions of the added rows, in row order.
 pub fn complete_outcomes(scenario: &Scenario, report: &mut Report) -> Vec<Execution> {
     let Some(axioms) = settled(scenario, report) else { return Vec::new() };
     settle_conditions(scenario, report, &axioms);
+    add_unreached_race(scenario, report, &axioms);
     let mut graphs = Vec::new();
     // The table's columns come from its rows: with none (every run blocked) there is nothing to add to.
     let Some(first) = report.outcomes.first() else { return graphs };
@@ -74,6 +79,71 @@ fn settle_conditions(scenario: &Scenario, report: &mut Report, axioms: &Allowed)
             *line = ExpectationResult { declared, ok: holds, actual };
         }
     }
+}
+
+/// The finding for a data race the axioms find only in executions no interleaving performs
+/// (a read of a later write, or coherence against execution order), where the explorer
+/// found no race: the accesses of the first racing pair, with an empty witness (there is
+/// no schedule to replay; [`graph_of_race`] draws the execution). `None` when the explorer
+/// found a race, or the axioms find none, or one an interleaving performs.
+pub fn unreached_race(scenario: &Scenario, report: &Report, axioms: &Allowed) -> Option<Finding> {
+    if report.findings.iter().any(|f| f.kind == FindingKind::Race) {
+        return None;
+    }
+    let race = axioms.race.as_ref().filter(|r| !r.in_time)?;
+    let &(a, b) = race.execution.races.first()?;
+    let access = |e: usize| {
+        let event = race.execution.events.get(e)?;
+        let thread = scenario.threads.get(event.thread?)?;
+        let location = scenario.locations.get(event.virt)?.name.clone();
+        let text = thread.program.get(event.instr).map(instr_text)?;
+        let access = Access { agent: thread.name.clone(), thread: thread.name.clone(), instr: event.instr, location, is_write: event.kind == Kind::Write, step: 0 };
+        Some((access, text))
+    };
+    let ((first, first_text), (second, second_text)) = (access(a)?, access(b)?);
+    let explanation = format!(
+        "The PTX axioms allow an execution in which a read returns the value of a write that comes later (load buffering) or coherence runs against execution order, and in it `{first_text}` of `{}` and `{second_text}` of `{}` conflict with neither causality order nor moral strength between them. No interleaving performs that execution, so there is no witness to step through: its execution graph shows it.",
+        first.thread, second.thread
+    );
+    Some(Finding {
+        kind: FindingKind::Race,
+        reason: None,
+        message: format!("data race on `{}` in an execution no interleaving performs", first.location),
+        explanation,
+        accesses: vec![first, second],
+        blocked: Vec::new(),
+        missing_edge: Vec::new(),
+        witness: Schedule::default(),
+    })
+}
+
+/// Adds [`unreached_race`]'s finding: the verdict becomes a race where it was correct, and
+/// the `expect` lines are judged again (they come first among the expectations, in order).
+fn add_unreached_race(scenario: &Scenario, report: &mut Report, axioms: &Allowed) {
+    let Some(finding) = unreached_race(scenario, report, axioms) else { return };
+    let judged = scenario.expect.iter().filter(|e| e.holds_in(report.mode));
+    for (expectation, line) in judged.zip(report.expectations.iter_mut()) {
+        if line.declared != expectation_text(expectation) {
+            break;
+        }
+        match expectation.verdict {
+            Expect::Correct => *line = ExpectationResult { declared: line.declared.clone(), ok: false, actual: finding.message.clone() },
+            Expect::Race => *line = ExpectationResult { declared: line.declared.clone(), ok: true, actual: String::new() },
+            Expect::Deadlock | Expect::Undefined => {}
+        }
+    }
+    if report.verdict == Verdict::Correct {
+        report.verdict = Verdict::Race;
+    }
+    report.findings.push(finding);
+}
+
+/// The execution graph of [`unreached_race`]'s execution, its racing pairs drawn as `race`
+/// edges. `None` when the axioms find no race that only such an execution has.
+pub fn graph_of_race(scenario: &Scenario, mode: Mode) -> Option<String> {
+    let axioms = allowed(scenario, &quick_limits(mode)).ok()?;
+    let race = axioms.race.filter(|r| !r.in_time)?;
+    Some(graph::svg(scenario, &race.execution))
 }
 
 /// The execution graph (SVG, `axiom::graph::svg`) of a final state the axioms allow whose
@@ -135,7 +205,7 @@ mod tests {
         complete_outcomes(&scenario, &mut report);
         assert!(!report.conditions[0].holds);
         let line = report.expectations.last().expect("the condition's line");
-        assert!(!line.ok && line.actual.contains("no interleaving reaches it"), "{line:?}");
+        assert!(!line.ok && line.actual.contains("no interleaving reaches that state"), "{line:?}");
     }
 
     #[test]
@@ -145,6 +215,46 @@ mod tests {
         complete_outcomes(&scenario, &mut report);
         assert!(report.conditions[0].witness.is_some());
         assert_eq!((report.conditions.clone(), report.expectations.clone()), before);
+    }
+
+    /// Load buffering enables two weak stores, which race only when both loads read 1.
+    const GUARDED_RACE: &str = "cta A\nglobal x = 0\nglobal y = 0\nglobal z = 0\nthread left @A:\n    ld.relaxed.gpu.global r0, [x]\n    st.relaxed.gpu.global [y], 1\n    @r0 st.global [z], 1\nthread right @A:\n    ld.relaxed.gpu.global r1, [y]\n    st.relaxed.gpu.global [x], 1\n    @r1 st.global [z], 2\nexpect correct\n";
+
+    #[test]
+    fn a_race_only_load_buffering_reaches_is_a_finding_without_a_witness() {
+        let (scenario, mut report) = checked(GUARDED_RACE);
+        assert_eq!(report.verdict, Verdict::Correct, "no interleaving runs both stores");
+        assert!(report.expectations[0].ok);
+        complete_outcomes(&scenario, &mut report);
+        assert_eq!(report.verdict, Verdict::Race);
+        let [finding] = report.findings.as_slice() else { panic!("one finding: {:?}", report.findings) };
+        assert_eq!(finding.message, "data race on `z` in an execution no interleaving performs");
+        assert!(finding.witness.steps.is_empty());
+        let racing: Vec<(&str, usize, bool)> = finding.accesses.iter().map(|a| (a.thread.as_str(), a.instr, a.is_write)).collect();
+        assert_eq!(racing, [("left", 2, true), ("right", 2, true)]);
+        assert!(finding.explanation.contains("`@r0 st.global [z], 1` of `left`"), "{}", finding.explanation);
+        let line = &report.expectations[0];
+        assert!(!line.ok && line.actual == finding.message, "{line:?}");
+        let svg = graph_of_race(&scenario, report.mode).expect("the racy execution");
+        assert_eq!(svg.matches(r#"class="race""#).count(), 1, "{svg}");
+    }
+
+    #[test]
+    fn a_race_an_interleaving_reaches_stays_the_explorers() {
+        // Unguarded, the weak stores race in every execution: the explorer's finding stands alone.
+        let (scenario, mut report) = checked(&GUARDED_RACE.replace("@r0 ", "").replace("@r1 ", ""));
+        let findings = report.findings.clone();
+        assert_eq!(report.verdict, Verdict::Race);
+        complete_outcomes(&scenario, &mut report);
+        assert_eq!(report.findings, findings);
+        assert_eq!(graph_of_race(&scenario, report.mode), None, "the axioms' race is performed in time");
+    }
+
+    #[test]
+    fn load_buffering_alone_is_no_race() {
+        let (scenario, mut report) = checked(LB);
+        complete_outcomes(&scenario, &mut report);
+        assert_eq!((report.verdict, report.findings.len()), (Verdict::Correct, 0));
     }
 
     #[test]

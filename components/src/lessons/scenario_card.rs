@@ -8,7 +8,7 @@ use fencelab::check::{check, Mode, Options, Report, Verdict};
 use leptos::context::Provider;
 use leptos::prelude::*;
 
-use crate::execution_graph::{graph_slot, has_unreached, open_button, RowValues};
+use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::highlight::highlight_line;
 use crate::lanes::Lanes;
 use crate::route::Route;
@@ -129,7 +129,7 @@ pub fn ScenarioCard(
 /// its execution graph (`crate::execution_graph`): a card cannot step through them.
 #[component]
 fn UnreachedOutcomes(checked: RwSignal<Option<Checked>>, source: String, mode: Mode) -> impl IntoView {
-    let open = RwSignal::new(None::<RowValues>);
+    let open = RwSignal::new(None::<GraphOf>);
     move || match checked.get() {
         Some(Checked::Ran(report)) if has_unreached(&report) => {
             let rows = report

@@ -58,7 +58,7 @@ describe("execution graph of an unreached outcome", { skip: skip ?? false }, () 
         const svg = graph.locator(".execution-graph-figure svg");
         assert.equal(await svg.locator("path.rf").count(), 2, "both reads from the other thread's store");
         assert.equal(await svg.locator("path.po").count(), 2);
-        const labels = await svg.locator("text").allInnerTexts();
+        const labels = await svg.locator("text").allTextContents();
         for (const label of ["R x=1 rlx", "R y=1 rlx", "W x=1 rlx", "W y=1 rlx", "left", "right"]) {
             assert.ok(labels.includes(label), `${label} in ${labels}`);
         }
@@ -70,6 +70,25 @@ describe("execution graph of an unreached outcome", { skip: skip ?? false }, () 
         await themedShots(page, join(screenshotDir, "execution-graph"), "explorer", graph);
         await graph.getByRole("button", { name: "Close" }).click();
         await page.locator("[data-execution-graph]").waitFor({ state: "detached" });
+        assert.deepEqual(problems, []);
+    });
+
+    test("a race only load buffering reaches is a finding whose button opens the racy execution", async () => {
+        const { page, problems } = await openExplorer(browser);
+        const guarded = LB.replace("global y = 0\n", "global y = 0\nglobal z = 0\n")
+            .replace("st.relaxed.gpu.global [y], 1\n", "st.relaxed.gpu.global [y], 1\n    @r0 st.global [z], 1\n")
+            .replace("st.relaxed.gpu.global [x], 1\n", "st.relaxed.gpu.global [x], 1\n    @r1 st.global [z], 2\n");
+        assert.equal(await setSource(page, guarded), "race");
+        const finding = page.locator('[data-region="verdict"] .finding');
+        assert.equal(await finding.count(), 1);
+        assert.match(await finding.locator(".finding-message").innerText(), /data race on z in an execution no interleaving performs/);
+        assert.equal(await finding.getByRole("button", { name: "Show me" }).count(), 0, "no witness to replay");
+        await finding.getByRole("button", { name: "Execution graph" }).click();
+        const graph = finding.locator('[data-execution-graph="shown"]');
+        await graph.waitFor();
+        assert.equal(await graph.locator("svg path.race").count(), 1, "the two weak stores race");
+        assert.equal(await graph.locator("svg path.rf").count(), 2);
+        await themedShots(page, join(screenshotDir, "execution-graph"), "race", finding);
         assert.deepEqual(problems, []);
     });
 

@@ -261,7 +261,7 @@ fn download_url(name: &str, url: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
+pub(crate) fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);

@@ -8,6 +8,7 @@ mod coalesce;
 mod decimal;
 mod editor;
 mod explore;
+mod execution_graph;
 mod export;
 mod finding_marks;
 mod header;

@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use crate::check_client::{CheckClient, CheckState, Timing};
 use crate::code_text::code_text;
 use crate::decimal::fixed;
+use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::finding_marks::Marked;
 use crate::fix_panel::FixPanelSlot;
 use crate::lazy::with_chunk;
@@ -213,7 +214,12 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
         {(!report.expectations.is_empty()).then(|| view! {
             <ul class="expectations" aria-label="Expectations">
                 {report.expectations.iter().map(|e| {
-                    let text = if e.ok { format!("✓ {}", e.declared) } else { format!("✗ {}: found {}", e.declared, e.actual) };
+                    let text = match (e.ok, e.actual.is_empty()) {
+                        (true, true) => format!("✓ {}", e.declared),
+                        // A condition the axioms answered says how (`axiom::table`).
+                        (true, false) => format!("✓ {}: {}", e.declared, e.actual),
+                        (false, _) => format!("✗ {}: found {}", e.declared, e.actual),
+                    };
                     view! { <li class:ok=e.ok class:bad=!e.ok>{text}</li> }
                 }).collect_view()}
             </ul>
@@ -327,10 +333,28 @@ pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> i
                     view! { <li>{code_text(&text)}</li> }
                 }).collect_view()}
             </ul>
-            <div class="toolbar finding-actions">
-                <button type="button" on:click=show title="Replay the witness to the end and show the machine there">"Show me"</button>
-                <button type="button" on:click=follow title="Replay the witness step by step">{format!("Follow witness ({steps} steps)")}</button>
-            </div>
+            {if steps == 0 {
+                // A race only the axioms find (`axiom::table::unreached_race`): no schedule
+                // reaches it, so its execution graph stands in for the witness.
+                let open = RwSignal::new(None::<GraphOf>);
+                let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
+                view! {
+                    <div class="toolbar finding-actions">
+                        <button type="button" class="graph-open" data-graph-open="race" on:click=move |_| open.set(Some(GraphOf::Race))
+                            title="No interleaving performs this execution: show its execution graph">"Execution graph"</button>
+                    </div>
+                    {graph_slot(scenario, state.mode.get_untracked(), open)}
+                }
+                .into_any()
+            } else {
+                view! {
+                    <div class="toolbar finding-actions">
+                        <button type="button" on:click=show title="Replay the witness to the end and show the machine there">"Show me"</button>
+                        <button type="button" on:click=follow title="Replay the witness step by step">{format!("Follow witness ({steps} steps)")}</button>
+                    </div>
+                }
+                .into_any()
+            }}
         </article>
     }
 }
@@ -366,12 +390,16 @@ fn outcome_table(report: Arc<Report>, state: AppState) -> Option<AnyView> {
     let columns: Vec<String> = report.outcomes.first()?.values.iter().map(|(term, _)| term.clone()).collect();
     let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
     let lookup = crate::observed::observation_for(scenario.clone());
-    Some(with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found)))
+    // An unreached row (allowed by the axioms only) opens its execution graph below.
+    let open_graph = RwSignal::new(None::<GraphOf>);
+    let graph = has_unreached(&report).then(|| graph_slot(scenario.clone(), report.mode, open_graph));
+    let table = with_chunk(lookup, move |found| table_view(&report, &scenario, &columns, found, open_graph));
+    Some(view! { {table} {graph} }.into_any())
 }
 
 /// The outcome table, headed by `columns`; `found` is `None` while the observations'
 /// chunk loads.
-fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>) -> AnyView {
+fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: Option<&Option<Observation>>, open_graph: RwSignal<Option<GraphOf>>) -> AnyView {
     let observed = found.and_then(Option::as_ref).map(|obs| (obs, compare(scenario, report, obs)));
     let observed_attr = match found {
         None => "pending",
@@ -388,11 +416,17 @@ fn table_view(report: &Report, scenario: &Scenario, columns: &[String], found: O
         let stale = flagged && seen.is_some_and(|n| n > 0) && model.is_some();
         let forbidden = model.is_none();
         let seen_text = seen.map(|n| format!("{} of {}", grouped(n), grouped(trials)));
+        let unreached = report.outcomes.iter().any(|o| o.unreached && o.values == values);
+        let count = match model {
+            _ if unreached => open_button(values.clone(), open_graph).into_any(),
+            Some(n) => n.to_string().into_any(),
+            None => "forbidden".into_any(),
+        };
         view! {
-            <tr class:stale=stale class:forbidden=forbidden
+            <tr class:stale=stale class:forbidden=forbidden class:unreached=unreached data-unreached=unreached.then_some("")
                 title=if stale { "the bug this scenario describes, seen on real hardware" } else if forbidden { "the model forbids this outcome, yet the GPU showed it" } else { "" }>
                 {values.iter().map(|(_, v)| view! { <td><code>{*v}</code></td> }).collect_view()}
-                <td class="count">{model.map_or_else(|| "forbidden".to_string(), |n| n.to_string())}</td>
+                <td class="count">{count}</td>
                 {seen_text.map(|t| view! { <td class="count observed-count">{t}</td> })}
             </tr>
         }

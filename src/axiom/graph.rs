@@ -1,5 +1,6 @@
 //! An execution drawn as herd draws it: one column per thread (initial writes in a row on
-//! top), events in program order, and labelled arrows for `rf`, `co` and synchronization.
+//! top), events in program order, and labelled arrows for `rf`, `co`, synchronization and
+//! data races.
 //! Pure text: the app shows it and exports it as is.
 
 use std::fmt::Write;
@@ -103,6 +104,9 @@ pub fn svg(scenario: &Scenario, execution: &Execution) -> String {
     }
     for &p in &execution.sync {
         edge(&mut out, p, "#1e8449", "sw");
+    }
+    for &p in &execution.races {
+        edge(&mut out, p, "#d35400", "race");
     }
     for (e, &(x, y)) in execution.events.iter().zip(&at) {
         let _ = write!(out, r#"<text x="{x}" y="{y}">{}</text>"#, escape(&label(scenario, e)));

@@ -111,6 +111,16 @@ pub struct Execution {
     pub co: Vec<(usize, usize)>,
     /// Synchronizes-with: release/acquire patterns, Fence-SC order, barriers.
     pub sync: Vec<(usize, usize)>,
+    /// Data races (reference §1.4), each pair once, lower index first.
+    pub races: Vec<(usize, usize)>,
+}
+
+/// A consistent execution with a data race, and whether an interleaving could perform it
+/// (as [`Witness::in_time`]). One that does not is a race the explorer cannot find.
+#[derive(Clone, Debug)]
+pub struct Race {
+    pub execution: Execution,
+    pub in_time: bool,
 }
 
 /// One execution reaching a final state, and whether any execution found reaching it
@@ -131,6 +141,8 @@ pub struct Allowed {
     pub cut: bool,
     /// Candidate executions examined.
     pub candidates: u64,
+    /// A racy consistent execution, one an interleaving performs when there is such.
+    pub race: Option<Race>,
 }
 
 /// The outcomes the axioms allow for `scenario`.
@@ -176,7 +188,7 @@ pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomErr
         rounds += 1;
     };
     let found = search::search(scenario, &places, &per_thread, limits)?;
-    Ok(Allowed { finals: found.finals, cut, candidates: found.candidates })
+    Ok(Allowed { finals: found.finals, cut, candidates: found.candidates, race: found.race })
 }
 
 /// A term's value in a final state (a register never written, or a name that does not

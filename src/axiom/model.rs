@@ -267,6 +267,15 @@ impl Static {
         atomicity.is_empty() && rf.union(&fr).seq(cause).is_irreflexive()
     }
 
+    /// Data races (reference §1.4): overlapping accesses, one of them a write, neither
+    /// morally strong nor ordered by causality either way. Initial writes race with nothing.
+    pub fn data_races(&self, cause: &Rel) -> Rel {
+        let accesses = self.mem & !self.init;
+        let writes = self.w & !self.init;
+        let conflicting = self.loc.restrict(writes, accesses).union(&self.loc.restrict(accesses, writes));
+        conflicting.minus(&self.ms).minus(cause).minus(&cause.inverse()).irreflexive_part()
+    }
+
     /// axiom-NoThinAir (cat:103).
     pub fn no_thin_air(&self, rf: &Rel) -> bool {
         rf.union(&self.dep).is_acyclic()

@@ -14,17 +14,19 @@ use std::collections::BTreeMap;
 use super::events::{BarrierKind, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
 use super::rel::{members, Rel};
-use super::{AxiomError, Execution, Final, Limits, Witness};
+use super::{AxiomError, Execution, Final, Limits, Race, Witness};
 use crate::model::Scenario;
 
 pub struct Found {
     pub finals: BTreeMap<Final, Witness>,
     pub candidates: u64,
+    /// A racy execution, one an interleaving performs when there is such.
+    pub race: Option<Race>,
 }
 
 /// Visits every combination of one trace per thread.
 pub fn search(scenario: &Scenario, places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
-    let mut found = Found { finals: BTreeMap::new(), candidates: 0 };
+    let mut found = Found { finals: BTreeMap::new(), candidates: 0, race: None };
     if per_thread.iter().any(Vec::is_empty) {
         return Ok(found);
     }
@@ -352,8 +354,22 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         }
         choices.push(last);
     }
+    let time = fits_in_time(st, places, events, rf, co, cause);
+    let races: Vec<(usize, usize)> = st.data_races(cause).pairs().filter(|(a, b)| a < b).collect();
+    // Built only for a new final state or a race worth keeping: most executions are neither.
+    let execution = || Execution {
+        events: events.to_vec(),
+        rf: rf.pairs().collect(),
+        co: co.pairs().collect(),
+        sync: sync.union(sf).pairs().collect(),
+        po: st.po.pairs().collect(),
+        races: races.clone(),
+    };
+    if !races.is_empty() && found.race.as_ref().is_none_or(|r| !r.in_time && time.is_some()) {
+        found.race = Some(Race { execution: execution(), in_time: time.is_some() });
+    }
     // In time, each location ends with the value of its last write in that order.
-    let timed: Option<Vec<i64>> = fits_in_time(st, places, events, rf, co, cause).map(|time| {
+    let timed: Option<Vec<i64>> = time.map(|time| {
         places
             .locations
             .iter()
@@ -365,16 +381,7 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
         let in_time = &timed.as_ref().is_some_and(|last| *last == mem);
         let fin = Final { regs: regs.clone(), mem };
-        let witness = found.finals.entry(fin).or_insert_with(|| Witness {
-            execution: Execution {
-                events: events.to_vec(),
-                rf: rf.pairs().collect(),
-                co: co.pairs().collect(),
-                sync: sync.union(sf).pairs().collect(),
-                po: st.po.pairs().collect(),
-            },
-            in_time: *in_time,
-        });
+        let witness = found.finals.entry(fin).or_insert_with(|| Witness { execution: execution(), in_time: *in_time });
         witness.in_time |= *in_time;
         let mut k = 0;
         loop {

@@ -185,7 +185,8 @@ pub struct ExpectationResult {
     /// What was declared, e.g. `expect correct` or `forall (consumer:r0 == 42)`.
     pub declared: String,
     pub ok: bool,
-    /// What was found instead, when not ok.
+    /// What was found instead, when not ok; when ok, empty or how it holds (a final
+    /// condition only states no interleaving reaches satisfy: `axiom::table`).
     pub actual: String,
 }
 

@@ -8,6 +8,7 @@ use fencelab::check::{check, Mode, Options, Report, Verdict};
 use leptos::context::Provider;
 use leptos::prelude::*;
 
+use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::highlight::highlight_line;
 use crate::lanes::Lanes;
 use crate::route::Route;
@@ -22,14 +23,17 @@ pub enum Checked {
     Ran(Box<Report>),
 }
 
-/// Loads and checks `source`, as the CLI's `lessons check` does.
+/// Loads and checks `source`, as the CLI's `lessons check` does (outcomes and final
+/// conditions completed by the axioms).
 pub fn check_source(source: &str, mode: Mode) -> Checked {
     let loaded = fencelab::load(source);
     if let Some(diag) = loaded.diagnostics.iter().find(|d| d.is_error()) {
         let line = diag.primary_start().map_or(0, |at| fencelab::diag::line_col(source, at).0);
         return Checked::Broken(format!("line {line}: {}", diag.message));
     }
-    Checked::Ran(Box::new(check(&loaded.scenario, &Options { mode, ..Options::default() })))
+    let mut report = check(&loaded.scenario, &Options { mode, ..Options::default() });
+    fencelab::axiom::table::complete_outcomes(&loaded.scenario, &mut report);
+    Checked::Ran(Box::new(report))
 }
 
 /// Runs `work` after `delay`, so the page paints before the checker runs.
@@ -74,6 +78,7 @@ pub fn ScenarioCard(
     let app = use_app_state();
     let to_open = source.clone();
     let session_source = source.clone();
+    let source_for_graphs = source.clone();
     let open = move |_| open_in_explorer(app, &to_open, mode);
     let findings = move |local: AppState| {
         move || match checked.get() {
@@ -96,6 +101,7 @@ pub fn ScenarioCard(
                 <button type="button" class="open-explorer" on:click=open
                     title="Opens this scenario in the explorer; a link there brings you back here">"Open in explorer"</button>
             </figcaption>
+            <UnreachedOutcomes checked=checked source=source_for_graphs mode=mode />
             // The card's own stepping session: its lanes and "Show me" leave the explorer
             // alone. Only the card's own panels see its state (a Provider, so siblings keep
             // theirs). Built after the page has painted, one card after another: with every
@@ -116,6 +122,34 @@ pub fn ScenarioCard(
                 }
             </AfterPaint>
         </figure>
+    }
+}
+
+/// The outcomes only the axioms reach (no interleaving does), each with a button opening
+/// its execution graph (`crate::execution_graph`): a card cannot step through them.
+#[component]
+fn UnreachedOutcomes(checked: RwSignal<Option<Checked>>, source: String, mode: Mode) -> impl IntoView {
+    let open = RwSignal::new(None::<GraphOf>);
+    move || match checked.get() {
+        Some(Checked::Ran(report)) if has_unreached(&report) => {
+            let rows = report
+                .outcomes
+                .iter()
+                .filter(|o| o.unreached)
+                .map(|o| {
+                    let values: Vec<String> = o.values.iter().map(|(term, v)| format!("{term}={v}")).collect();
+                    view! { <li><code>{values.join(" ")}</code>" " {open_button(o.values.clone(), open)}</li> }
+                })
+                .collect_view();
+            Some(view! {
+                <div class="card-unreached" data-card-unreached="">
+                    <p class="muted">"Allowed by the PTX axioms, reached by no interleaving:"</p>
+                    <ul>{rows}</ul>
+                    {graph_slot(fencelab::load(&source).scenario, mode, open)}
+                </div>
+            })
+        }
+        _ => None,
     }
 }
 
@@ -154,7 +188,12 @@ fn VerdictLine(checked: RwSignal<Option<Checked>>) -> impl IntoView {
                 .expectations
                 .iter()
                 .map(|e| {
-                    let text = if e.ok { format!("✓ {}", e.declared) } else { format!("✗ {} (found {})", e.declared, e.actual) };
+                    let text = match (e.ok, e.actual.is_empty()) {
+                        (true, true) => format!("✓ {}", e.declared),
+                        // A condition the axioms answered says how (`axiom::table`).
+                        (true, false) => format!("✓ {} ({})", e.declared, e.actual),
+                        (false, _) => format!("✗ {} (found {})", e.declared, e.actual),
+                    };
                     view! { <li class:ok=e.ok class:bad=!e.ok>{text}</li> }
                 })
                 .collect_view();

@@ -16,7 +16,8 @@ const MOST_STEPS = 120;
 
 /** `locator`'s box when it lies wholly inside the window, else a sentence saying where it is. */
 async function outsideWindow(page, what, locator) {
-    const box = await locator.boundingBox();
+    if ((await locator.count()) === 0) return `${what} is not shown`;
+    const box = await locator.first().boundingBox();
     const { width, height } = page.viewportSize();
     if (box === null) return `${what} is not shown`;
     const inside = box.x >= -0.5 && box.y >= -0.5 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
@@ -169,6 +170,7 @@ describe("one screen per step", { skip: skip ?? false }, () => {
         const { page, problems } = await browser.newPage();
         await page.setViewportSize(DESKTOP);
         await page.goto(`${browser.url}/#/lessons`);
+        await page.locator("a.lesson-title").first().waitFor({ timeout: 30000 });
         const lessons = await page.locator("a.lesson-title").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
         assert.ok(lessons.length >= 15, `the lessons: ${lessons}`);
         const found = [];

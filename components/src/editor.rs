@@ -82,7 +82,10 @@ pub fn Editor(
             let lines = [just_ran, next].into_iter().flatten().map(|l| (l as i32 - 1) * LINE_HEIGHT_PX);
             let (first, last) = (lines.clone().min().unwrap_or(at), lines.max().unwrap_or(at));
             if first < top || last + 2 * LINE_HEIGHT_PX > top + height {
-                text.set_scroll_top((first - height / 3).max(0));
+                // Both lines in the middle of the view when they fit, else the first near its top.
+                let span = last + LINE_HEIGHT_PX - first;
+                let to = if span + 2 * LINE_HEIGHT_PX <= height { first - (height - span) / 2 } else { first - LINE_HEIGHT_PX };
+                text.set_scroll_top(to.max(0));
                 sync_scroll();
             }
         });

@@ -92,7 +92,7 @@ function watched(page) {
 
 /**
  * Starts the server and a headless Chromium with a fresh profile.
- * Returns `{ url, newPage, close }`; `newPage()` gives `{ page, problems }` where
+ * Returns `{ url, newPage, grantClipboard, close }`; `newPage()` gives `{ page, problems }` where
  * `problems` collects console errors/warnings, page errors and failed requests.
  */
 export async function launch() {
@@ -109,6 +109,8 @@ export async function launch() {
     return {
         url: server.url,
         newPage: async () => watched(await context.newPage()),
+        /** Lets the pages read and write the clipboard (the export's "Copy witness as text"). */
+        grantClipboard: () => context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url }),
         close: async () => {
             await context.close();
             await server.close();

@@ -84,6 +84,28 @@ async function exportedSvg(page) {
     return { name: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") };
 }
 
+async function exportedPng(page) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export PNG" }).click()]);
+    return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+}
+
+/** The SVG as the browser parses it: its size, every text, and the drawn shapes' counts. */
+function parsedSvg(page, text) {
+    return page.evaluate((svg) => {
+        const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+        const root = doc.documentElement;
+        return {
+            error: doc.querySelector("parsererror")?.textContent ?? null,
+            width: Number(root.getAttribute("width")),
+            height: Number(root.getAttribute("height")),
+            texts: [...doc.querySelectorAll("text")].map((t) => t.textContent),
+            dashed: [...doc.querySelectorAll("rect[stroke-dasharray]")].length,
+            paths: doc.querySelectorAll("path[marker-end]").length,
+            dots: doc.querySelectorAll("circle").length,
+        };
+    }, text);
+}
+
 describe("step effect", { skip: skip ?? false }, () => {
     let browser;
     before(async () => {
@@ -112,12 +134,30 @@ describe("step effect", { skip: skip ?? false }, () => {
         const cell = page.locator('[data-region="machine"] [aria-label="location data"]');
         assert.match(await cell.innerText(), /consumer read it \(stale\)/);
         assert.match(await cell.innerText(), /consumer did not see it/);
-        // The exported SVG names scenario, mode and step, and holds the stale value.
+        // The exported SVG names scenario, mode and step, and draws the stale read: the
+        // 0 joined to its reader, the missed 42 dashed, the steps as the timeline's dots.
         const svg = await exportedSvg(page);
         assert.match(svg.name, /^fencelab-message-passing-.*-step-4\.svg$/);
         assert.match(svg.text, /^<svg/);
-        assert.match(svg.text, /step 4 of 4/);
+        const drawn = await parsedSvg(page, svg.text);
+        assert.equal(drawn.error, null, "the SVG parses");
+        assert.ok(drawn.texts.some((t) => /^fencelab · Message passing .*: pragmatic mode, step 4 of 4$/.test(t)), "the caption names scenario, mode and step");
+        assert.ok(drawn.texts.includes("consumer got 0 (stale)"), "the stale value at its reader");
+        assert.ok(drawn.texts.includes("42") && drawn.texts.includes("not seen"), "the missed write");
+        assert.ok(drawn.dashed >= 1 && drawn.paths >= 1 && drawn.dots >= 4, `a drawing: ${JSON.stringify(drawn)}`);
         assert.match(svg.text, /consumer read data = 0 at step 4 \(stale\): missed 42 by producer/);
+        // The PNG is that picture: a PNG file of the SVG's size.
+        const png = await exportedPng(page);
+        assert.match(png.name, /^fencelab-message-passing-.*-step-4\.png$/);
+        assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the PNG signature");
+        assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [drawn.width, drawn.height], "the PNG has the SVG's size");
+        // The witness as text, on the clipboard.
+        await browser.grantClipboard();
+        await page.getByRole("button", { name: "Copy witness as text" }).click();
+        await page.getByRole("status").filter({ hasText: "Witness copied as text" }).waitFor();
+        const witness = await page.evaluate(() => navigator.clipboard.readText());
+        assert.match(witness, /^fencelab: Message passing in one CTA with a relaxed flag: pragmatic mode, step 4 of 4\n/);
+        assert.match(witness, /consumer read data = 0 \(stale: 42 by producer not seen\)/);
         // No raw Markdown backticks anywhere in the machine or the dock.
         for (const region of ['[data-region="machine"]', "[data-step-dock]"]) {
             assert.doesNotMatch(await page.locator(region).innerText(), /`/, `${region} shows no backticks`);
@@ -197,6 +237,30 @@ describe("step effect", { skip: skip ?? false }, () => {
         await assertStaleReadOnOneScreen(page, { value: 0, missed: 42 });
         const svg = await exportedSvg(page);
         assert.match(svg.text, /consumer read buf = 0 at step \d+ \(stale\): missed 42/);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a scope mismatch: the box the .cta release reached, with the acquirer outside it", async () => {
+        const { page, problems } = await browser.newPage();
+        await page.setViewportSize(DESKTOP);
+        await page.goto(`${browser.url}/#/lessons/scopes`);
+        const lanes = page.locator('[data-block="scenario"]').first().locator('[data-region="lesson-lanes"]');
+        await lanes.waitFor({ timeout: 30000 });
+        const move = (agent, label) => lanes.locator(`[data-agent="${agent}"] button.choice`, { hasText: label }).first().click();
+        await move("producer", /./);
+        await move("producer", /./);
+        await move("consumer", /= 1/);
+        const reach = lanes.locator('[data-edge="failed"][data-cause="scope"] [data-scope-reach=".cta"]').first();
+        await reach.waitFor();
+        const box = reach.locator("[data-reached]");
+        assert.equal(await box.getAttribute("data-reached"), "CTA A");
+        assert.match(await box.innerText(), /the release's \.cta scope reached CTA A\s+producer/);
+        assert.match(await reach.locator("[data-outside]").innerText(), /^consumer\s+outside, in CTA B$/);
+        // Drawn outside: the acquirer's box does not overlap the release's.
+        const [inside, outside] = [await box.boundingBox(), await reach.locator("[data-outside]").boundingBox()];
+        assert.ok(outside.x >= inside.x + inside.width || outside.y >= inside.y + inside.height, "the acquirer is outside the box");
+        await reach.screenshot({ path: join(screenshotDir, "step-effect-scope-mismatch.png") });
         assert.deepEqual(problems, []);
         await page.close();
     });

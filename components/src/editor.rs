@@ -69,9 +69,10 @@ pub fn Editor(
         }
     });
 
-    // The "next" and "just ran" lines stay in the text area's view as the learner steps.
-    Effect::new(move |_| {
-        let LineMarks { just_ran, next, .. } = linked.get();
+    // The "next" and "just ran" lines stay in the text area's view as the learner steps,
+    // and when a resize changes the text area's height.
+    let show_marked_lines = move || {
+        let LineMarks { just_ran, next, .. } = linked.get_untracked();
         let Some(line) = next.or(just_ran) else { return };
         request_animation_frame(move || {
             // The editor may be gone by the next frame (the learner left the page).
@@ -81,11 +82,20 @@ pub fn Editor(
             let lines = [just_ran, next].into_iter().flatten().map(|l| (l as i32 - 1) * LINE_HEIGHT_PX);
             let (first, last) = (lines.clone().min().unwrap_or(at), lines.max().unwrap_or(at));
             if first < top || last + 2 * LINE_HEIGHT_PX > top + height {
-                text.set_scroll_top((first - height / 3).max(0));
+                // Both lines in the middle of the view when they fit, else the first near its top.
+                let span = last + LINE_HEIGHT_PX - first;
+                let to = if span + 2 * LINE_HEIGHT_PX <= height { first - (height - span) / 2 } else { first - LINE_HEIGHT_PX };
+                text.set_scroll_top(to.max(0));
                 sync_scroll();
             }
         });
+    };
+    Effect::new(move |_| {
+        linked.track();
+        show_marked_lines();
     });
+    let resized = window_event_listener(leptos::ev::resize, move |_| show_marked_lines());
+    on_cleanup(move || resized.remove());
 
     let on_keydown = move |ev: KeyboardEvent| {
         let modifier = ev.ctrl_key() || ev.meta_key();
@@ -256,7 +266,7 @@ fn diag_item(d: &DiagView, on_jump: Callback<u32>) -> impl IntoView {
 
 /// The current step's line and the shown finding's lines, for the session on screen. None
 /// while the text has errors: the session on screen then belongs to an older text.
-fn execution_marks(state: AppState) -> LineMarks {
+pub(crate) fn execution_marks(state: AppState) -> LineMarks {
     let shown = state.marks.get();
     state.analysis.with(|a| {
         if a.has_errors() {

@@ -7,6 +7,7 @@
 use fencelab::check::view::{AgentKindView, AgentStatusView, AgentView, AsyncOpState};
 use fencelab::schedule::Step;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::lazy::{lazy_panel, ChunkLoadFailed};
 use crate::state::{use_app_state, AppState, NoSession};
@@ -44,6 +45,8 @@ pub fn Lanes(
             })
             .unwrap_or_default()
     });
+    let lanes_ref = NodeRef::<leptos::html::Div>::new();
+    keep_current_lines_in_view(lanes_ref, agents);
     view! {
         <section class="panel panel-lanes" class:lanes-compact=compact data-region=if compact { "lesson-lanes" } else { "lanes" }
             aria-labelledby=(!compact).then_some("lanes-title") aria-label=compact.then_some("Step through this scenario")>
@@ -51,37 +54,60 @@ pub fn Lanes(
                 {if compact {
                     view! { <h4 class="lanes-compact-title">"Step through it"</h4> }.into_any()
                 } else {
-                    view! { <h2 id="lanes-title">"Threads and agents"</h2> }.into_any()
+                    view! { <h2 id="lanes-title">"Line of play"</h2> }.into_any()
                 }}
             </div>
-            // The step controls with the step's effect beside them: a dock at the foot of
-            // the explorer's window (and a phone's), so the button, the effect and the
-            // editor's lines are on screen together; in a lesson, in place.
+            // One screen per step: the step controls, the step's effect on the machine and
+            // the lanes together, in a dock at the foot of the explorer's window (of a
+            // phone's too) under the editor's lines; in a lesson, in place.
             <div class="step-dock" class:step-dock-fixed=!compact data-step-dock="">
                 <div class="step-dock-controls">
                     <StepControls keys=!compact />
                     {(!compact).then(|| view! { <ExportButtons /> })}
+                    {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
                 </div>
-                <StepEffect />
-            </div>
-            {move || session_message(state)}
-            {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
-            {move || state.is_stale().then(|| view! {
-                <p class="stale-note" data-stale="">"The program has errors (see the editor): this is the last version that parsed."</p>
-            })}
-            <div class="lanes" class:stale=move || state.is_stale()>
-                // Every lane changes with each step, so they are simply redrawn.
-                {move || {
-                    let ops = async_ops.get();
-                    agents.get().into_iter().map(|agent| {
-                        let async_state = ops.iter().find(|op| op.agent == agent.id).map(|op| op.state);
-                        view! { <Lane agent=agent async_state=async_state programs=programs /> }
-                    }).collect_view()
-                }}
+                <div class="step-dock-effect"><StepEffect /></div>
+                {move || session_message(state)}
+                {move || state.is_stale().then(|| view! {
+                    <p class="stale-note" data-stale="">"The program has errors (see the editor): this is the last version that parsed."</p>
+                })}
+                <div class="lanes" class:stale=move || state.is_stale() node_ref=lanes_ref>
+                    // Every lane changes with each step, so they are simply redrawn.
+                    {move || {
+                        let ops = async_ops.get();
+                        agents.get().into_iter().map(|agent| {
+                            let async_state = ops.iter().find(|op| op.agent == agent.id).map(|op| op.state);
+                            view! { <Lane agent=agent async_state=async_state programs=programs /> }
+                        }).collect_view()
+                    }}
+                </div>
             </div>
             {(!compact).then(|| view! { <div class:stale=move || state.is_stale()>{lazy_panel("the timeline", timeline_view())}<Trace /></div> })}
         </section>
     }
+}
+
+/// After each step, every lane that scrolls its program (a short dock) scrolls so that its
+/// next instruction is in its view.
+fn keep_current_lines_in_view(lanes: NodeRef<leptos::html::Div>, agents: Memo<Vec<AgentView>>) {
+    Effect::new(move |_| {
+        agents.track();
+        request_animation_frame(move || {
+            // The lanes may be gone by the next frame (the learner left the page).
+            let Some(lanes) = lanes.try_get_untracked().flatten() else { return };
+            let mut lane = lanes.first_element_child();
+            while let Some(element) = lane {
+                lane = element.next_element_sibling();
+                let line = element.query_selector("li.current").ok().flatten().and_then(|l| l.dyn_into::<web_sys::HtmlElement>().ok());
+                let (Some(line), Ok(element)) = (line, element.dyn_into::<web_sys::HtmlElement>()) else { continue };
+                let (top, height) = (element.scroll_top(), element.client_height());
+                let (at, tall) = (line.offset_top(), line.offset_height());
+                if at < top || at + tall > top + height {
+                    element.set_scroll_top((at - height / 3).max(0));
+                }
+            }
+        });
+    });
 }
 
 /// Marks the editor line of instruction `instr` of `thread` while the pointer is on it.

@@ -27,6 +27,7 @@ mod observed;
 mod perf;
 pub mod protocol;
 pub mod route;
+mod scope_reach;
 mod share;
 mod shared_page;
 mod starter;

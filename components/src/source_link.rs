@@ -49,10 +49,12 @@ impl<'a> SourceLines<'a> {
         })
     }
 
-    /// The line an event's instruction sits on (an async agent's: its issuer's line).
+    /// The line an event's instruction sits on (an async agent's: its issuer's line, which
+    /// its step does not record but its view, while it is at work, does).
     pub fn line_of_event(&self, agents: &[AgentView], event: &EventView) -> Option<usize> {
         let thread = issuing_thread(agents, event.agent)?;
-        self.line_of(&thread, event.instr_index?)
+        let issued_at = || agents.iter().find(|a| a.id == event.agent && matches!(a.kind, AgentKindView::Async { .. }))?.instr_index;
+        self.line_of(&thread, event.instr_index.or_else(issued_at)?)
     }
 
     /// The current step's line and the shown finding's access lines for `tape`.

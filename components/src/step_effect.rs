@@ -7,13 +7,14 @@
 //! "animate" checkbox and `prefers-reduced-motion`) and stays until the next step.
 
 use fencelab::check::view::{
-    AgentKindView, AgentView, AsyncOpState, AsyncOpView, EventView, FailedEdgeView, LocationView, MbarrierDebtView, MbarrierView,
+    AgentKindView, AsyncOpState, AsyncOpView, EventView, FailedEdgeView, LocationView, MbarrierDebtView, MbarrierView,
     ReadView,
 };
 use leptos::prelude::*;
 
 use crate::code_text::code_text;
 use crate::machine_parts::DebtGauges;
+use crate::scope_reach::{scope_reach, ScopeReach};
 use crate::state::use_app_state;
 
 /// Scenarios with at most this many mbarriers show them all, touched or not, so their
@@ -33,8 +34,8 @@ struct StepPicture {
     ops: Vec<AsyncOpView>,
     /// Every read so far: what each thread's reads returned.
     kept: Vec<ReadView>,
-    /// Agents, for where each one sits (its CTA).
-    agents: Vec<AgentView>,
+    /// Per failed edge of the step, the scope box a scope mismatch draws.
+    reaches: Vec<Option<ScopeReach>>,
 }
 
 fn picture(state: crate::state::AppState) -> Option<StepPicture> {
@@ -64,7 +65,15 @@ fn picture(state: crate::state::AppState) -> Option<StepPicture> {
         // The agents still at work, and the one that just moved.
         let moved = event.as_ref().map(|e| e.agent);
         let ops = snapshot.async_ops.iter().filter(|op| op.state != AsyncOpState::Completed || Some(op.agent) == moved).cloned().collect();
-        StepPicture { event, cells, bars, ops, kept: snapshot.reads, agents: stepper.agents() }
+        let agents = stepper.agents();
+        let cta_of = |name: &str| {
+            agents.iter().find(|a| a.name == name).and_then(|a| match &a.kind {
+                AgentKindView::Thread { cta } => Some(cta.clone()),
+                AgentKindView::Async { .. } => None,
+            })
+        };
+        let reaches = event.iter().flat_map(|e| &e.failed_edges).map(|f| scope_reach(f, stepper.history(), t.scenario(), cta_of)).collect();
+        StepPicture { event, cells, bars, ops, kept: snapshot.reads, reaches }
     })
 }
 
@@ -100,7 +109,7 @@ pub fn StepEffect() -> impl IntoView {
                         {(!event.reads.is_empty()).then(|| view! {
                             <div class="fx-reads">{event.reads.iter().map(|r| read_view(r, &event)).collect_view()}</div>
                         })}
-                        {edges_view(&event, &p.agents)}
+                        {edges_view(&event, &p.reaches)}
                         {proxy_fence_view(&event)}
                         {bars_view(&p.bars)}
                         {ops_view(&p.ops, &event)}
@@ -197,7 +206,7 @@ fn read_view(read: &ReadView, event: &EventView) -> impl IntoView {
 
 /// The synchronization the step formed (its scope box lights) or failed to form (the edge
 /// breaks; a scope mismatch draws the box the release reached, the acquirer outside).
-fn edges_view(event: &EventView, agents: &[AgentView]) -> impl IntoView {
+fn edges_view(event: &EventView, reaches: &[Option<ScopeReach>]) -> impl IntoView {
     let formed = event
         .edges
         .iter()
@@ -214,29 +223,24 @@ fn edges_view(event: &EventView, agents: &[AgentView]) -> impl IntoView {
             }
         })
         .collect_view();
-    let failed = event.failed_edges.iter().map(|f| failed_view(f, agents)).collect_view();
+    let failed = event.failed_edges.iter().zip(reaches).map(|(f, r)| failed_view(f, r.clone())).collect_view();
     view! { {formed}{failed} }
 }
 
-fn failed_view(f: &FailedEdgeView, agents: &[AgentView]) -> impl IntoView {
+fn failed_view(f: &FailedEdgeView, reach: Option<ScopeReach>) -> impl IntoView {
     let from = f.from_step.map_or("the start".to_string(), |s| format!("step {}", s + 1));
-    let cta_of = |name: &str| {
-        agents.iter().find(|a| a.name == name).and_then(|a| match &a.kind {
-            AgentKindView::Thread { cta } => Some(cta.clone()),
-            AgentKindView::Async { .. } => None,
-        })
-    };
-    let reach = (f.cause == "scope").then(|| {
-        let releaser_cta = cta_of(&f.from_agent).unwrap_or_default();
-        view! {
-            <div class="fx-reach" aria-label="what the release reached">
-                <span class="fx-reach-box">
-                    <span class="fx-reach-label">{format!("the release reached CTA {releaser_cta}'s scope")}</span>
-                    <span class="fx-agent">{f.from_agent.clone()}</span>
-                </span>
-                <span class="fx-outside"><span class="fx-agent">{f.to_agent.clone()}</span>" outside"</span>
-            </div>
-        }
+    // The box the narrow side reached, its agent inside and the other end outside it.
+    let reach = reach.map(|r| view! {
+        <div class="fx-reach" aria-label="what the synchronization reached" data-scope-reach=r.scope.clone()>
+            <span class="fx-reach-box" data-reached=r.reached.clone()>
+                <span class="fx-reach-label">{r.caption()}</span>
+                <span class="fx-agent">{r.inside.clone()}</span>
+            </span>
+            <span class="fx-outside" data-outside="">
+                <span class="fx-agent">{r.outside.clone()}</span>
+                <span class="fx-reach-label">{format!(" outside, in {}", r.outside_place)}</span>
+            </span>
+        </div>
     });
     let proxy = (f.cause == "proxy").then(|| view! {
         <div class="fx-proxies" aria-label="generic and async views of memory">

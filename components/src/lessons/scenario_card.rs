@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::highlight::highlight_line;
 use crate::lanes::Lanes;
+use crate::source_link::LineMarks;
 use crate::route::Route;
 use crate::state::{use_app_state, AppState};
 use crate::verdict_panel::finding_view;
@@ -80,6 +81,8 @@ pub fn ScenarioCard(
     let session_source = source.clone();
     let source_for_graphs = source.clone();
     let open = move |_| open_in_explorer(app, &to_open, mode);
+    // The source marks the lines the card's stepping just ran and runs next.
+    let line_marks = RwSignal::new(LineMarks::default());
     let findings = move |local: AppState| {
         move || match checked.get() {
             Some(Checked::Ran(report)) if !report.findings.is_empty() => Some(view! {
@@ -93,7 +96,7 @@ pub fn ScenarioCard(
     view! {
         <figure class="scenario-card" data-block="scenario" data-lesson-scenario="" data-lesson-line=line.to_string()
             aria-label=label>
-            <Source text=source />
+            <Source text=source marks=line_marks />
             <figcaption class="scenario-foot">
                 <span class="scenario-name" data-scenario-name="">{name}</span>
                 <span class="scenario-mode">{mode.name()}</span>
@@ -111,6 +114,7 @@ pub fn ScenarioCard(
             <AfterPaint delay_ms=10 * order as u64>
                 {
                     let local = AppState::local(session_source.clone(), mode);
+                    Effect::new(move |_| line_marks.set(crate::editor::execution_marks(local)));
                     view! {
                         <Provider value=local>
                             <AfterPaint delay_ms=0>
@@ -158,16 +162,25 @@ fn UnreachedOutcomes(checked: RwSignal<Option<Checked>>, source: String, mode: M
 pub fn Source(
     /// The text to show.
     text: String,
+    /// The "just ran" and "next" lines of a session stepping this text.
+    #[prop(optional)]
+    marks: Option<RwSignal<LineMarks>>,
 ) -> impl IntoView {
+    let marked = move |line: usize, which: fn(&LineMarks) -> Option<usize>| marks.is_some_and(|m| m.with(|m| which(m) == Some(line)));
     let lines = text
         .trim_end_matches('\n')
         .split('\n')
-        .map(|line| {
+        .enumerate()
+        .map(|(i, line)| {
             let pieces = highlight_line(line)
                 .into_iter()
                 .map(|(class, piece)| view! { <span class=class.css()>{piece.to_string()}</span> })
                 .collect_view();
-            view! { <span class="editor-line">{pieces}"\n"</span> }
+            let (just_ran, next) = (move || marked(i + 1, |m| m.just_ran), move || marked(i + 1, |m| m.next));
+            view! {
+                <span class="editor-line" class:just-ran=just_ran class:next-line=next
+                    data-just-ran=move || just_ran().then_some("") data-next=move || next().then_some("")>{pieces}"\n"</span>
+            }
         })
         .collect_view();
     view! { <pre class="scenario-source"><code>{lines}</code></pre> }

@@ -3,12 +3,16 @@
 //! pictures are built from the stepper's records as text (`svg_of`, pure and tested
 //! natively); the PNG is the same SVG drawn on a canvas.
 
-use fencelab::check::view::{AgentStatusView, AgentView, EventView, MachineView};
+use fencelab::check::view::{AgentView, EventView, MachineView};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use crate::state::{use_app_state, AppState};
+
+mod drawing;
+
+pub use drawing::svg_of;
 
 /// Everything an export shows, read from the session at the click.
 #[derive(Clone, Debug)]
@@ -21,6 +25,8 @@ pub struct Picture {
     pub agents: Vec<AgentView>,
     pub machine: MachineView,
     pub history: Vec<EventView>,
+    /// Each thread's program as printed, by thread index (an agent's id).
+    pub programs: Vec<Vec<String>>,
 }
 
 impl Picture {
@@ -35,6 +41,7 @@ impl Picture {
                 agents: stepper.agents(),
                 machine: stepper.snapshot(),
                 history: stepper.history().to_vec(),
+                programs: programs_of(t.scenario()),
             }
         })
     }
@@ -57,6 +64,10 @@ impl Picture {
         let slug: String = slug.trim_matches('-').chars().take(48).collect();
         format!("fencelab-{slug}-{}-step-{}.{ext}", self.mode, self.step)
     }
+}
+
+fn programs_of(scenario: &fencelab::model::Scenario) -> Vec<Vec<String>> {
+    scenario.threads.iter().map(|th| th.program.iter().map(fencelab::syntax::instr_text).collect()).collect()
 }
 
 /// The witness so far as plain text: the caption, then one line per step with what it
@@ -100,113 +111,6 @@ pub fn witness_text(p: &Picture) -> String {
 /// Checker text without its code backticks.
 fn plain(text: &str) -> String {
     text.replace('`', "")
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '`' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-const SVG_WIDTH: usize = 1100;
-const ROW: usize = 20;
-
-/// The current step as a standalone SVG: caption, lanes, machine (cells with the write
-/// each read returned and what a stale read missed, mbarrier debts) and the timeline.
-pub fn svg_of(p: &Picture) -> String {
-    let mut rows: Vec<(usize, &'static str, String)> = Vec::new(); // (indent, class, text)
-    let mut line = |indent: usize, class: &'static str, text: String| rows.push((indent, class, text));
-    line(0, "h", "Lanes".to_string());
-    for a in &p.agents {
-        let status = match &a.status {
-            AgentStatusView::Enabled { .. } => "ready",
-            AgentStatusView::Blocked { .. } => "blocked",
-            AgentStatusView::Done => "done",
-        };
-        let next = a.instr_text.clone().map_or(String::new(), |t| format!(", next: {t}"));
-        let regs = a.registers.iter().map(|(r, v)| format!("{r} = {v}")).collect::<Vec<_>>().join(", ");
-        line(1, "t", format!("{}: {status}{next}{}", a.name, if regs.is_empty() { String::new() } else { format!("; registers {regs}") }));
-    }
-    line(0, "h", "Machine".to_string());
-    for loc in &p.machine.locations {
-        let writes = loc
-            .writes
-            .iter()
-            .map(|w| match w.step {
-                Some(s) => format!("{} ({} @ step {})", w.value, w.writer, s + 1),
-                None => format!("{} (init)", w.value),
-            })
-            .collect::<Vec<_>>()
-            .join("  →  ");
-        line(1, "t", format!("{}: {writes}", loc.name));
-        for r in p.machine.reads.iter().filter(|r| r.location == loc.name) {
-            match &r.stale {
-                Some(s) => line(
-                    2,
-                    "bad",
-                    format!(
-                        "{} read {} = {} at step {} (stale): missed {} by {}: {}",
-                        r.agent_name,
-                        r.location,
-                        r.value,
-                        r.step + 1,
-                        s.missed_write.value,
-                        s.missed_write.writer,
-                        s.reason
-                    ),
-                ),
-                None => line(2, "t", format!("{} read {} = {} at step {}", r.agent_name, r.location, r.value, r.step + 1)),
-            }
-        }
-    }
-    for b in &p.machine.mbarriers {
-        let debt = p.machine.debts.iter().find(|d| d.name == b.name);
-        let tx = debt.map_or(String::new(), |d| format!("; tx {} expected, {} landed", d.tx_expected, d.tx_landed));
-        line(1, "t", format!("mbarrier {}: phase {}, parity {}; {}{tx}", b.name, b.phase, b.parity, b.arrivals_caption));
-    }
-    line(0, "h", "Timeline".to_string());
-    for e in &p.history {
-        line(1, "t", format!("{}. {}: {} ({})", e.step + 1, e.agent_name, e.instr_text, e.description));
-        for edge in &e.edges {
-            line(2, "ok", format!("⇢ {} → {}: {} {}", edge.from_agent, edge.to_agent, edge.kind, edge.scope.clone().unwrap_or_default()));
-        }
-        for f in &e.failed_edges {
-            line(2, "bad", format!("✕ {} → {}: {}", f.from_agent, f.to_agent, f.reason));
-        }
-    }
-    let height = 60 + rows.len() * ROW + 20;
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{SVG_WIDTH}\" height=\"{height}\" viewBox=\"0 0 {SVG_WIDTH} {height}\" font-family=\"DejaVu Sans Mono, monospace\" font-size=\"13\">\
-         <title>{}</title><rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\
-         <text x=\"16\" y=\"32\" font-size=\"16\" font-weight=\"bold\" fill=\"#1b1f24\">{}</text>",
-        escape(&p.caption()),
-        escape(&format!("fencelab · {}", p.caption()))
-    );
-    for (i, (indent, class, text)) in rows.iter().enumerate() {
-        let y = 60 + i * ROW + 14;
-        let (fill, weight) = match *class {
-            "h" => ("#1f6feb", "bold"),
-            "bad" => ("#cf222e", "normal"),
-            "ok" => ("#1a7f37", "normal"),
-            _ => ("#1b1f24", "normal"),
-        };
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{y}\" fill=\"{fill}\" font-weight=\"{weight}\" xml:space=\"preserve\">{}</text>",
-            16 + indent * 20,
-            escape(text)
-        ));
-    }
-    svg.push_str("</svg>");
-    svg
 }
 
 /// "Export SVG", "Export PNG" and "Copy witness as text".
@@ -317,7 +221,7 @@ mod tests {
     use fencelab::schedule::Step;
 
     fn mp_race_picture() -> Picture {
-        let loaded = fencelab::load(include_str!("../templates/mp-relaxed.fence"));
+        let loaded = fencelab::load(include_str!("../../templates/mp-relaxed.fence"));
         let mut st = Stepper::new(&loaded.scenario, Mode::Pragmatic).expect("stepper");
         for agent in [0, 0, 1, 1] {
             st.step(Step { agent, choice: 0 }).expect("step");
@@ -330,6 +234,7 @@ mod tests {
             agents: st.agents(),
             machine: st.snapshot(),
             history: st.history().to_vec(),
+            programs: programs_of(&loaded.scenario),
         }
     }
 
@@ -341,6 +246,12 @@ mod tests {
         assert!(svg.contains("pragmatic mode, step 4 of 4"), "{svg}");
         assert!(svg.contains("consumer read data = 0 at step 4 (stale): missed 42 by producer"), "{svg}");
         assert!(!svg.contains('`'), "no raw backticks");
+        // A drawing: the missed 42 in a dashed box, the stale 0 in a box joined to its reader.
+        assert!(svg.contains("stroke-dasharray=\"5 3\"/>") && svg.contains(">not seen</text>"), "the missed write is dashed: {svg}");
+        assert!(svg.contains("fill=\"#cf222e\" font-size=\"15\" font-weight=\"bold\" xml:space=\"preserve\">42</text>"), "{svg}");
+        assert!(svg.contains(">consumer got 0 (stale)</text>"), "{svg}");
+        assert!(svg.contains("<path d=\"M"), "the read is joined to its write");
+        assert!(svg.contains(">ld.shared::cta r1, [data]</text>"), "the lanes show the programs");
         assert_eq!(p.file_name("svg"), "fencelab-message-passing-in-one-cta-with-a-relaxed-flag-pragmatic-step-4.svg");
     }
 

@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
+use super::collapse::Collapse;
 use super::por;
 use super::scc::Successors;
 use crate::check::machine::{own_bytes, FingerprintHashing, StateKeys, Layout, Machine, Status};
@@ -65,6 +66,8 @@ impl Node {
 pub struct Caps {
     pub states: u64,
     pub bytes: u64,
+    /// Forget writes nobody can observe any more (`collapse.rs`), where the scenario allows.
+    pub collapse: bool,
 }
 
 /// What remembering one state costs besides the machine: its node, where its successors
@@ -148,7 +151,7 @@ impl Waiting {
     /// that step's findings were recorded when it was first taken. `bytes` loses the
     /// deferred entry's room, gains the rebuilt state's own count, and loses its parent's
     /// when it was the last holder.
-    fn pop(&mut self, layout: &Layout, mode: Mode, bytes: &mut usize) -> Result<Option<(u32, Machine)>, String> {
+    fn pop(&mut self, layout: &Layout, mode: Mode, collapse: Option<&Collapse>, bytes: &mut usize) -> Result<Option<(u32, Machine)>, String> {
         let deferred_first = match (self.built.front(), self.deferred.front()) {
             (Some((built, _)), Some((deferred, _, _))) => deferred < built,
             (None, Some(_)) => true,
@@ -166,6 +169,9 @@ impl Waiting {
         };
         let mut m = source.next(true, bytes)?;
         perform(layout, mode, &mut m, step, false)?;
+        if let Some(c) = collapse {
+            c.apply(layout, &mut m);
+        }
         *bytes += own_bytes(&m);
         #[cfg(test)]
         tests::REBUILT.set(tests::REBUILT.get() + 1);
@@ -243,6 +249,7 @@ pub fn explore(
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Explored, String> {
     let reduction = por::Reduction::new(layout);
+    let collapse = if caps.collapse { Collapse::new(layout) } else { None };
     let mut out = Explored {
         states: 1,
         transitions: 0,
@@ -268,7 +275,7 @@ pub fn explore(
     let mut enabled: Vec<(u32, usize)> = Vec::new();
     let mut blocked: Vec<(u32, String)> = Vec::new();
     let mut ample: Vec<(u32, usize)> = Vec::new();
-    'bfs: while let Some((id, m)) = queue.pop(layout, mode, &mut bytes)? {
+    'bfs: while let Some((id, m)) = queue.pop(layout, mode, collapse.as_ref(), &mut bytes)? {
         succs.begin(id);
         if m.undefined {
             bytes = bytes.saturating_sub(own_bytes(&m));
@@ -335,6 +342,9 @@ pub fn explore(
                 successors_left -= 1;
                 let mut next = source.next(successors_left == 0, &mut bytes)?;
                 let result = perform(layout, mode, &mut next, step, false)?;
+                if let Some(c) = &collapse {
+                    c.apply(layout, &mut next);
+                }
                 out.transitions += 1;
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {

@@ -391,7 +391,7 @@ pub fn explore(
                         v
                     }
                 };
-                succs.push(target);
+                succs.push(target, step);
                 bytes += Successors::EDGE_BYTES;
                 if out.states >= caps.states || bytes as u64 > caps.bytes {
                     out.complete = false;
@@ -411,11 +411,15 @@ pub fn explore(
     if out.complete {
         for cycle in super::scc::closed_cycles(&succs) {
             if let Some(&entry) = cycle.first() {
-                let schedule = witness(&nodes, entry, None);
+                let stem = witness(&nodes, entry, None);
                 let mut m = initial.clone();
-                for step in &schedule.steps {
+                for step in &stem.steps {
                     apply(layout, mode, &mut m, *step).map_err(|e| e.to_string())?;
                 }
+                // The witness is a lasso: the stem into the cycle, then once round it.
+                let round = succs.cycle_through(entry);
+                let cycle_from = stem.steps.len() + 1;
+                let schedule = Schedule { steps: stem.steps.iter().chain(&round).copied().collect() };
                 let spinning: Vec<String> = (0..m.agents.len() as u32)
                     .filter(|&a| m.agents.get(a as usize).is_some_and(|x| x.status != Status::Done))
                     .map(|a| {
@@ -438,8 +442,11 @@ pub fn explore(
                     blocked,
                     message: format!("livelock: {} can never leave its loop", spinning.join(", ")),
                     explanation: format!(
-                        "from the witness on, {} reachable states form a cycle that no step leaves: \
-                         the value the loop waits for is never written (or never becomes visible)",
+                        "from step {cycle_from} the witness goes once round a cycle ({} steps) among {} reachable \
+                         states that no step leaves: the value the loop waits for is never written (or never becomes \
+                         visible). Every schedule from there repeats such steps forever, however fair the scheduler \
+                         (each thread that can step does, each visible write is read eventually).",
+                        round.len(),
                         cycle.len()
                     ),
                     witness: schedule,

@@ -35,6 +35,9 @@ struct Ahead {
     reads: bool,
     writes: bool,
     strong: Option<Scope>,
+    /// An RMW morally strong with every write any program makes to the cell: atomicity
+    /// makes it read the last write, whatever the reader has observed.
+    reads_last: bool,
 }
 
 /// What each thread can still access, per pc (the pc past the program: nothing).
@@ -45,9 +48,29 @@ pub struct Collapse {
 impl Collapse {
     /// `None` when the scenario leaves the plain fragment.
     pub fn new(layout: &Layout) -> Option<Collapse> {
-        let mut ahead = Vec::with_capacity(layout.threads.len());
+        let mut own_all: Vec<Vec<Vec<Ahead>>> = Vec::with_capacity(layout.threads.len());
         for thread in &layout.threads {
-            let own: Vec<Vec<Ahead>> = thread.program.iter().map(|i| accesses(layout, i)).collect::<Option<_>>()?;
+            own_all.push(thread.program.iter().map(|i| accesses(layout, i)).collect::<Option<_>>()?);
+        }
+        let side = |thread: usize, x: &Ahead| {
+            let place = layout.threads.get(thread).map(|t| t.place);
+            place.map(|place| Side { agent: thread as u32, place, strong: x.strong, key: x.key })
+        };
+        let writes: Vec<(usize, Ahead)> = own_all
+            .iter()
+            .enumerate()
+            .flat_map(|(t, pcs)| pcs.iter().flatten().filter(|x| x.writes).map(move |x| (t, *x)))
+            .collect();
+        for (t, pcs) in own_all.iter_mut().enumerate() {
+            for x in pcs.iter_mut().flatten().filter(|x| x.reads && x.writes && x.strong.is_some()) {
+                let me = side(t, x);
+                x.reads_last = writes.iter().filter(|(_, w)| w.cell == x.cell).all(|(u, w)| {
+                    me.zip(side(*u, w)).is_some_and(|(me, them)| morally_strong(me, them))
+                });
+            }
+        }
+        let mut ahead = Vec::with_capacity(layout.threads.len());
+        for (thread, own) in layout.threads.iter().zip(own_all) {
             let next: Vec<Vec<usize>> = thread
                 .program
                 .iter()
@@ -116,7 +139,7 @@ impl Collapse {
         // The lowest first candidate of any agent that can still read the cell.
         let mut lowest_read = last;
         for agent in 0..m.agents.len() as u32 {
-            if let Some(x) = self.ahead_of(m, agent, cell).find(|x| x.reads) {
+            if let Some(x) = self.ahead_of(m, agent, cell).find(|x| x.reads && !x.reads_last) {
                 lowest_read = lowest_read.min(access::candidates(layout, m, agent, x.loc, x.key).start);
             }
         }
@@ -166,7 +189,7 @@ fn accesses(layout: &Layout, instr: &Instr) -> Option<Vec<Ahead>> {
             && info.key == crate::check::machine::ProxyKey::Generic
             && !matches!(info.space, crate::model::Space::Tmem(_))
             && layout.locs.iter().filter(|l| l.cell == info.cell).count() == 1;
-        plain.then(|| vec![Ahead { cell: access::cell_of(layout, acc.loc), loc: acc.loc, key: acc.key, reads, writes, strong: acc.strong }])
+        plain.then(|| vec![Ahead { cell: access::cell_of(layout, acc.loc), loc: acc.loc, key: acc.key, reads, writes, strong: acc.strong, reads_last: false }])
     };
     match instr {
         Instr::Ld { sem, scope, proxy, addr, .. } => at(addr, *proxy, mem_op(*sem, *scope, false).strong, true, false),

@@ -1,6 +1,10 @@
 //! Checker speed: every scenario under `tests/scenarios/checker/`, and the scaling of the
 //! partial-order reduction on k independent message-passing pairs (states printed per k),
-//! and a 6-thread relaxed scenario that runs into the default 200,000-state cap.
+//! and a 6-thread relaxed scenario that runs into the default 200,000-state cap. Loops that
+//! write (issue 49): every scenario under `tests/scenarios/loops/` (target: the
+//! test-and-set lock in <= 50 ms) and every CADP test of `dat3m-ptx-2026` (from
+//! `$FENCELAB_CONFORMANCE_DIR`, or `../shared/conformance`; target: each <= 1 s, its
+//! single run printed first).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -63,5 +67,32 @@ fn at_the_cap(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scenarios, scaling, at_the_cap);
+fn loops(c: &mut Criterion) {
+    let mut group = c.benchmark_group("loops");
+    for (name, scenario) in load_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/loops")) {
+        group.bench_function(name, |b| b.iter(|| check(black_box(&scenario), &Options::default())));
+    }
+    let dir = std::env::var_os("FENCELAB_CONFORMANCE_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance"))
+        .join("dat3m-ptx-2026");
+    let csv = std::fs::read_to_string(dir.join("liveness-expected.csv")).unwrap_or_default();
+    let mut slowest = std::time::Duration::ZERO;
+    let mut cadp = Vec::new();
+    for path in csv.lines().filter_map(|l| l.rsplit_once(',').map(|(p, _)| p.trim().to_string())) {
+        let Some(scenario) = std::fs::read_to_string(dir.join(&path)).ok().and_then(|src| fencelab::litmus::import(&src).ok()) else { continue };
+        let options = Options { mode: fencelab::check::Mode::Strict, ..Options::default() };
+        let started = std::time::Instant::now();
+        let report = check(&scenario, &options);
+        slowest = slowest.max(started.elapsed());
+        println!("{path}: {:?}, {} states in {:?}", report.verdict, report.stats.states, started.elapsed());
+        cadp.push(scenario);
+    }
+    println!("CADP: {} tests, slowest {slowest:?}", cadp.len());
+    let strict = Options { mode: fencelab::check::Mode::Strict, ..Options::default() };
+    group.bench_function("cadp_all", |b| b.iter(|| cadp.iter().for_each(|s| drop(check(black_box(s), &strict)))));
+    group.finish();
+}
+
+criterion_group!(benches, scenarios, scaling, at_the_cap, loops);
 criterion_main!(benches);

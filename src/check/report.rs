@@ -14,6 +14,14 @@ pub struct Options {
     pub max_states: u64,
     #[serde(default = "default_max_bytes")]
     pub max_bytes: u64,
+    /// Forget writes nobody can observe any more, so loops that write converge. Off only
+    /// to compare against the full search (the results are the same where both finish).
+    #[serde(default = "default_collapse")]
+    pub collapse: bool,
+}
+
+fn default_collapse() -> bool {
+    true
 }
 
 /// 1 GiB: well inside a browser worker's wasm memory (4 GiB at most, often less).
@@ -25,7 +33,7 @@ fn default_max_bytes() -> u64 {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: Mode::default(), max_states: 200_000, max_bytes: DEFAULT_MAX_BYTES }
+        Options { mode: Mode::default(), max_states: 200_000, max_bytes: DEFAULT_MAX_BYTES, collapse: true }
     }
 }
 

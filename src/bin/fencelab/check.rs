@@ -56,6 +56,10 @@ pub struct Args {
     /// this many MiB
     #[arg(long, value_name = "MIB", default_value_t = Options::default().max_bytes >> 20)]
     max_memory: u64,
+    /// Keep every write in the coherence histories, even those nobody can observe any
+    /// more (slower; loops that write may not finish). For comparing against the full search
+    #[arg(long)]
+    full_history: bool,
 }
 
 /// clap's view of [`Mode`], so help and completions list the choices.
@@ -116,7 +120,7 @@ fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, V
             return (INPUT_ERROR, objects);
         }
         let started = Instant::now();
-        let mut report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20) });
+        let mut report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20), collapse: !args.full_history });
         fencelab::axiom::table::complete_outcomes(&scenario, &mut report);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));

@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
+use super::collapse::Collapse;
 use super::por;
 use super::scc::Successors;
 use crate::check::machine::{own_bytes, FingerprintHashing, StateKeys, Layout, Machine, Status};
@@ -65,6 +66,8 @@ impl Node {
 pub struct Caps {
     pub states: u64,
     pub bytes: u64,
+    /// Forget writes nobody can observe any more (`collapse.rs`), where the scenario allows.
+    pub collapse: bool,
 }
 
 /// What remembering one state costs besides the machine: its node, where its successors
@@ -148,7 +151,7 @@ impl Waiting {
     /// that step's findings were recorded when it was first taken. `bytes` loses the
     /// deferred entry's room, gains the rebuilt state's own count, and loses its parent's
     /// when it was the last holder.
-    fn pop(&mut self, layout: &Layout, mode: Mode, bytes: &mut usize) -> Result<Option<(u32, Machine)>, String> {
+    fn pop(&mut self, layout: &Layout, mode: Mode, collapse: Option<&Collapse>, bytes: &mut usize) -> Result<Option<(u32, Machine)>, String> {
         let deferred_first = match (self.built.front(), self.deferred.front()) {
             (Some((built, _)), Some((deferred, _, _))) => deferred < built,
             (None, Some(_)) => true,
@@ -166,6 +169,9 @@ impl Waiting {
         };
         let mut m = source.next(true, bytes)?;
         perform(layout, mode, &mut m, step, false)?;
+        if let Some(c) = collapse {
+            c.apply(layout, &mut m);
+        }
         *bytes += own_bytes(&m);
         #[cfg(test)]
         tests::REBUILT.set(tests::REBUILT.get() + 1);
@@ -243,6 +249,7 @@ pub fn explore(
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Explored, String> {
     let reduction = por::Reduction::new(layout);
+    let collapse = if caps.collapse { Collapse::new(layout) } else { None };
     let mut out = Explored {
         states: 1,
         transitions: 0,
@@ -268,7 +275,7 @@ pub fn explore(
     let mut enabled: Vec<(u32, usize)> = Vec::new();
     let mut blocked: Vec<(u32, String)> = Vec::new();
     let mut ample: Vec<(u32, usize)> = Vec::new();
-    'bfs: while let Some((id, m)) = queue.pop(layout, mode, &mut bytes)? {
+    'bfs: while let Some((id, m)) = queue.pop(layout, mode, collapse.as_ref(), &mut bytes)? {
         succs.begin(id);
         if m.undefined {
             bytes = bytes.saturating_sub(own_bytes(&m));
@@ -335,6 +342,9 @@ pub fn explore(
                 successors_left -= 1;
                 let mut next = source.next(successors_left == 0, &mut bytes)?;
                 let result = perform(layout, mode, &mut next, step, false)?;
+                if let Some(c) = &collapse {
+                    c.apply(layout, &mut next);
+                }
                 out.transitions += 1;
                 for f in result.findings {
                     if finding_keys.insert((f.kind, f.key.clone())) {
@@ -381,7 +391,7 @@ pub fn explore(
                         v
                     }
                 };
-                succs.push(target);
+                succs.push(target, step);
                 bytes += Successors::EDGE_BYTES;
                 if out.states >= caps.states || bytes as u64 > caps.bytes {
                     out.complete = false;
@@ -401,11 +411,15 @@ pub fn explore(
     if out.complete {
         for cycle in super::scc::closed_cycles(&succs) {
             if let Some(&entry) = cycle.first() {
-                let schedule = witness(&nodes, entry, None);
+                let stem = witness(&nodes, entry, None);
                 let mut m = initial.clone();
-                for step in &schedule.steps {
+                for step in &stem.steps {
                     apply(layout, mode, &mut m, *step).map_err(|e| e.to_string())?;
                 }
+                // The witness is a lasso: the stem into the cycle, then once round it.
+                let round = succs.cycle_through(entry);
+                let cycle_from = stem.steps.len() + 1;
+                let schedule = Schedule { steps: stem.steps.iter().chain(&round).copied().collect() };
                 let spinning: Vec<String> = (0..m.agents.len() as u32)
                     .filter(|&a| m.agents.get(a as usize).is_some_and(|x| x.status != Status::Done))
                     .map(|a| {
@@ -428,8 +442,11 @@ pub fn explore(
                     blocked,
                     message: format!("livelock: {} can never leave its loop", spinning.join(", ")),
                     explanation: format!(
-                        "from the witness on, {} reachable states form a cycle that no step leaves: \
-                         the value the loop waits for is never written (or never becomes visible)",
+                        "from step {cycle_from} the witness goes once round a cycle ({} steps) among {} reachable \
+                         states that no step leaves: the value the loop waits for is never written (or never becomes \
+                         visible). Every schedule from there repeats such steps forever, however fair the scheduler \
+                         (each thread that can step does, each visible write is read eventually).",
+                        round.len(),
                         cycle.len()
                     ),
                     witness: schedule,

@@ -2,6 +2,7 @@
 //! hashing and a partial-order reduction over independent thread groups.
 
 mod bfs;
+mod collapse;
 mod outcome;
 mod por;
 mod scc;
@@ -62,7 +63,7 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
         stats: Stats::default(),
     };
     let explored = started.as_ref().map_err(String::clone).and_then(|(layout, m0)| {
-        let ex = bfs::explore(layout, options.mode, m0.clone(), bfs::Caps { states: options.max_states, bytes: options.max_bytes }, on_progress)?;
+        let ex = bfs::explore(layout, options.mode, m0.clone(), bfs::Caps { states: options.max_states, bytes: options.max_bytes, collapse: options.collapse }, on_progress)?;
         Ok((layout, ex))
     });
     let (layout, ex) = match explored {

@@ -1,6 +1,8 @@
 //! Terminal strongly connected components of the explored state graph (iterative Tarjan):
 //! a terminal component with a cycle is a set of states the execution can never leave.
 
+use crate::schedule::Step;
+
 /// The explored graph's edges in one array. The explorer expands states in id order, so
 /// each state's successors are one contiguous run: a list per state would cost a vector
 /// (and an allocation) per state.
@@ -9,6 +11,8 @@ pub struct Successors {
     /// Where each expanded state's run starts in `targets`.
     start: Vec<usize>,
     targets: Vec<u32>,
+    /// The step of each edge, beside its target: a hang's witness goes round its cycle.
+    steps: Vec<Step>,
 }
 
 impl Successors {
@@ -19,19 +23,53 @@ impl Successors {
         }
     }
 
-    /// Adds an edge from the state begun last.
-    pub fn push(&mut self, target: u32) {
+    /// Adds an edge from the state begun last, taken by `step`.
+    pub fn push(&mut self, target: u32, step: Step) {
         self.targets.push(target);
+        self.steps.push(step);
+    }
+
+    fn range(&self, state: usize) -> std::ops::Range<usize> {
+        let Some(&from) = self.start.get(state) else { return 0..0 };
+        let to = self.start.get(state + 1).copied().unwrap_or(self.targets.len());
+        from..to
     }
 
     fn of(&self, state: usize) -> &[u32] {
-        let Some(&from) = self.start.get(state) else { return &[] };
-        let to = self.start.get(state + 1).copied().unwrap_or(self.targets.len());
-        self.targets.get(from..to).unwrap_or(&[])
+        self.targets.get(self.range(state)).unwrap_or(&[])
+    }
+
+    /// The steps that lead from `entry` round a cycle back to it, shortest first found
+    /// (breadth-first); empty when no edge returns to `entry`.
+    pub fn cycle_through(&self, entry: u32) -> Vec<Step> {
+        let mut came: std::collections::HashMap<u32, (u32, Step)> = std::collections::HashMap::new();
+        let mut frontier = std::collections::VecDeque::from([entry]);
+        while let Some(at) = frontier.pop_front() {
+            let range = self.range(at as usize);
+            let edges = self.targets.get(range.clone()).unwrap_or(&[]).iter().zip(self.steps.get(range).unwrap_or(&[]));
+            for (&to, &step) in edges {
+                if to == entry {
+                    let mut steps = vec![step];
+                    let mut back = at;
+                    while back != entry {
+                        let Some(&(from, step)) = came.get(&back) else { break };
+                        steps.push(step);
+                        back = from;
+                    }
+                    steps.reverse();
+                    return steps;
+                }
+                if let std::collections::hash_map::Entry::Vacant(slot) = came.entry(to) {
+                    slot.insert((at, step));
+                    frontier.push_back(to);
+                }
+            }
+        }
+        Vec::new()
     }
 
     /// Heap bytes per edge, for the explorer's memory estimate.
-    pub const EDGE_BYTES: usize = std::mem::size_of::<u32>();
+    pub const EDGE_BYTES: usize = std::mem::size_of::<u32>() + std::mem::size_of::<Step>();
     /// Heap bytes per expanded state.
     pub const STATE_BYTES: usize = std::mem::size_of::<usize>();
 }
@@ -112,12 +150,17 @@ pub fn closed_cycles(succs: &Successors) -> Vec<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::{closed_cycles, Successors};
+    use crate::schedule::Step;
+
+    fn step(agent: u32) -> Step {
+        Step { agent, choice: 0 }
+    }
 
     fn graph(lists: &[&[u32]]) -> Successors {
         let mut succs = Successors::default();
         for (state, targets) in lists.iter().enumerate() {
             succs.begin(state as u32);
-            targets.iter().for_each(|&t| succs.push(t));
+            targets.iter().for_each(|&t| succs.push(t, step(t)));
         }
         succs
     }
@@ -136,11 +179,20 @@ mod tests {
         // State 1 was never begun (a terminal state): 0 → 2 ⇄ 3 is still found.
         let mut succs = Successors::default();
         succs.begin(0);
-        succs.push(2);
+        succs.push(2, step(2));
         succs.begin(2);
-        succs.push(3);
+        succs.push(3, step(3));
         succs.begin(3);
-        succs.push(2);
+        succs.push(2, step(2));
         assert_eq!(closed_cycles(&succs), vec![vec![2, 3]]);
+    }
+
+    #[test]
+    fn a_cycle_returns_to_its_entry_by_the_shortest_way() {
+        // 1 → 2 → 3 → 1 and 1 → 4 → 1: the way through 4 is shorter.
+        let succs = graph(&[&[], &[2, 4], &[3], &[1], &[1]]);
+        assert_eq!(succs.cycle_through(1), vec![step(4), step(1)]);
+        assert_eq!(succs.cycle_through(2), vec![step(3), step(1), step(2)]);
+        assert!(graph(&[&[1], &[]]).cycle_through(0).is_empty());
     }
 }

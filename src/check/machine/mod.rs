@@ -2,6 +2,7 @@
 
 mod agents;
 mod fingerprint;
+mod forget;
 mod knowledge;
 mod layout;
 mod ranges;

@@ -122,6 +122,11 @@ impl<T> Shared<T> {
     pub fn is_unique(&self) -> bool {
         Rc::strong_count(&self.0) == 1
     }
+
+    /// Where the part lives: equal for handles on one part while any of them is alive.
+    pub fn address(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
+    }
 }
 
 impl<T> From<T> for Shared<T> {

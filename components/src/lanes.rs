@@ -64,6 +64,7 @@ pub fn Lanes(
                 </div>
                 <StepEffect />
             </div>
+            <crate::ptx_lines::StepPtxLine />
             {move || session_message(state)}
             {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
             {move || state.is_stale().then(|| view! {

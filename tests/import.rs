@@ -241,3 +241,20 @@ fn cutlass_sm100_2sm_umma_stops_at_its_first_tcgen05_with_the_line() {
     // The kernel emits no tcgen05 thread-sync fences (reference §10 #30, §12 #19).
     assert!(!text.contains("tcgen05.fence::"));
 }
+
+#[test]
+fn a_wait_on_a_state_token_waits_for_the_phase_of_the_lanes_own_arrive() {
+    // Each lane arrives and waits on the token twice (cuda::barrier's arrive_and_wait):
+    // the first token names phase 0, the second phase 1.
+    let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\n.shared .align 8 .b8 bar[8];\n.shared .align 4 .b8 data[128];\n mov.u32 %r1, %tid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 32;\nSKIP:\n bar.sync 0;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, data;\n add.s32 %r3, %r3, %r2;\n st.shared.u32 [%r3], 1;\n mbarrier.arrive.shared.b64 %rd1, [bar];\nW1:\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;\n @!%p2 bra W1;\n mbarrier.arrive.shared.b64 %rd2, [bar];\nW2:\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd2;\n @!%p2 bra W2;\n ret;\n}\n";
+    let imported = import(ptx, &opts(2)).expect("imports");
+    let waits: Vec<&str> = imported.text.lines().filter(|l| l.contains("wait mbarrier.try_wait")).collect();
+    assert_eq!(waits.len(), 2, "{}", imported.text);
+    assert!(waits[0].contains("[bar], 0") && waits[0].contains("# ptx 24"), "{}", waits[0]);
+    assert!(waits[1].contains("[bar], 1") && waits[1].contains("# ptx 28"), "{}", waits[1]);
+    assert!(imported.fixed.get(&24).is_some_and(|w| w.contains("state token")), "{:?}", imported.fixed);
+    // A token that no arrive of the lane made is refused, naming the line.
+    let foreign = ptx.replace(" mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;", " mov.u64 %rd1, %rd0;\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;");
+    let err = import(&foreign, &opts(2)).expect_err("a token of unknown phase");
+    assert!(matches!(err.kind, ErrorKind::Unknown(_)) && err.line == 25, "{err}");
+}

@@ -258,3 +258,14 @@ fn a_wait_on_a_state_token_waits_for_the_phase_of_the_lanes_own_arrive() {
     let err = import(&foreign, &opts(2)).expect_err("a token of unknown phase");
     assert!(matches!(err.kind, ErrorKind::Unknown(_)) && err.line == 25, "{err}");
 }
+
+#[test]
+fn a_wgmma_with_a_in_registers_reads_only_its_b_tile() {
+    // One warpgroup: B's descriptor holds the tile's address / 16 in bits 0-13; A is four
+    // registers of each thread.
+    let ptx = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k()\n.maxntid 128\n{\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n.reg .f32 %f<5>;\n.reg .pred %p<2>;\n.shared .align 1024 .b8 tileB[2048];\n mov.u32 %r1, tileB;\n shr.u32 %r2, %r1, 4;\n and.b32 %r2, %r2, 16383;\n cvt.u64.u32 %rd1, %r2;\n setp.ne.s32 %p1, %r1, 0;\n wgmma.fence.sync.aligned;\n wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r5, %r6, %r7, %r8}, %rd1, %p1, 1, 1, 1;\n wgmma.commit_group.sync.aligned;\n wgmma.wait_group.sync.aligned 0;\n ret;\n}\n";
+    let imported = import(ptx, &opts(2)).expect("imports");
+    assert!(imported.text.contains("wgmma.mma_async.sync.aligned acc, [tileB], [tileB]  # ptx 18"), "{}", imported.text);
+    assert!(imported.fixed.get(&18).is_some_and(|w| w.contains("A in registers")), "{:?}", imported.fixed);
+    assert_eq!(imported.scenario.threads.len(), 1, "the warpgroup is one thread:\n{}", imported.text);
+}

@@ -1210,7 +1210,14 @@ impl<'c, 'a> Lane<'c, 'a> {
                         let b_obj = self.shared_data(b, 1, None, line, "the wgmma B descriptor")?;
                         let a_obj = match a_desc {
                             Some(v) => self.shared_data(v, 1, None, line, "the wgmma A descriptor")?,
-                            None => return Err(unsupported(line, "wgmma with A in registers")),
+                            // A in the thread's own registers: the MMA reads only B from shared
+                            // memory, so B stands for both operands (the scenario's form names two).
+                            None => {
+                                if !self.probe {
+                                    notes.fixed.insert(line, "wgmma with A in registers: its shared-memory operands are B's, named twice".into());
+                                }
+                                b_obj
+                            }
                         };
                         return Ok(Handled::Event(Op { text: "wgmma.mma_async.sync.aligned acc, [{0}], [{1}]".into(), objs: vec![a_obj, b_obj], class: Class::Sync }));
                     }

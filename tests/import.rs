@@ -97,8 +97,7 @@ fn seed_003_relay_default_release_cta_arrive_is_found_at_its_ptx_line() {
 #[test]
 fn removing_the_relay_warps_syncwarp_splits_its_lanes() {
     // Without `bar.warp.sync`, lane 0's arrive does not order the other lanes' copies:
-    // lane 0 and lanes 1-31 become threads of their own. (Their check is not asserted:
-    // their copies name the whole relay buffer, docs/import.md "Abstractions and limits".)
+    // lane 0 and lanes 1-31 become threads of their own.
     let line = RELAY.lines().position(|l| l.contains("bar.warp.sync")).expect("a bar.warp.sync") + 1;
     let buggy = edit_line(RELAY, line, "bar.warp.sync \t-1;", "");
     let imported = import(&buggy, &opts(1)).expect("imports");
@@ -108,6 +107,16 @@ fn removing_the_relay_warps_syncwarp_splits_its_lanes() {
     assert_eq!((imported.scenario.threads[lane0].lanes, imported.scenario.threads[rest].lanes), (1, 31));
     let arrives = |t: usize| imported.scenario.threads[t].program.iter().filter(|i| fencelab::syntax::instr_text(i).starts_with("mbarrier.arrive")).count();
     assert_eq!((arrives(lane0), arrives(rest)), (1, 0));
+    // Their copies fill disjoint bytes of the relay buffer: lane 0's first four, the other
+    // lanes' the rest, in the aligned 4-, 8- and 16-byte pieces a cp.async copies.
+    let copies = |t: usize| -> Vec<String> {
+        imported.scenario.threads[t].program.iter().map(fencelab::syntax::instr_text).filter(|i| i.starts_with("cp.async.ca")).collect()
+    };
+    assert_eq!(copies(lane0), vec!["cp.async.ca.shared::cta.global [relay_buf_c1+0], [param1_0], 4"]);
+    let rest_copies = copies(rest);
+    assert_eq!(rest_copies.len(), 9, "{rest_copies:?}");
+    assert_eq!(rest_copies[..2], ["cp.async.ca.shared::cta.global [relay_buf_c1+4], [param1_1], 4", "cp.async.ca.shared::cta.global [relay_buf_c1+8], [param1_1], 8"]);
+    assert_eq!(rest_copies[8], "cp.async.ca.shared::cta.global [relay_buf_c1+112], [param1_1], 16");
 }
 
 fn gunzip(bytes: &[u8]) -> String {

@@ -212,6 +212,14 @@ fn KernelPanel() -> impl IntoView {
                 ", Triton's " <code>"asm[\"ptx\"]"</code> "), or drop a " <code>".ptx"</code> " or " <code>".ptx.gz"</code>
                 " file here. Its synchronization becomes a scenario in the editor; each instruction names its PTX line. Nothing is uploaded."
             </p>
+            // The button and its answer head the panel: on a wide window the step dock is
+            // fixed over the lower part of the left column, where they would be hidden.
+            <div class="kernel-run">
+                <button type="button" class="kernel-import" data-kernel-import=""
+                    disabled=move || status.with(|s| *s == Status::Importing) on:click=move |_| run()>"Import"</button>
+                <span class="muted">" the PTX below, with the launch options under it"</span>
+            </div>
+            {move || status_view(status.get(), entry, run)}
             <div class="kernel-drop" on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
                 {move || match ptx.get() {
                     Ptx::Pasted(text) => view! {
@@ -250,9 +258,6 @@ fn KernelPanel() -> impl IntoView {
                     </label>
                 </div>
             </details>
-            <button type="button" class="kernel-import" data-kernel-import=""
-                disabled=move || status.with(|s| *s == Status::Importing) on:click=move |_| run()>"Import"</button>
-            {move || status_view(status.get(), entry, run)}
         </section>
     }
 }

@@ -97,8 +97,7 @@ fn seed_003_relay_default_release_cta_arrive_is_found_at_its_ptx_line() {
 #[test]
 fn removing_the_relay_warps_syncwarp_splits_its_lanes() {
     // Without `bar.warp.sync`, lane 0's arrive does not order the other lanes' copies:
-    // lane 0 and lanes 1-31 become threads of their own. (Their check is not asserted:
-    // their copies name the whole relay buffer, docs/import.md "Abstractions and limits".)
+    // lane 0 and lanes 1-31 become threads of their own.
     let line = RELAY.lines().position(|l| l.contains("bar.warp.sync")).expect("a bar.warp.sync") + 1;
     let buggy = edit_line(RELAY, line, "bar.warp.sync \t-1;", "");
     let imported = import(&buggy, &opts(1)).expect("imports");
@@ -108,6 +107,16 @@ fn removing_the_relay_warps_syncwarp_splits_its_lanes() {
     assert_eq!((imported.scenario.threads[lane0].lanes, imported.scenario.threads[rest].lanes), (1, 31));
     let arrives = |t: usize| imported.scenario.threads[t].program.iter().filter(|i| fencelab::syntax::instr_text(i).starts_with("mbarrier.arrive")).count();
     assert_eq!((arrives(lane0), arrives(rest)), (1, 0));
+    // Their copies fill disjoint bytes of the relay buffer: lane 0's first four, the other
+    // lanes' the rest, in the aligned 4-, 8- and 16-byte pieces a cp.async copies.
+    let copies = |t: usize| -> Vec<String> {
+        imported.scenario.threads[t].program.iter().map(fencelab::syntax::instr_text).filter(|i| i.starts_with("cp.async.ca")).collect()
+    };
+    assert_eq!(copies(lane0), vec!["cp.async.ca.shared::cta.global [relay_buf_c1+0], [param1_0], 4"]);
+    let rest_copies = copies(rest);
+    assert_eq!(rest_copies.len(), 9, "{rest_copies:?}");
+    assert_eq!(rest_copies[..2], ["cp.async.ca.shared::cta.global [relay_buf_c1+4], [param1_1], 4", "cp.async.ca.shared::cta.global [relay_buf_c1+8], [param1_1], 8"]);
+    assert_eq!(rest_copies[8], "cp.async.ca.shared::cta.global [relay_buf_c1+112], [param1_1], 16");
 }
 
 fn gunzip(bytes: &[u8]) -> String {
@@ -240,4 +249,32 @@ fn cutlass_sm100_2sm_umma_stops_at_its_first_tcgen05_with_the_line() {
     assert!(e.to_string().contains("`tcgen05.alloc.cta_group::2"), "{e}");
     // The kernel emits no tcgen05 thread-sync fences (reference §10 #30, §12 #19).
     assert!(!text.contains("tcgen05.fence::"));
+}
+
+#[test]
+fn a_wait_on_a_state_token_waits_for_the_phase_of_the_lanes_own_arrive() {
+    // Each lane arrives and waits on the token twice (cuda::barrier's arrive_and_wait):
+    // the first token names phase 0, the second phase 1.
+    let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k()\n.maxntid 32\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\n.shared .align 8 .b8 bar[8];\n.shared .align 4 .b8 data[128];\n mov.u32 %r1, %tid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 32;\nSKIP:\n bar.sync 0;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, data;\n add.s32 %r3, %r3, %r2;\n st.shared.u32 [%r3], 1;\n mbarrier.arrive.shared.b64 %rd1, [bar];\nW1:\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;\n @!%p2 bra W1;\n mbarrier.arrive.shared.b64 %rd2, [bar];\nW2:\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd2;\n @!%p2 bra W2;\n ret;\n}\n";
+    let imported = import(ptx, &opts(2)).expect("imports");
+    let waits: Vec<&str> = imported.text.lines().filter(|l| l.contains("wait mbarrier.try_wait")).collect();
+    assert_eq!(waits.len(), 2, "{}", imported.text);
+    assert!(waits[0].contains("[bar], 0") && waits[0].contains("# ptx 24"), "{}", waits[0]);
+    assert!(waits[1].contains("[bar], 1") && waits[1].contains("# ptx 28"), "{}", waits[1]);
+    assert!(imported.fixed.get(&24).is_some_and(|w| w.contains("state token")), "{:?}", imported.fixed);
+    // A token that no arrive of the lane made is refused, naming the line.
+    let foreign = ptx.replace(" mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;", " mov.u64 %rd1, %rd0;\n mbarrier.try_wait.shared.b64 %p2, [bar], %rd1;");
+    let err = import(&foreign, &opts(2)).expect_err("a token of unknown phase");
+    assert!(matches!(err.kind, ErrorKind::Unknown(_)) && err.line == 25, "{err}");
+}
+
+#[test]
+fn a_wgmma_with_a_in_registers_reads_only_its_b_tile() {
+    // One warpgroup: B's descriptor holds the tile's address / 16 in bits 0-13; A is four
+    // registers of each thread.
+    let ptx = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k()\n.maxntid 128\n{\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n.reg .f32 %f<5>;\n.reg .pred %p<2>;\n.shared .align 1024 .b8 tileB[2048];\n mov.u32 %r1, tileB;\n shr.u32 %r2, %r1, 4;\n and.b32 %r2, %r2, 16383;\n cvt.u64.u32 %rd1, %r2;\n setp.ne.s32 %p1, %r1, 0;\n wgmma.fence.sync.aligned;\n wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r5, %r6, %r7, %r8}, %rd1, %p1, 1, 1, 1;\n wgmma.commit_group.sync.aligned;\n wgmma.wait_group.sync.aligned 0;\n ret;\n}\n";
+    let imported = import(ptx, &opts(2)).expect("imports");
+    assert!(imported.text.contains("wgmma.mma_async.sync.aligned acc, [tileB], [tileB]  # ptx 18"), "{}", imported.text);
+    assert!(imported.fixed.get(&18).is_some_and(|w| w.contains("A in registers")), "{:?}", imported.fixed);
+    assert_eq!(imported.scenario.threads.len(), 1, "the warpgroup is one thread:\n{}", imported.text);
 }

@@ -62,6 +62,7 @@ pub fn ExplorePage() -> impl IntoView {
                         </p>
                     })}
                     <crate::share::ShareBar />
+                    <crate::open_kernel::OpenKernel />
                     {move || editor.get().then(|| view! { <crate::blocks::ProgramTabs><Editor /></crate::blocks::ProgramTabs> })}
                 })}
             </div>

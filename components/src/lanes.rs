@@ -67,6 +67,7 @@ pub fn Lanes(
                     {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
                 </div>
                 <div class="step-dock-effect"><StepEffect /></div>
+                <crate::ptx_lines::StepPtxLine />
                 {move || session_message(state)}
                 {move || state.is_stale().then(|| view! {
                     <p class="stale-note" data-stale="">"The program has errors (see the editor): this is the last version that parsed."</p>

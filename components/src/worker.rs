@@ -73,6 +73,10 @@ pub fn serve() {
         if let Some(fix) = js_sys::Reflect::get(&request, &"fix".into()).ok().filter(|f| !f.is_undefined()) {
             return engine::fix(fix);
         }
+        // The kernel import's worker (`crate::open_kernel`) sends `{import: bytes}`.
+        if let Some(import) = js_sys::Reflect::get(&request, &"import".into()).ok().filter(|i| !i.is_undefined()) {
+            return crate::open_kernel::serve_import(import, replier.clone());
+        }
         if !engine::answered(&request) {
             let bytes = js_sys::Uint8Array::new(&request).to_vec();
             let number = NEWEST_REQUEST.with(|n| n.get() + 1);

@@ -401,6 +401,22 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
                     continue;
                 }
             }
+            // A non-bulk `cp.async` of several lanes into part of its location: one copy
+            // per aligned piece of the bytes they fill, so lanes split into threads of
+            // their own copy bytes apart and do not race with each other.
+            if let (Class::Data, [Obj::Mem { span, width: None }, Obj::Mem { span: src, .. }]) = (s.op.class, s.op.objs.as_slice()) {
+                let loc = loc_of(span).ok_or_else(|| ImportError::at(s.line, ErrorKind::Emit("an access outside every location".into())))?;
+                let whole = span.start == loc.start && span.start + span.len == loc.end;
+                let pieces = copy_pieces(span.start - loc.start, span.len).filter(|p| p.len() as i64 <= MAX_CHUNKS);
+                if let (true, Some(pieces)) = (s.op.text.starts_with("cp.async.ca.") && span.exact && !whole, pieces) {
+                    let src = loc_of(src).map_or_else(|| "src".to_string(), |l| l.name.clone());
+                    for (at, len) in pieces {
+                        out.push_str(&format!("    cp.async.ca.shared.global [{}+{at}], [{src}], {len}  # ptx {}\n", loc.name, s.line));
+                        tl.push(s.line);
+                    }
+                    continue;
+                }
+            }
             let mut text = s.op.text.clone();
             for (i, o) in s.op.objs.iter().enumerate() {
                 let rendered = match o {
@@ -434,6 +450,19 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         lines.push((tname, tl));
     }
     Ok(Emitted { text: out, lines })
+}
+
+/// Bytes `start .. start + len` of a location as the aligned 16-, 8- and 4-byte pieces a
+/// `cp.async` can copy, (offset, length); `None` if they do not cut so.
+fn copy_pieces(start: i64, len: i64) -> Option<Vec<(i64, i64)>> {
+    let mut pieces = Vec::new();
+    let mut at = start;
+    while at < start + len {
+        let size = [16, 8, 4].into_iter().find(|size| at % size == 0 && at + size <= start + len)?;
+        pieces.push((at, size));
+        at += size;
+    }
+    Some(pieces)
 }
 
 fn region_name(region: Region, names: &Names) -> String {

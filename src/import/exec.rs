@@ -165,6 +165,8 @@ pub struct Lane<'c, 'a> {
     sync_count: u64,
     /// `shfl.sync.idx` results this lane published: (line, occurrence) → value.
     pub shfl_out: HashMap<(usize, u32), Val>,
+    /// This lane's arrives so far per mbarrier: the phase a state token names.
+    arrives: HashMap<Obj, i64>,
 }
 
 fn unknown(line: usize, what: impl Into<String>) -> ImportError {
@@ -216,6 +218,7 @@ impl<'c, 'a> Lane<'c, 'a> {
             probe: false,
             sync_count: 0,
             shfl_out: HashMap::new(),
+            arrives: HashMap::new(),
         }
     }
 
@@ -240,6 +243,7 @@ impl<'c, 'a> Lane<'c, 'a> {
             probe: true,
             sync_count: 0,
             shfl_out: self.shfl_out.clone(),
+            arrives: self.arrives.clone(),
         }
     }
 
@@ -1188,7 +1192,7 @@ impl<'c, 'a> Lane<'c, 'a> {
                 }
                 sync(format!("bar.{kind} {id}{count}"), vec![])
             }
-            "mbarrier" => self.mbarrier(instr, &mods, &sem, &scope, space).map(Handled::from),
+            "mbarrier" => self.mbarrier(instr, &mods, &sem, &scope, space, notes).map(Handled::from),
             "cp" => self.copy(instr, &mods, space).map(Handled::from),
             "wgmma" => {
                 let text = match mods.first().copied() {
@@ -1206,7 +1210,14 @@ impl<'c, 'a> Lane<'c, 'a> {
                         let b_obj = self.shared_data(b, 1, None, line, "the wgmma B descriptor")?;
                         let a_obj = match a_desc {
                             Some(v) => self.shared_data(v, 1, None, line, "the wgmma A descriptor")?,
-                            None => return Err(unsupported(line, "wgmma with A in registers")),
+                            // A in the thread's own registers: the MMA reads only B from shared
+                            // memory, so B stands for both operands (the scenario's form names two).
+                            None => {
+                                if !self.probe {
+                                    notes.fixed.insert(line, "wgmma with A in registers: its shared-memory operands are B's, named twice".into());
+                                }
+                                b_obj
+                            }
                         };
                         return Ok(Handled::Event(Op { text: "wgmma.mma_async.sync.aligned acc, [{0}], [{1}]".into(), objs: vec![a_obj, b_obj], class: Class::Sync }));
                     }
@@ -1326,7 +1337,7 @@ pub fn reg_text(arg: &Arg) -> String {
 }
 
 impl<'c, 'a> Lane<'c, 'a> {
-    fn mbarrier(&mut self, instr: &'a Instr, mods: &[&str], sem: &str, scope: &str, space: &str) -> Result<Option<Op>, ImportError> {
+    fn mbarrier(&mut self, instr: &'a Instr, mods: &[&str], sem: &str, scope: &str, space: &str, notes: &mut Notes) -> Result<Option<Op>, ImportError> {
         let line = instr.line;
         let op = instr.op.as_str();
         let a = &instr.args;
@@ -1348,8 +1359,13 @@ impl<'c, 'a> Lane<'c, 'a> {
                 sync(format!("mbarrier.{kind}{sem}{scope}{space} [{{0}}], {bytes}"), vec![bar(self)?])
             }
             "arrive" | "arrive_drop" => {
+                // The state token names the phase this arrive is in: the lane's own count
+                // of arrives on the barrier (a wait on it assumes each phase needs one).
+                let barrier = bar(self)?;
+                let phase = self.arrives.get(&barrier).copied().unwrap_or(0);
+                self.arrives.insert(barrier, phase + 1);
                 if let Some(dst) = a.first().filter(|x| !matches!(x, Arg::Mem { .. })) {
-                    self.set(dst, Val::Unknown);
+                    self.set(dst, Val::Known(phase));
                 }
                 let no_complete = if has("noComplete") { ".noComplete" } else { "" };
                 if has("expect_tx") {
@@ -1367,10 +1383,15 @@ impl<'c, 'a> Lane<'c, 'a> {
                 if let Some(dst) = a.first() {
                     self.set(dst, Val::Known(1));
                 }
-                if !has("parity") {
-                    return Err(unsupported(line, format!("`{op}` with a state token (only the `.parity` form is followed)")));
-                }
-                let parity = self.known(after_bar.first().copied(), line, "the phase parity the wait expects")? & 1;
+                let parity = if has("parity") {
+                    self.known(after_bar.first().copied(), line, "the phase parity the wait expects")? & 1
+                } else {
+                    let phase = self.known(after_bar.first().copied(), line, "the phase of the state token the wait is given (a token from this lane's own arrive)")?;
+                    if !self.probe {
+                        notes.fixed.insert(line, "wait on a state token: the phase of the lane's own arrive on that barrier (its count of arrives there)".into());
+                    }
+                    phase & 1
+                };
                 sync(format!("wait mbarrier.{kind}.parity{sem}{scope}.shared::cta [{{0}}], {parity}"), vec![bar(self)?])
             }
             "pending_count" => {

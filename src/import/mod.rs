@@ -8,6 +8,7 @@
 mod emit;
 mod error;
 mod exec;
+pub mod input;
 mod merge;
 mod ptx;
 mod value;

@@ -6,6 +6,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use fencelab::check::{check, FindingKind, Mode, Options, Report};
+use fencelab::import::input::{parse_dims, parse_param, ptx_text};
 use fencelab::import::{import, ErrorKind, ImportOptions, Imported, ParamValue, MAX_INPUT_BYTES};
 
 use crate::input::{Input, INPUT_ERROR};
@@ -67,37 +68,6 @@ pub struct Args {
     check: bool,
 }
 
-fn parse_int(s: &str) -> Result<i64, String> {
-    let s = s.trim();
-    let (neg, body) = s.strip_prefix('-').map_or((false, s), |b| (true, b));
-    let v = if let Some(hex) = body.strip_prefix("0x") { i64::from_str_radix(hex, 16) } else { body.parse::<i64>() };
-    v.map(|v| if neg { -v } else { v }).map_err(|_| format!("`{s}` is not an integer"))
-}
-
-fn parse_dims(s: &str) -> Result<[u32; 3], String> {
-    let parts: Vec<&str> = s.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err("expected N or X,Y,Z".into());
-    }
-    let mut d = [1u32; 3];
-    for (slot, p) in d.iter_mut().zip(&parts) {
-        *slot = p.trim().parse::<u32>().ok().filter(|v| *v > 0).ok_or_else(|| format!("`{p}` is not a positive integer"))?;
-    }
-    Ok(d)
-}
-
-fn parse_param(s: &str) -> Result<ParamValue, String> {
-    let (lhs, value) = s.split_once('=').ok_or("expected NAME=VALUE or NAME+OFFSET=VALUE")?;
-    let (name, offset) = match lhs.split_once('+') {
-        Some((n, o)) => (n, parse_int(o)?),
-        None => (lhs, 0),
-    };
-    if name.is_empty() {
-        return Err("the parameter name is empty".into());
-    }
-    Ok(ParamValue { name: name.to_string(), offset, value: parse_int(value)? })
-}
-
 /// Reads the PTX: plain text or gzip, capped.
 fn read_ptx(input: &Input, ui: Ui) -> Result<String, u8> {
     let fail = |message: String| {
@@ -111,45 +81,7 @@ fn read_ptx(input: &Input, ui: Ui) -> Result<String, u8> {
         Input::Path(p) => std::fs::File::open(p).and_then(|f| f.take(cap).read_to_end(&mut bytes)),
     };
     read.map_err(|e| fail(format!("cannot read `{input}`: {e}")))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        bytes = gunzip(&bytes).map_err(|e| fail(format!("`{input}`: {e}")))?;
-    }
-    if bytes.len() > MAX_INPUT_BYTES {
-        return Err(fail(format!("`{input}` is larger than {MAX_INPUT_BYTES} bytes")));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        fail(format!("`{input}` is not UTF-8 text (invalid byte at offset {}); is it a binary file?", e.utf8_error().valid_up_to()))
-    })
-}
-
-/// A gzip member (RFC 1952): header, deflate data, trailer.
-fn gunzip(data: &[u8]) -> Result<Vec<u8>, String> {
-    let bad = || "not a valid gzip file".to_string();
-    if data.len() < 18 || data[2] != 8 {
-        return Err(bad());
-    }
-    let flags = data[3];
-    let mut pos = 10usize;
-    if flags & 4 != 0 {
-        let xlen = usize::from(*data.get(pos).ok_or_else(bad)?) | usize::from(*data.get(pos + 1).ok_or_else(bad)?) << 8;
-        pos += 2 + xlen;
-    }
-    for bit in [8u8, 16] {
-        if flags & bit != 0 {
-            while *data.get(pos).ok_or_else(bad)? != 0 {
-                pos += 1;
-            }
-            pos += 1;
-        }
-    }
-    if flags & 2 != 0 {
-        pos += 2;
-    }
-    let body = data.get(pos..data.len().saturating_sub(8)).ok_or_else(bad)?;
-    miniz_oxide::inflate::decompress_to_vec_with_limit(body, MAX_INPUT_BYTES + 1).map_err(|e| match e.status {
-        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!("decompresses to more than {MAX_INPUT_BYTES} bytes"),
-        _ => bad(),
-    })
+    ptx_text(bytes).map_err(|e| fail(format!("`{input}`: {e}")))
 }
 
 pub fn run(args: &Args, ui: Ui) -> u8 {

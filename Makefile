@@ -43,9 +43,10 @@ test: install test-native test-lessons build test-e2e
 
 test-native:
 	cargo test --workspace
-	# The fix search over every bug/twin pair and the 3x3 pipelines take minutes in a debug
-	# build (ignored there).
+	# The fix search over every bug/twin pair, the 3x3 pipelines and the check that
+	# forgetting writes changes no report take minutes in a debug build (ignored there).
 	cargo test --release --test fix_twins --test big_pipelines
+	cargo test --release --lib explore::collapse
 
 # Runs once lessons exist and the CLI knows `lessons check`.
 test-lessons:

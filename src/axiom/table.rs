@@ -64,7 +64,14 @@ fn settle_conditions(scenario: &Scenario, report: &mut Report, axioms: &Allowed)
             continue;
         }
         let holds = axioms.holds(scenario, condition);
-        if holds == result.holds {
+        // Only a state the axioms allow and no interleaving reaches may change the answer:
+        // an `exists` it satisfies, or a `~exists`/`forall` it breaks. A reached state the
+        // axioms forbid is the engines disagreeing, and the explorer stays the judge.
+        let unreached_decides = match condition.quantifier {
+            Quantifier::Exists => holds && !result.holds,
+            Quantifier::NotExists | Quantifier::Forall => !holds && result.holds,
+        };
+        if !unreached_decides {
             continue;
         }
         *result = ConditionResult { index: result.index, holds, witness: None };

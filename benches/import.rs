@@ -1,6 +1,6 @@
 //! `fencelab import` speed (issue 51: a 5 MB PTX in at most 0.5 s native): reading a 5 MB
 //! module (the CUTLASS example-48 fixture, its entries renamed and repeated) and listing
-//! its entries, and importing each fixture kernel.
+//! its entries, and importing each fixture kernel (example 70 with its cluster shape).
 
 use std::hint::black_box;
 
@@ -33,6 +33,10 @@ fn bench(c: &mut Criterion) {
     let params = [(0, 256), (4, 128), (8, 64), (12, 1)].into_iter().map(|(offset, value)| ParamValue { name: "0".into(), offset, value }).collect();
     let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 1, 1]), params, ..ImportOptions::default() };
     group.bench_function("cutlass_sm90_ex48 (2 CTAs x 384 threads)", |b| b.iter(|| black_box(import(&ex48, &options).map(|i| i.text.len()))));
+    let ex70 = gunzip(include_bytes!("../tests/import/cutlass_sm100_ex70_2sm.ptx.gz"));
+    let params = [1296, 1288].into_iter().map(|offset| ParamValue { name: "0".into(), offset, value: 1 }).collect();
+    let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 2, 1]), params, ..ImportOptions::default() };
+    group.bench_function("cutlass_sm100_ex70 (4 CTAs x 256 threads)", |b| b.iter(|| black_box(import(&ex70, &options).map(|i| i.text.len()))));
     group.finish();
 }
 

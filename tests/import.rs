@@ -239,16 +239,79 @@ fn tma_store_without_the_proxy_fence_races_at_its_ptx_lines() {
     }
 }
 
+/// The options example 70 needs: its cluster shape (2x2, static in the kernel but not a
+/// PTX directive) and two `Params` pointers set non-null so the epilogue reads C (the
+/// barrier counts depend on it).
+fn ex70_options() -> ImportOptions {
+    let param = |offset| ParamValue { name: "0".into(), offset, value: 1 };
+    ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 2, 1]), params: vec![param(1296), param(1288)], ..ImportOptions::default() }
+}
+
 #[test]
-fn cutlass_sm100_2sm_umma_stops_at_its_first_tcgen05_with_the_line() {
-    // Not followed yet: the error names the PTX line and the construct (docs/import.md).
+fn cutlass_sm100_2sm_umma_imports_its_tcgen05_pipeline() {
     let text = gunzip(include_bytes!("import/cutlass_sm100_ex70_2sm.ptx.gz"));
-    let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 2, 1]), ..ImportOptions::default() };
-    let e = import(&text, &options).expect_err("tcgen05 is not followed yet");
-    assert_eq!(e.line, 1488, "{e}");
-    assert!(e.to_string().contains("`tcgen05.alloc.cta_group::2"), "{e}");
+    let imported = import(&text, &ex70_options()).expect("imports");
+    let t = &imported.text;
+    assert_eq!(imported.scenario.ctas.len(), 4);
+    // The leader's pair MMA names both CTAs' halves; its commit multicasts to both pairs'
+    // barriers; the TMA copies complete on the pair leader's barrier.
+    let mma = t.lines().find(|l| l.contains("tcgen05.mma.cta_group::2")).unwrap_or_else(|| panic!("no pair mma:\n{t}"));
+    assert!(mma.contains("_c0], [") && mma.contains("_c1], [") && mma.ends_with("# ptx 1676"), "{mma}");
+    let commit = t.lines().find(|l| l.contains("tcgen05.commit.cta_group::2.mbarrier::arrive::one.multicast::cluster")).expect("multicast commit");
+    assert!(["_c0]", "_c1]", "_c2]", "_c3]"].iter().all(|c| commit.contains(c)) && commit.ends_with("# ptx 1786"), "{commit}");
+    assert!(t.contains("tcgen05.alloc.cta_group::2.sync.aligned") && t.contains("tcgen05.dealloc.cta_group::2.sync.aligned 512"), "{t}");
+    assert!(t.lines().any(|l| l.starts_with("tmem ")), "TMEM locations:\n{t}");
+    assert!(t.contains(".cta_group::2 [") && imported.fixed.get(&889).is_some_and(|w| w.contains("pair leader")), "{:?}", imported.fixed);
+    // Cluster launch control's try_cancel is the bulk copy it acts as.
+    assert!(imported.fixed.get(&1357).is_some_and(|w| w.contains("try_cancel")), "{:?}", imported.fixed);
     // The kernel emits no tcgen05 thread-sync fences (reference §10 #30, §12 #19).
-    assert!(!text.contains("tcgen05.fence::"));
+    assert!(!text.contains("tcgen05.fence::") && !t.contains("tcgen05.fence::"));
+    // Without its cluster shape the pair's peer is not in the launch: an error naming the line.
+    let e = import(&text, &ImportOptions { cluster: None, ..ex70_options() }).expect_err("a pair needs two CTAs");
+    assert!(matches!(e.kind, ErrorKind::Launch(_)) && e.line == 1676, "{e}");
+}
+
+/// A hand-written sm_100a pipeline (tests/import/tcgen05_pipeline.ptx): an MMA warp's
+/// elected lane writes the accumulator twice, an epilogue warp reads it in between and
+/// frees it with `tcgen05.wait::ld`, `fence::before_thread_sync` and an arrive.
+const TC_PIPELINE: &str = include_str!("import/tcgen05_pipeline.ptx");
+
+#[test]
+fn tcgen05_pipeline_is_correct_and_without_its_wait_ld_races_at_its_ptx_lines() {
+    let imported = import(TC_PIPELINE, &opts(2)).expect("imports");
+    assert!(imported.text.contains("tmem tmem @cta0 = 0 size 64"), "the idesc's N=64 columns:\n{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?}: {:?}", report.mode, report.findings);
+    }
+    let wait = line_of(TC_PIPELINE, "tcgen05.wait::ld");
+    let buggy = edit_line(TC_PIPELINE, wait, "tcgen05.wait::ld.sync.aligned;", "");
+    let imported = import(&buggy, &opts(2)).expect("imports");
+    let ld = line_of(TC_PIPELINE, "tcgen05.ld.sync.aligned");
+    let second_mma = TC_PIPELINE.lines().enumerate().filter(|(_, l)| l.contains("tcgen05.mma")).nth(1).map(|(i, _)| i + 1).expect("two mmas");
+    for report in both_modes(&imported) {
+        let f = &report.findings[0];
+        assert_eq!(f.kind, FindingKind::Race, "{:?}: {}", report.mode, f.message);
+        assert_eq!(ptx_lines_of(&imported, &report)[..2], [second_mma, ld], "{:?}", report.mode);
+        assert!(report.findings.iter().any(|f| f.explanation.contains("tcgen05.wait::ld")), "{:?}", report.findings);
+    }
+}
+
+#[test]
+fn tcgen05_without_the_after_thread_sync_fence_fails_strict_and_passes_pragmatic() {
+    // Reference §10 #30 / §12 #19, CUTLASS's sm100 pattern: the wait alone orders the MMA
+    // before the load only if release/acquire stands in for the thread-sync fence.
+    let ld = line_of(TC_PIPELINE, "tcgen05.ld.sync.aligned");
+    let buggy = edit_line(TC_PIPELINE, ld - 1, "tcgen05.fence::after_thread_sync;", "");
+    let imported = import(&buggy, &opts(2)).expect("imports");
+    let reports = both_modes(&imported);
+    assert_eq!(reports[0].verdict, Verdict::Correct, "pragmatic: {:?}", reports[0].findings);
+    assert_ne!(reports[1].verdict, Verdict::Correct, "strict");
+    // Strict's first finding is the load at its PTX line, which no thread-sync fence
+    // orders after the wait (nor after the alloc across `bar.sync`): the missing fence.
+    let f = &reports[1].findings[0];
+    assert!(matches!(f.kind, FindingKind::Race | FindingKind::Undefined), "{:?}: {}", f.kind, f.message);
+    assert_eq!(ptx_lines_of(&imported, &reports[1]), vec![ld], "{}", f.message);
+    assert!(f.explanation.contains("tcgen05.fence::after_thread_sync"), "{}", f.explanation);
 }
 
 #[test]

@@ -300,7 +300,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
             };
             let sep = if role.ends_with(|c: char| c.is_ascii_digit()) { "_" } else { "" };
             let mut name = if n > 1 || role != base { format!("{role}{sep}{k}") } else { role };
-            if let (Region::Shared { cta, .. }, true) = (region, ctas > 1) {
+            if let (Region::Shared { cta, .. } | Region::Tmem { cta }, true) = (region, ctas > 1) {
                 name = format!("{name}_c{cta}");
             }
             locs.push(Loc { name, region, start: *s, end: *e });
@@ -367,6 +367,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         let size = (l.end - l.start).max(1);
         match l.region {
             Region::Shared { cta, .. } => out.push_str(&format!("shared {} @{} size {size}\n", l.name, cta_name(cta))),
+            Region::Tmem { cta } => out.push_str(&format!("tmem {} @{} size {size}\n", l.name, cta_name(cta))),
             _ => out.push_str(&format!("global {} size {size}\n", l.name)),
         }
     }
@@ -381,7 +382,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         let tname = if names.ctas > 1 { format!("c{}_{}", t.cta, t.name) } else { t.name.clone() };
         out.push_str(&format!("\nthread {tname} @{} lanes {}:\n", cta_name(t.cta), t.lanes));
         let mut tl = Vec::new();
-        for s in &t.steps {
+        for s in &coalesce(&t.steps, &locs) {
             // A data access of several lanes covering part of its location becomes one
             // access per 16 (or W) bytes, so the lanes' bytes stay apart from others'.
             if let (Class::Data, [Obj::Mem { span, width: Some(w) }]) = (s.op.class, s.op.objs.as_slice()) {
@@ -452,6 +453,37 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
     Ok(Emitted { text: out, lines })
 }
 
+/// Runs of a thread's data accesses with nothing between them, of one kind (`ld` or `st`
+/// with one width) into one location, each starting where the run so far ends, become
+/// one access of the bytes they cover, at the run's first PTX line.
+/// Any other thread's access that races with one of them races with the union, and no
+/// synchronization sits between them, so findings stay the same; the scenario stays small
+/// (a CUTLASS epilogue moves a tile through shared memory 16 bytes a lane at a time).
+fn coalesce(steps: &[super::merge::Step], locs: &[Loc]) -> Vec<super::merge::Step> {
+    let loc_of = |span: &Span| locs.iter().find(|l| l.region == span.region && l.start <= span.start && span.start < l.end);
+    let mut out: Vec<super::merge::Step> = Vec::new();
+    for s in steps {
+        if let (Some(last), Class::Data, [Obj::Mem { span, width: Some(w) }]) = (out.last_mut(), s.op.class, s.op.objs.as_slice()) {
+            let kind = |text: &str| text.split(' ').next().map(str::to_string);
+            if let (Class::Data, [Obj::Mem { span: prev, width: Some(pw) }]) = (last.op.class, last.op.objs.as_slice()) {
+                let same_loc = match (loc_of(prev), loc_of(span)) {
+                    (Some(a), Some(b)) => a.region == b.region && a.start == b.start,
+                    _ => false,
+                };
+                let touching = span.start == prev.start + prev.len;
+                if span.exact && prev.exact && pw == w && kind(&last.op.text) == kind(&s.op.text) && same_loc && touching {
+                    let end = (prev.start + prev.len).max(span.start + span.len);
+                    let merged = Span { len: end - prev.start, ..*prev };
+                    last.op.objs = vec![Obj::Mem { span: merged, width: Some(*w) }];
+                    continue;
+                }
+            }
+        }
+        out.push(s.clone());
+    }
+    out
+}
+
 /// Bytes `start .. start + len` of a location as the aligned 16-, 8- and 4-byte pieces a
 /// `cp.async` can copy, (offset, length); `None` if they do not cut so.
 fn copy_pieces(start: i64, len: i64) -> Option<Vec<(i64, i64)>> {
@@ -481,6 +513,8 @@ fn region_name(region: Region, names: &Names) -> String {
             format!("tmap_{p}_at{field}")
         }
         Region::GlobalVar { idx } => names.globals.get(idx as usize).map_or("gmem".to_string(), |n| short_name(n)),
+        Region::Tmem { .. } => "tmem".into(),
+        Region::CancelResponse => "cancel_response".into(),
     }
 }
 

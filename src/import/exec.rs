@@ -32,6 +32,11 @@ pub enum Region {
     /// A tensor map: the parameter bytes at `field` of parameter `idx`.
     Tensormap { idx: u32, field: i64 },
     GlobalVar { idx: u32 },
+    /// The response a `clusterlaunchcontrol.try_cancel` brings (written like a bulk copy's).
+    CancelResponse,
+    /// Tensor memory of CTA `cta`; spans count columns (lanes are not told apart: the
+    /// warps of an epilogue read their own lane quarters of the same columns).
+    Tmem { cta: u32 },
 }
 
 /// Bytes of a region an event touches. When `exact` is false the address was computed
@@ -138,6 +143,9 @@ pub struct Ctx<'c, 'a> {
     /// Launch index of the first CTA of the running CTA's cluster.
     pub cluster_base: u32,
     pub reg_names: &'c std::collections::HashSet<&'a str>,
+    /// Shared words (symbol, offset) a `tcgen05.alloc` of this CTA wrote its TMEM address
+    /// to: a later load of one reads column 0 (the CTA's first allocation starts there).
+    pub tmem_slots: std::cell::RefCell<std::collections::HashSet<(u32, i64)>>,
 }
 
 /// Decisions on unknown branches, shared by the lanes of a warp so they agree.
@@ -1193,7 +1201,7 @@ impl<'c, 'a> Lane<'c, 'a> {
                 sync(format!("bar.{kind} {id}{count}"), vec![])
             }
             "mbarrier" => self.mbarrier(instr, &mods, &sem, &scope, space, notes).map(Handled::from),
-            "cp" => self.copy(instr, &mods, space).map(Handled::from),
+            "cp" => self.copy(instr, &mods, notes).map(Handled::from),
             "wgmma" => {
                 let text = match mods.first().copied() {
                     Some("fence") => "wgmma.fence.sync.aligned".to_string(),
@@ -1225,8 +1233,10 @@ impl<'c, 'a> Lane<'c, 'a> {
                 };
                 sync(text, vec![])
             }
-            "tcgen05" | "tensormap" | "multimem" | "tex" | "tld4" | "suld" | "sust" | "sured" | "suq" | "txq"
-            | "clusterlaunchcontrol" | "wmma" | "alloca" | "stacksave" | "stackrestore" => Err(unsupported(line, format!("`{op}`"))),
+            "tcgen05" => self.tcgen05(instr, &mods, notes).map(Handled::from),
+            "clusterlaunchcontrol" => self.launch_control(instr, &mods, notes).map(Handled::from),
+            "tensormap" | "multimem" | "tex" | "tld4" | "suld" | "sust" | "sured" | "suq" | "txq"
+            | "wmma" | "alloca" | "stacksave" | "stackrestore" => Err(unsupported(line, format!("`{op}`"))),
             _ => Ok(Handled::NotMine),
         }
     }
@@ -1289,6 +1299,11 @@ impl<'c, 'a> Lane<'c, 'a> {
         let Some(obj) = self.data(addr, width as i64, Some(width), line, notes)? else {
             return Ok(None);
         };
+        if let (Some(dst), Obj::Mem { span: Span { region: Region::Shared { sym, cta }, start, exact: true, .. }, .. }) = (dst, obj) {
+            if head == "ld" && cta == self.cta_of(None) && self.ctx.tmem_slots.borrow().contains(&(sym, start)) {
+                self.set(dst, Val::Known(0));
+            }
+        }
         let is_shared = matches!(obj, Obj::Mem { span: Span { region: Region::Shared { .. }, .. }, .. });
         let space = if space.is_empty() && !is_shared { ".global" } else { space };
         let bsuffix = format!(".b{}", width * 8);
@@ -1414,12 +1429,11 @@ impl<'c, 'a> Lane<'c, 'a> {
         }
     }
 
-    fn copy(&mut self, instr: &'a Instr, mods: &[&str], space: &str) -> Result<Option<Op>, ImportError> {
+    fn copy(&mut self, instr: &'a Instr, mods: &[&str], notes: &mut Notes) -> Result<Option<Op>, ImportError> {
         let line = instr.line;
         let op = instr.op.as_str();
         let a = &instr.args;
         let has = |m: &str| mods.contains(&m);
-        let _ = space;
         let sync = |text: String, objs: Vec<Obj>| Ok(Some(Op { text, objs, class: Class::Sync }));
         let reduce = op.starts_with("cp.reduce");
         // The modifiers after `async` (`cp.async.wait_group`) or after `bulk`.
@@ -1501,8 +1515,13 @@ impl<'c, 'a> Lane<'c, 'a> {
         // Into shared memory, completing on an mbarrier.
         let from_shared = mods.iter().filter(|m| m.starts_with("shared")).count() == 2;
         let multicast = has("multicast::cluster");
-        if has("cta_group::2") {
-            return Err(unsupported(line, format!("`{op}` (a CTA-pair copy)")));
+        // `.cta_group::2`: the copy completes on the barrier of its destination's pair
+        // leader (the even rank). The PTX names that CTA by the address's peer bit, which
+        // CUTLASS clears; the importer's shared addresses carry no CTA bits, so it takes
+        // the leader's barrier, and the header says so.
+        let pair = has("cta_group::2");
+        if pair && !self.probe {
+            notes.fixed.insert(line, "a .cta_group::2 copy: it completes on the barrier of its destination's pair leader (CUTLASS clears the peer bit)".into());
         }
         let dst = self.shared_at(self.address(a.first().unwrap_or(&Arg::Sink)));
         let (src_obj, size_arg, bar_idx) = if tensor {
@@ -1539,11 +1558,16 @@ impl<'c, 'a> Lane<'c, 'a> {
         let mut objs = Vec::new();
         let bytes = size_arg.map_or("{tx}".to_string(), |s| s.to_string());
         let dirs = if from_shared { ".shared::cluster.shared::cta" } else { ".shared::cluster.global" };
-        let mut text = format!("{prefix}{dirs}.mbarrier::complete_tx::bytes{}{red}", if multicast { ".multicast::cluster" } else { "" });
+        let mut text = format!(
+            "{prefix}{dirs}.mbarrier::complete_tx::bytes{}{red}{}",
+            if multicast { ".multicast::cluster" } else { "" },
+            if pair { ".cta_group::2" } else { "" }
+        );
         for (i, rank) in ranks.iter().enumerate() {
-            let cta = self.ctx.cluster_base + rank;
+            let cta = self.cluster_cta(*rank, line)?;
             let d = Obj::Mem { span: Span { region: Region::Shared { sym: dsym, cta }, start: doff, len, exact: true }, width: None };
-            let b = Obj::Bar { cta, sym: bsym, off: boff };
+            let bar_cta = if pair { self.ctx.cluster_base + (rank & !1) } else { cta };
+            let b = Obj::Bar { cta: bar_cta, sym: bsym, off: boff };
             if i == 0 {
                 objs.extend([d, src_obj, b]);
                 text.push_str(&format!(" [{{0}}], [{{1}}], {bytes}, [{{2}}]"));
@@ -1585,6 +1609,237 @@ impl<'c, 'a> Lane<'c, 'a> {
                 Ok(Obj::Mem { span: Span { region: Region::ParamPtr { idx, field }, start: 0, len: 1, exact: false }, width: None })
             }
             _ => Err(unknown(line, "the tensor map a tensor copy uses")),
+        }
+    }
+}
+
+/// `obj` in CTA `cta` of the launch: the same bytes of the other CTA of a pair.
+fn on_cta(obj: Obj, cta: u32) -> Obj {
+    match obj {
+        Obj::Mem { span, width } => {
+            let region = match span.region {
+                Region::Shared { sym, .. } => Region::Shared { sym, cta },
+                Region::Tmem { .. } => Region::Tmem { cta },
+                other => other,
+            };
+            Obj::Mem { span: Span { region, ..span }, width }
+        }
+        Obj::Bar { sym, off, .. } => Obj::Bar { cta, sym, off },
+    }
+}
+
+impl<'c, 'a> Lane<'c, 'a> {
+    /// The launch index of rank `rank` of this lane's cluster, or an error naming the line
+    /// when the cluster run has no such CTA (a kernel built for a larger cluster).
+    fn cluster_cta(&self, rank: u32, line: usize) -> Result<u32, ImportError> {
+        let size: u32 = self.id.cluster_dims.iter().product();
+        if rank < size {
+            Ok(self.ctx.cluster_base + rank)
+        } else {
+            Err(ImportError::at(line, ErrorKind::Launch(format!("the instruction names CTA rank {rank} of a cluster of {size}: give --cluster the kernel's cluster shape"))))
+        }
+    }
+
+    /// `tcgen05.*` (reference §8). A TMEM address is a number whose low 16 bits are the
+    /// column; the importer takes a CTA's allocation to start at column 0 (see
+    /// [`Ctx::tmem_slots`]), so the columns an accumulator stage uses name its location.
+    fn tcgen05(&mut self, instr: &'a Instr, mods: &[&str], notes: &mut Notes) -> Result<Option<Op>, ImportError> {
+        let line = instr.line;
+        let op = instr.op.as_str();
+        let a = &instr.args;
+        let has = |m: &str| mods.contains(&m);
+        let group = if has("cta_group::2") { 2 } else { 1 };
+        let sync = |text: String, objs: Vec<Obj>| Ok(Some(Op { text, objs, class: Class::Sync }));
+        let kind = mods.first().copied().unwrap_or("");
+        let regs = |arg: Option<&'a Arg>| -> Vec<&'a Arg> {
+            match arg {
+                Some(Arg::Vector(items)) => items.iter().collect(),
+                Some(x) => vec![x],
+                None => vec![],
+            }
+        };
+        match kind {
+            "alloc" => {
+                let dst = self.address(a.first().unwrap_or(&Arg::Sink));
+                let slot = self.shared_data(dst, 4, Some(4), line, "the word receiving the TMEM address")?;
+                if let Obj::Mem { span: Span { region: Region::Shared { sym, .. }, start, exact: true, .. }, .. } = slot {
+                    self.ctx.tmem_slots.borrow_mut().insert((sym, start));
+                }
+                let cols = self.known(a.get(1), line, "the TMEM column count")?;
+                sync(format!("tcgen05.alloc.cta_group::{group}.sync.aligned.shared::cta.b32 [{{0}}], {cols}"), vec![slot])
+            }
+            "dealloc" => {
+                let cols = self.known(a.get(1), line, "the TMEM column count")?;
+                sync(format!("tcgen05.dealloc.cta_group::{group}.sync.aligned {cols}"), vec![])
+            }
+            "relinquish_alloc_permit" => sync(format!("tcgen05.relinquish_alloc_permit.cta_group::{group}.sync.aligned"), vec![]),
+            "fence::before_thread_sync" | "fence::after_thread_sync" => sync(format!("tcgen05.{kind}"), vec![]),
+            "wait::ld" | "wait::st" => sync(format!("tcgen05.{kind}.sync.aligned"), vec![]),
+            "ld" => {
+                let dsts = regs(a.first());
+                for d in &dsts {
+                    self.set(d, Val::Unknown);
+                }
+                // `.32x32b`: one column per destination register; other shapes name the
+                // location holding their first column.
+                let cols = has("32x32b").then_some(dsts.len() as i64);
+                let t = self.tmem(a.get(1), cols, line, notes)?;
+                let reg = dsts.first().map_or_else(|| "r".to_string(), |r| reg_text(r));
+                sync(format!("tcgen05.ld.sync.aligned {reg}, [{{0}}]"), vec![t])
+            }
+            "st" => {
+                let cols = has("32x32b").then_some(regs(a.get(1)).len() as i64);
+                let t = self.tmem(a.first(), cols, line, notes)?;
+                sync("tcgen05.st.sync.aligned [{0}], 1".into(), vec![t])
+            }
+            "cp" => {
+                let t = self.tmem(a.first(), None, line, notes)?;
+                let src = self.descriptor(self.val(a.get(1).unwrap_or(&Arg::Sink)));
+                let src = self.shared_data(src, 1, None, line, "the tcgen05.cp source descriptor")?;
+                sync(format!("tcgen05.cp.cta_group::{group} [{{0}}], [{{1}}]"), vec![t, src])
+            }
+            "shift" => {
+                let t = self.tmem(a.first(), None, line, notes)?;
+                sync(format!("tcgen05.shift.cta_group::{group}.down [{{0}}]"), vec![t])
+            }
+            "mma" => self.tc_mma(instr, group, notes),
+            "commit" => {
+                let addr = a.first().map_or(Val::Unknown, |x| self.address(x));
+                let bar = self.bar(addr, line)?;
+                let space = if has("shared::cluster") { ".shared::cluster" } else { "" };
+                let mut objs = vec![bar];
+                if has("multicast::cluster") {
+                    let mask = self.known(a.get(1), line, "the commit's multicast CTA mask")? as u64 & 0xffff;
+                    objs = (0..16u32)
+                        .filter(|r| mask >> r & 1 == 1)
+                        .map(|r| self.cluster_cta(r, line).map(|c| on_cta(bar, c)))
+                        .collect::<Result<_, _>>()?;
+                    if objs.is_empty() {
+                        return Err(unknown(line, "a multicast CTA mask naming no CTA"));
+                    }
+                }
+                let multicast = if objs.len() > 1 { ".multicast::cluster" } else { "" };
+                let list: Vec<String> = (0..objs.len()).map(|i| format!("[{{{i}}}]")).collect();
+                let text = format!("tcgen05.commit.cta_group::{group}.mbarrier::arrive::one{space}{multicast}.b64 {}", list.join(", "));
+                sync(text, objs)
+            }
+            _ => Err(unsupported(line, format!("`{op}`"))),
+        }
+    }
+
+    /// `tcgen05.mma[.sp][.ws] [d], a-desc|[a-tmem], b-desc, [sp-meta,] idesc, ...`: the
+    /// accumulator's columns come from the instruction descriptor's N (bits 17–22, N/8).
+    /// With `.cta_group::2` the pair's MMA also reads the peer CTA's halves at the same
+    /// shared offsets and writes its accumulator at the same columns.
+    fn tc_mma(&mut self, instr: &'a Instr, group: u32, notes: &mut Notes) -> Result<Option<Op>, ImportError> {
+        let line = instr.line;
+        let a = &instr.args;
+        let idesc = a.iter().skip(3).find(|x| matches!(x, Arg::Reg(_) | Arg::Imm(_))).map(|x| self.val(x));
+        let cols = match idesc {
+            Some(Val::Known(d)) if (d >> 17) & 0x3f != 0 => Some(((d >> 17) & 0x3f) << 3),
+            _ => {
+                if !self.probe {
+                    notes.fixed.insert(line, "tcgen05.mma with an unknown instruction descriptor: it writes the TMEM location holding its first column".into());
+                }
+                None
+            }
+        };
+        let d = self.tmem(a.first(), cols, line, notes)?;
+        let b = self.descriptor(self.val(a.get(2).unwrap_or(&Arg::Sink)));
+        let b = self.shared_data(b, 1, None, line, "the tcgen05.mma B descriptor")?;
+        let a_obj = match a.get(1) {
+            Some(Arg::Mem { .. }) => {
+                // A in tensor memory: the MMA reads only B from shared memory.
+                if !self.probe {
+                    notes.fixed.insert(line, "tcgen05.mma with A in tensor memory: its shared-memory operands are B's, named twice".into());
+                }
+                b
+            }
+            Some(x) => {
+                let v = self.descriptor(self.val(x));
+                self.shared_data(v, 1, None, line, "the tcgen05.mma A descriptor")?
+            }
+            None => return Err(unsupported(line, "a tcgen05.mma without operands")),
+        };
+        if group == 2 {
+            let peer = self.cluster_cta(self.id.rank ^ 1, line)?;
+            let objs = vec![d, a_obj, b, on_cta(d, peer), on_cta(a_obj, peer), on_cta(b, peer)];
+            return Ok(Some(Op { text: "tcgen05.mma.cta_group::2 [{0}], [{1}], [{2}], ([{3}], [{4}], [{5}])".into(), objs, class: Class::Sync }));
+        }
+        Ok(Some(Op { text: "tcgen05.mma.cta_group::1 [{0}], [{1}], [{2}]".into(), objs: vec![d, a_obj, b], class: Class::Sync }))
+    }
+
+    /// The TMEM columns `[taddr]` names: `cols` columns from its column, or the location
+    /// holding that column when the width is not known.
+    fn tmem(&self, arg: Option<&Arg>, cols: Option<i64>, line: usize, notes: &mut Notes) -> Result<Obj, ImportError> {
+        let region = Region::Tmem { cta: self.cta_of(None) };
+        let span = match arg.map(|x| self.address(x)) {
+            Some(Val::Known(t)) => {
+                let col = t & 0xffff;
+                match cols {
+                    Some(n) if (1..=512).contains(&n) => Span { region, start: col, len: n, exact: true },
+                    _ => Span { region, start: col, len: 1, exact: false },
+                }
+            }
+            _ => {
+                if !self.probe {
+                    notes.fixed.insert(line, "a TMEM address the importer cannot follow (not loaded from a tcgen05.alloc's word after it ran): the access names the CTA's first TMEM location".into());
+                }
+                Span { region, start: 0, len: 1, exact: false }
+            }
+        };
+        Ok(Obj::Mem { span, width: None })
+    }
+}
+
+impl<'c, 'a> Lane<'c, 'a> {
+    /// `clusterlaunchcontrol.*` (cluster launch control): `try_cancel` writes a 16-byte
+    /// response into shared memory in the async proxy and completes 16 bytes on an
+    /// mbarrier, in every CTA of the cluster with `.multicast::cluster::all`; it is written
+    /// as the bulk copy that does the same. `query_cancel` decodes a response already in
+    /// registers: its results are unknown.
+    fn launch_control(&mut self, instr: &'a Instr, mods: &[&str], notes: &mut Notes) -> Result<Option<Op>, ImportError> {
+        let line = instr.line;
+        let a = &instr.args;
+        match mods.first().copied() {
+            Some("query_cancel") => {
+                match a.first() {
+                    Some(Arg::Vector(items)) => items.iter().for_each(|r| self.set(r, Val::Unknown)),
+                    Some(r) => self.set(r, Val::Unknown),
+                    None => {}
+                }
+                notes.skipped += u64::from(!self.probe);
+                Ok(None)
+            }
+            Some("try_cancel") => {
+                let resp = self.address(a.first().unwrap_or(&Arg::Sink));
+                let resp = self.shared_data(resp, 16, None, line, "the cancel response")?;
+                let bar = self.bar(a.get(1).map_or(Val::Unknown, |x| self.address(x)), line)?;
+                let src = Obj::Mem { span: Span { region: Region::CancelResponse, start: 0, len: 16, exact: true }, width: None };
+                let ranks: Vec<u32> = if mods.contains(&"multicast::cluster::all") {
+                    (0..self.id.cluster_dims.iter().product::<u32>()).collect()
+                } else {
+                    vec![self.id.rank]
+                };
+                if !self.probe {
+                    notes.fixed.insert(line, "clusterlaunchcontrol.try_cancel: written as the bulk copy it acts as (16 response bytes, complete-tx on the barrier)".into());
+                }
+                let multicast = if ranks.len() > 1 { ".multicast::cluster" } else { "" };
+                let mut text = format!("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} [{{0}}], [{{1}}], 16, [{{2}}]");
+                let mut objs = Vec::new();
+                for (i, r) in ranks.iter().enumerate() {
+                    let cta = self.ctx.cluster_base + r;
+                    if i == 0 {
+                        objs.extend([on_cta(resp, cta), src, on_cta(bar, cta)]);
+                    } else {
+                        let n = objs.len();
+                        objs.extend([on_cta(resp, cta), on_cta(bar, cta)]);
+                        text.push_str(&format!(", ([{{{n}}}], [{{{}}}])", n + 1));
+                    }
+                }
+                Ok(Some(Op { text, objs, class: Class::Sync }))
+            }
+            _ => Err(unsupported(line, format!("`{}`", instr.op))),
         }
     }
 }

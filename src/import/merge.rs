@@ -177,7 +177,7 @@ pub fn merge(cta: u32, name: &str, lanes: &[Vec<Event>], barrier_id: &mut dyn Fn
             None => parts.push((sig, vec![l])),
         }
     }
-    let needs_barrier = at.iter().any(|g| g.iter().any(|(_, ops)| ops[0].class == Class::WarpBarrier));
+    let needs_barrier = at.iter().any(|g| g.iter().any(|(ls, ops)| ops[0].class == Class::WarpBarrier || (ls.len() == total && is_tmem_collective(ops[0]))));
     let bar = if needs_barrier {
         Some(barrier_id().ok_or_else(|| {
             ImportError::at(0, ErrorKind::Unsupported(format!("{name}: no free named barrier id for its `bar.warp.sync`")))
@@ -200,6 +200,25 @@ pub fn merge(cta: u32, name: &str, lanes: &[Vec<Event>], barrier_id: &mut dyn Fn
                 steps.push(Step { line: lines[i], op: Op { text: format!("bar.sync {id}, {total}"), objs: vec![], class: Class::Sync }, count: 1 });
                 continue;
             }
+            // A warp's TMEM allocation is one operation of all its lanes: the thread of
+            // its lowest lane runs it, the others meet it at a named barrier (after an
+            // alloc, before a dealloc or relinquish), as `.sync.aligned` converges them.
+            if glanes.len() == total && is_tmem_collective(mine[0]) {
+                let id = bar.unwrap_or(15);
+                let meet = Step { line: lines[i], op: Op { text: format!("bar.sync {id}, {total}"), objs: vec![], class: Class::Sync }, count: 1 };
+                let alloc = mine[0].text.starts_with("tcgen05.alloc");
+                if !alloc {
+                    steps.push(meet.clone());
+                }
+                if set.contains(&glanes[0]) {
+                    let (op, count) = unite(&mine, mine.len() as u32);
+                    steps.push(Step { line: lines[i], op, count });
+                }
+                if alloc {
+                    steps.push(meet);
+                }
+                continue;
+            }
             let (op, count) = unite(&mine, mine.len() as u32);
             steps.push(Step { line: lines[i], op, count });
         }
@@ -209,6 +228,11 @@ pub fn merge(cta: u32, name: &str, lanes: &[Vec<Event>], barrier_id: &mut dyn Fn
         threads.push(Thread { cta, name: label, lanes: ls.len() as u32, steps });
     }
     Ok(threads)
+}
+
+/// `tcgen05.alloc`/`dealloc`/`relinquish_alloc_permit`: warp-collective, issued once.
+fn is_tmem_collective(op: &Op) -> bool {
+    ["tcgen05.alloc", "tcgen05.dealloc", "tcgen05.relinquish_alloc_permit"].iter().any(|p| op.text.starts_with(p))
 }
 
 /// A lane's data access another lane's signal may need ordered: shared memory, or a

@@ -217,6 +217,7 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
             iterations: options.iterations,
             cluster_base: cl * csize,
             reg_names: &reg_names,
+            tmem_slots: Default::default(),
             shared_base: shared_base.clone(),
         };
         let rank_in = [rank % cluster[0], (rank / cluster[0]) % cluster[1], rank / (cluster[0] * cluster[1])];

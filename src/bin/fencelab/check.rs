@@ -250,7 +250,7 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
             if o.unreached {
                 say!("      -  {vals}  (allowed by the axioms; no interleaving reaches it)");
             } else {
-                say!("  {:>5}  {vals}", o.count);
+                say!("  {:>5}  {vals}", paths_text(o.count));
             }
         }
     }
@@ -301,4 +301,27 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
         "mode_note": report.mode_note,
         "stats": { "states": report.stats.states, "transitions": report.stats.transitions, "complete": report.stats.complete, "ms": ms },
     })
+}
+
+/// An outcome's count of interleavings reaching it. The checker adds them up saturating,
+/// and a scenario of a real kernel (the imported relay pipeline) has more than a `u64`
+/// holds: the saturated count is shown as what it is, not as 18446744073709551615.
+fn paths_text(count: u64) -> String {
+    if count == u64::MAX {
+        ">2^64".into()
+    } else {
+        count.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paths_text;
+
+    #[test]
+    fn a_saturated_interleaving_count_is_shown_as_saturated() {
+        assert_eq!(paths_text(12), "12");
+        assert_eq!(paths_text(u64::MAX - 1), "18446744073709551614");
+        assert_eq!(paths_text(u64::MAX), ">2^64");
+    }
 }

@@ -89,19 +89,13 @@ pub fn Lanes(
 }
 
 /// After each step, every lane that scrolls its program (a short dock) scrolls so that its
-/// next instruction is in its view. A new line-up of agents (another scenario) opens the
-/// strip on its first lane: the strip element outlives sessions, and kept the last one's
-/// sideways scroll.
+/// next instruction is in its view.
 fn keep_current_lines_in_view(lanes: NodeRef<leptos::html::Div>, agents: Memo<Vec<AgentView>>) {
-    Effect::new(move |before: Option<Vec<String>>| {
-        let names: Vec<String> = agents.with(|agents| agents.iter().map(|a| a.name.clone()).collect());
-        let new_line_up = before.as_ref() != Some(&names);
+    Effect::new(move |_| {
+        agents.track();
         request_animation_frame(move || {
             // The lanes may be gone by the next frame (the learner left the page).
             let Some(lanes) = lanes.try_get_untracked().flatten() else { return };
-            if new_line_up {
-                lanes.set_scroll_left(0);
-            }
             let mut lane = lanes.first_element_child();
             while let Some(element) = lane {
                 lane = element.next_element_sibling();
@@ -114,7 +108,6 @@ fn keep_current_lines_in_view(lanes: NodeRef<leptos::html::Div>, agents: Memo<Ve
                 }
             }
         });
-        names
     });
 }
 

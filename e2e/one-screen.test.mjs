@@ -263,6 +263,12 @@ describe("one screen per step", { skip: skip ?? false }, () => {
                 await strip.locator(".lane").first().waitFor();
                 await page.waitForTimeout(100);
                 assert.equal(await strip.evaluate((el) => el.scrollLeft), 0, `${id} at ${viewport.width}×${viewport.height}: the strip starts at its first lane`);
+                // A click in the first lane, then → steps: the keys step, they do not also
+                // scroll the strip (the browser's arrow keys scroll the last scroller clicked).
+                await strip.locator(".lane .lane-name").first().click();
+                await press(page, "ArrowRight", 3);
+                await page.waitForTimeout(100);
+                assert.equal(await strip.evaluate((el) => el.scrollLeft), 0, `${id} at ${viewport.width}×${viewport.height}: → leaves the strip on its first lane`);
                 // The learner looks at the last lane (a tap on an async agent's move) before
                 // opening the next scenario.
                 await strip.evaluate((el) => { el.scrollLeft = el.scrollWidth; });

@@ -288,4 +288,30 @@ describe("step effect", { skip: skip ?? false }, () => {
         assert.deepEqual(problems, []);
         await page.close();
     });
+
+    test("a TMA store: its fence.proxy.async is drawn at the boundary, and the agent's progress moves", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        await loadTemplate(page, "tma-store");
+        await page.evaluate(() => document.activeElement?.blur());
+        await page.keyboard.press("End");
+        const last = Number(await page.getByLabel("Jump to step").inputValue());
+        await page.keyboard.press("Home");
+        const dock = page.locator("[data-step-dock] [data-step-effect]");
+        let crossed = 0;
+        const stages = [];
+        for (let at = 1; at <= last; at++) {
+            await page.keyboard.press("ArrowRight");
+            const boundary = dock.locator(".fx-proxy-crossed");
+            if ((await boundary.count()) > 0) {
+                crossed += 1;
+                assert.match(await boundary.innerText(), /generic proxy[\s\S]*fence\.proxy\.async[\s\S]*async proxy/);
+            }
+            for (const op of await dock.locator(".fx-op").all()) stages.push(Number(await op.getAttribute("data-op-stage")));
+        }
+        assert.equal(crossed, 1, "the one proxy fence crosses the boundary at its step");
+        assert.ok(stages.includes(1) && stages.includes(3), `the bulk copy is seen issued and completed: ${stages}`);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
 });

@@ -10,6 +10,9 @@ import { launch, loadTemplate, openExplorer } from "./harness.mjs";
 const dir = process.argv[2] ?? "e2e/screenshots/step-screens";
 mkdirSync(dir, { recursive: true });
 const browser = await launch();
+// A theme switch fades the lanes' colours (a 250 ms transition): shots wait it out, or
+// they show a lane half way between the palettes.
+const settled = (page) => page.waitForTimeout(300);
 const take = (page, agent, label) => page.locator(`[data-region="lanes"] [data-agent="${agent}"] button.choice`, { hasText: label }).first().click();
 try {
     const { page } = await openExplorer(browser);
@@ -28,6 +31,7 @@ try {
         await page.waitForTimeout(400);
         for (const theme of ["light", "dark"]) {
             await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+            await settled(page);
             await page.screenshot({ path: join(dir, `mp-stale-${theme}-${size}.png`) });
         }
         await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
@@ -41,6 +45,7 @@ try {
         await page.waitForTimeout(400);
         for (const theme of ["light", "dark"]) {
             await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+            await settled(page);
             await page.screenshot({ path: join(dir, `tma-complete-${theme}-${size}.png`) });
         }
         await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
@@ -57,6 +62,7 @@ try {
         await page.waitForTimeout(400);
         for (const theme of ["light", "dark"]) {
             await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+            await settled(page);
             await page.screenshot({ path: join(dir, `wgmma-end-${theme}-${size}.png`) });
         }
         await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
@@ -70,11 +76,13 @@ try {
     await lanes.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(dir, "lesson7-light-desktop.png") });
     await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+    await settled(page);
     await page.screenshot({ path: join(dir, "lesson7-dark-desktop.png") });
     await page.setViewportSize({ width: 390, height: 844 });
     await lanes.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(dir, "lesson7-dark-phone.png") });
     await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
+    await settled(page);
     await page.screenshot({ path: join(dir, "lesson7-light-phone.png") });
     // Lesson 3's scope mismatch: the box the .cta release reached, the acquirer outside.
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -61,7 +61,15 @@ impl<'a> SourceLines<'a> {
     pub fn marks(&self, tape: &Tape, shown: Option<&Marked>) -> LineMarks {
         let stepper = tape.stepper();
         let agents = stepper.agents();
-        let just_ran = stepper.history().last().and_then(|event| self.line_of_event(&agents, event));
+        let just_ran = stepper.history().last().and_then(|event| {
+            self.line_of_event(&agents, event).or_else(|| {
+                // An async agent's last step leaves it done, and a done agent's view names no
+                // instruction: its issuer's line is in its view from just before that step.
+                let mut before = stepper.clone();
+                before.undo();
+                self.line_of_event(&before.agents(), event)
+            })
+        });
         let next = tape.next_step().and_then(|step| {
             let agent = agents.iter().find(|a| a.id == step.agent)?;
             let thread = issuing_thread(&agents, agent.id)?;
@@ -158,5 +166,20 @@ mod tests {
         tape.forward().expect("step");
         let one = lines.marks(&tape, None);
         assert_eq!((one.just_ran, one.next), (Some(7), Some(8)), "the first step moves the next arrow");
+    }
+
+    #[test]
+    fn every_step_of_every_template_marks_the_line_it_ran() {
+        // An async agent's last step (its completion) leaves it done; it still marks its
+        // issuer's line, so two steps in a row never look the same for want of a mark.
+        for template in crate::templates::TEMPLATES {
+            let l = loaded(template.source);
+            let lines = SourceLines::new(&l, template.source);
+            let mut tape = Tape::new(l.scenario.clone(), Mode::Strict).expect("tape");
+            while tape.forward().expect("step") {
+                let step = tape.position();
+                assert!(lines.marks(&tape, None).just_ran.is_some(), "{} step {step} marks no just-ran line", template.id);
+            }
+        }
     }
 }

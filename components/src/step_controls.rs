@@ -164,8 +164,16 @@ pub fn install_shortcuts(state: AppState) {
             return;
         }
         match ev.key().as_str() {
-            "ArrowRight" => step_forward(state),
-            "ArrowLeft" => step_back(state),
+            // Handled here, so not also the browser's: its arrow keys scroll the last
+            // scroller clicked, which is often the lanes strip, sideways off its first lane.
+            "ArrowRight" => {
+                ev.prevent_default();
+                step_forward(state);
+            }
+            "ArrowLeft" => {
+                ev.prevent_default();
+                step_back(state);
+            }
             "Home" => {
                 ev.prevent_default();
                 state.playing.set(false);

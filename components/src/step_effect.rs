@@ -223,7 +223,16 @@ fn edges_view(event: &EventView, reaches: &[Option<ScopeReach>]) -> impl IntoVie
             }
         })
         .collect_view();
-    let failed = event.failed_edges.iter().zip(reaches).map(|(f, r)| failed_view(f, r.clone())).collect_view();
+    // The core can name one failed edge twice (the same pair found by two of its rules):
+    // it is drawn once.
+    let failed = event
+        .failed_edges
+        .iter()
+        .zip(reaches)
+        .enumerate()
+        .filter(|(i, (f, _))| !event.failed_edges[..*i].contains(f))
+        .map(|(_, (f, r))| failed_view(f, r.clone()))
+        .collect_view();
     view! { {formed}{failed} }
 }
 

@@ -292,7 +292,8 @@ fn timeline(c: &mut Canvas, p: &Picture) {
     }
     c.y = top + p.agents.len() as i64 * 26 + 10;
     for e in &p.history {
-        for f in &e.failed_edges {
+        // One line per failed edge, though the core may name it twice.
+        for (_, f) in e.failed_edges.iter().enumerate().filter(|(i, f)| !e.failed_edges[..*i].contains(f)) {
             c.paragraph(MARGIN, WIDTH - 2 * MARGIN, BAD, &format!("✕ step {}: {} → {} ({}): {}", e.step + 1, f.from_agent, f.to_agent, f.cause, f.reason));
         }
     }

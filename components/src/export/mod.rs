@@ -80,7 +80,8 @@ pub fn witness_text(p: &Picture) -> String {
             let scope = edge.scope.clone().unwrap_or_default();
             out.push_str(&format!("     synchronizes-with: {} ⇢ {} ({} {scope})\n", edge.from_agent, edge.to_agent, edge.kind));
         }
-        for f in &e.failed_edges {
+        // One line per failed edge, though the core may name it twice.
+        for (_, f) in e.failed_edges.iter().enumerate().filter(|(i, f)| !e.failed_edges[..*i].contains(f)) {
             out.push_str(&format!("     no synchronization {} ⇢ {} ({}): {}\n", f.from_agent, f.to_agent, f.cause, plain(&f.reason)));
         }
         for r in e.reads.iter().filter_map(|r| r.stale.as_ref().map(|s| (r, s))) {
@@ -261,5 +262,29 @@ mod tests {
         assert!(text.starts_with("fencelab: Message passing in one CTA with a relaxed flag: pragmatic mode, step 4 of 4\n"), "{text}");
         assert!(text.contains("  4. consumer: ld.shared::cta r1, [data]"), "{text}");
         assert!(text.contains("consumer read data = 0 (stale: 42 by producer not seen)"), "{text}");
+    }
+
+    #[test]
+    fn a_failed_edge_the_core_names_twice_is_drawn_and_listed_once() {
+        // Lesson 3's first scenario: the .cta release read from another CTA.
+        let src = "cta A\ncta B\nglobal data = 0\nglobal flag = 0\nthread producer @A:\n    st.global [data], 42\n    st.release.cta.global [flag], 1\nthread consumer @B:\n    wait ld.acquire.gpu.global r1, [flag] == 1\n    ld.global r0, [data]\n";
+        let loaded = fencelab::load(src);
+        let mut st = Stepper::new(&loaded.scenario, Mode::Pragmatic).expect("stepper");
+        for agent in [0, 0, 1] {
+            st.step(Step { agent, choice: 0 }).expect("step");
+        }
+        let p = Picture {
+            title: "scope".into(),
+            mode: "pragmatic".into(),
+            step: 3,
+            steps: 3,
+            agents: st.agents(),
+            machine: st.snapshot(),
+            history: st.history().to_vec(),
+            programs: programs_of(&loaded.scenario),
+        };
+        let (svg, text) = (svg_of(&p), witness_text(&p));
+        assert_eq!(svg.matches("✕ step 3: producer → consumer (scope)").count(), 1, "{svg}");
+        assert_eq!(text.matches("no synchronization producer ⇢ consumer (scope)").count(), 1, "{text}");
     }
 }

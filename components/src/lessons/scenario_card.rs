@@ -7,6 +7,7 @@ use std::time::Duration;
 use fencelab::check::{check, Mode, Options, Report, Verdict};
 use leptos::context::Provider;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::execution_graph::{graph_slot, has_unreached, open_button, GraphOf};
 use crate::highlight::highlight_line;
@@ -183,7 +184,40 @@ pub fn Source(
             }
         })
         .collect_view();
-    view! { <pre class="scenario-source"><code>{lines}</code></pre> }
+    let source = NodeRef::<leptos::html::Pre>::new();
+    if let Some(marks) = marks {
+        keep_marked_lines_in_view(source, marks);
+    }
+    view! { <pre class="scenario-source" node_ref=source><code>{lines}</code></pre> }
+}
+
+/// After each step, a source taller than its box (a wide screen's card gives it at most the
+/// window's height) scrolls itself, not the page, so its just-ran and next lines are in view.
+fn keep_marked_lines_in_view(source: NodeRef<leptos::html::Pre>, marks: RwSignal<LineMarks>) {
+    Effect::new(move |_| {
+        marks.track();
+        request_animation_frame(move || {
+            // The card may be gone by the next frame (the learner left the page).
+            let Some(pre) = source.try_get_untracked().flatten() else { return };
+            let line_box = |selector: &str| {
+                let line = pre.query_selector(selector).ok().flatten()?.dyn_into::<web_sys::HtmlElement>().ok()?;
+                // The lines and the `pre` share an offset parent, so the difference is the
+                // line's place in the scrolled text.
+                Some((line.offset_top() - pre.offset_top(), line.offset_height()))
+            };
+            let marked: Vec<(i32, i32)> = ["[data-just-ran]", "[data-next]"].iter().filter_map(|s| line_box(s)).collect();
+            let Some(first) = marked.iter().map(|(top, _)| *top).min() else { return };
+            let last = marked.iter().map(|(top, tall)| top + tall).max().unwrap_or(first);
+            let (top, height) = (pre.scroll_top(), pre.client_height());
+            if first >= top && last <= top + height {
+                return;
+            }
+            // Both lines in the middle of the view when they fit, else the first near its top.
+            let span = last - first;
+            let to = if span < height { first - (height - span) / 2 } else { first };
+            pre.set_scroll_top(to.max(0));
+        });
+    });
 }
 
 /// The verdict and the declared expectations, or "checking…" until the run is done.

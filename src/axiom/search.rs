@@ -42,19 +42,29 @@ struct Rank {
     seq: u64,
 }
 
-/// What the search keeps besides [`Found`]: the ranks of the kept witnesses.
+/// What the search has found so far, with the ranks of the kept witnesses.
 struct Kept {
-    found: Found,
-    finals: HashMap<Final, Rank>,
-    race: Option<Rank>,
+    finals: BTreeMap<Final, (Rank, Witness)>,
+    candidates: u64,
+    race: Option<(Rank, Race)>,
     seq: u64,
+}
+
+impl Kept {
+    fn found(self) -> Found {
+        Found {
+            finals: self.finals.into_iter().map(|(fin, (_, witness))| (fin, witness)).collect(),
+            candidates: self.candidates,
+            race: self.race.map(|(_, race)| race),
+        }
+    }
 }
 
 /// Visits every combination of one shape of run per thread.
 pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
-    let mut kept = Kept { found: Found { finals: BTreeMap::new(), candidates: 0, race: None }, finals: HashMap::new(), race: None, seq: 0 };
+    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, seq: 0 };
     if per_thread.iter().any(Vec::is_empty) {
-        return Ok(kept.found);
+        return Ok(kept.found());
     }
     let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|traces| shape_classes(traces)).collect();
     let mut pick = vec![0usize; per_thread.len()];
@@ -68,7 +78,7 @@ pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Re
         let mut k = 0;
         loop {
             if k == pick.len() {
-                return Ok(kept.found);
+                return Ok(kept.found());
             }
             pick[k] += 1;
             if pick[k] < shapes[k].len() {
@@ -248,8 +258,8 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
         fence_orders(st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
             // One candidate per combination of runs, as if each were enumerated alone.
             let combinations = alive.iter().fold(1u64, |n, a| n.saturating_mul(a.len() as u64));
-            kept.found.candidates = kept.found.candidates.saturating_add(combinations);
-            if kept.found.candidates > limits.max_candidates {
+            kept.candidates = kept.candidates.saturating_add(combinations);
+            if kept.candidates > limits.max_candidates {
                 return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
             }
             let co = st.forced_co(cause).plus();
@@ -375,6 +385,8 @@ fn coherence(st: &Static, rf: &Rel, cause: &Rel, co: Rel, pairs: &[(usize, usize
 /// where another order would do; the differential tests then check less, never more.
 fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &Rel, cause: &Rel) -> Option<Vec<usize>> {
     let mut order = st.po.union(rf).union(co);
+    let mut threads: Vec<usize> = events.iter().filter_map(|e| e.thread).collect();
+    threads.dedup();
     // A thread leaves a barrier after the others arrive there, or finish without arriving.
     for (b, e) in events.iter().enumerate() {
         let (Kind::Barrier(kind), Some(t)) = (e.kind, e.thread) else { continue };
@@ -389,8 +401,7 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
             ),
             BarrierKind::Cta { .. } | BarrierKind::Cluster { .. } => continue,
         };
-        let threads: Vec<usize> = events.iter().filter_map(|e| e.thread).collect();
-        for u in threads.into_iter().filter(|&u| u != t && same_group(u)) {
+        for u in threads.iter().copied().filter(|&u| u != t && same_group(u)) {
             let arrival = events.iter().position(|x| x.thread == Some(u) && matches!(x.kind, Kind::Barrier(k) if matching(k)));
             let last = events.iter().rposition(|x| x.thread == Some(u));
             if let Some(a) = arrival.or(last) {
@@ -398,10 +409,12 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
             }
         }
     }
+    // The first event, by index, all of whose predecessors are placed, one after another.
+    let before = order.inverse();
     let mut placed = 0u128;
     let mut time = Vec::with_capacity(st.n);
     while time.len() < st.n {
-        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && (0..st.n).all(|d| !order.has(d, e) || placed & (1 << d) != 0)) else {
+        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && before.row(e) & !placed == 0) else {
             return None;
         };
         placed |= 1 << next;
@@ -500,13 +513,9 @@ fn record(
         races: races.to_vec(),
     };
     let in_time = time.is_some();
-    let better_race = match (&kept.found.race, &kept.race) {
-        (Some(race), Some(kept_rank)) => (in_time && !race.in_time) || (in_time == race.in_time && rank < *kept_rank),
-        _ => true,
-    };
+    let better_race = kept.race.as_ref().is_none_or(|(kept_rank, race)| (in_time && !race.in_time) || (in_time == race.in_time && rank < *kept_rank));
     if !races.is_empty() && better_race {
-        kept.found.race = Some(Race { execution: execution(), in_time });
-        kept.race = Some(rank.clone());
+        kept.race = Some((rank.clone(), Race { execution: execution(), in_time }));
     }
     // In time, each location ends with the value of its last write in that order.
     let timed: Option<Vec<i64>> = time.map(|time| {
@@ -522,20 +531,13 @@ fn record(
         let in_time = timed.as_ref().is_some_and(|last| *last == mem);
         let fin = Final { regs: regs.clone(), mem };
         match kept.finals.get_mut(&fin) {
-            Some(kept_rank) if *kept_rank <= rank => {
-                if let Some(witness) = kept.found.finals.get_mut(&fin) {
-                    witness.in_time |= in_time;
-                }
-            }
-            Some(kept_rank) => {
+            Some((kept_rank, witness)) if *kept_rank <= rank => witness.in_time |= in_time,
+            Some((kept_rank, witness)) => {
                 *kept_rank = rank.clone();
-                if let Some(witness) = kept.found.finals.get_mut(&fin) {
-                    *witness = Witness { execution: execution(), in_time: in_time || witness.in_time };
-                }
+                *witness = Witness { execution: execution(), in_time: in_time || witness.in_time };
             }
             None => {
-                kept.finals.insert(fin.clone(), rank.clone());
-                kept.found.finals.insert(fin, Witness { execution: execution(), in_time });
+                kept.finals.insert(fin, (rank.clone(), Witness { execution: execution(), in_time }));
             }
         }
         let mut k = 0;

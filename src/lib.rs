@@ -7,6 +7,7 @@ pub mod cost;
 pub mod cuda;
 pub mod diag;
 pub mod fix;
+pub mod heap;
 pub mod import;
 pub mod link;
 pub mod litmus;

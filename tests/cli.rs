@@ -275,3 +275,43 @@ fn every_subcommand_exits_0_1_2_on_good_failing_and_bad_input() {
         assert_eq!(run.code, Some(code), "{args:?}\nstdout: {}\nstderr: {}", run.stdout, run.stderr);
     }
 }
+
+/// Load buffering: both reads may return the other thread's later write, which no
+/// interleaving does.
+const LOAD_BUFFERING: &str = "cta A\nglobal x = 0\nglobal y = 0\nthread a @A:\n    ld.relaxed.gpu r0, [x]\n    st.relaxed.gpu [y], 1\nthread b @A:\n    ld.relaxed.gpu r1, [y]\n    st.relaxed.gpu [x], 1\n";
+
+#[test]
+fn check_graph_writes_the_execution_of_each_unreached_outcome() {
+    let out = temp_file("lb.svg", "");
+    std::fs::remove_file(&out).expect("starts absent");
+    let run = fencelab(&["check", "--mode", "strict", "--graph", &out, "-"], LOAD_BUFFERING);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("a:r0=1 b:r1=1  (allowed by the axioms"), "{}", run.stdout);
+    let svg = std::fs::read_to_string(&out).expect("--graph wrote the file");
+    assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{svg}");
+    // Each read takes its value from the other thread's later write.
+    assert_eq!(svg.matches(r#"class="rf""#).count(), 2, "{svg}");
+    assert!(svg.contains("R x=1 rlx") && svg.contains("R y=1 rlx"), "{svg}");
+    assert!(run.stderr.contains("a:r0=1 b:r1=1") && run.stderr.contains(&out), "{}", run.stderr);
+
+    let printed = fencelab(&["check", "--mode", "strict", "--graph", "-", "-"], LOAD_BUFFERING);
+    assert_eq!(printed.stdout.matches("<svg").count(), 1, "{}", printed.stdout);
+
+    // Load buffering with release and acquire: the axioms forbid r0 = r1 = 1, no graph.
+    let none = temp_file("none.svg", "");
+    std::fs::remove_file(&none).expect("starts absent");
+    let reached = fencelab(&["check", "--graph", &none, "tests/scenarios/checker/lb_release_acquire.fence"], "");
+    assert!(reached.stderr.contains("no outcome needs a graph"), "{}", reached.stderr);
+    assert!(!std::path::Path::new(&none).exists());
+}
+
+#[test]
+fn a_memory_cap_stops_a_growing_search_cleanly_and_says_what_it_explored() {
+    // Without forgetting unobservable writes, every round of the lock's spin adds to the
+    // coherence history: the search never closes, and only the cap stops it.
+    let run = fencelab(&["check", "--mode", "pragmatic", "--full-history", "--max-memory", "16", "--max-states", "100000000", "tests/scenarios/loops/tas_lock.fence"], "");
+    let last = run.stdout.lines().last().unwrap_or_default().to_string();
+    assert!(last.contains("partial in pragmatic mode") && last.ends_with("stopped at the memory cap)"), "{}", run.stdout);
+    let states: u64 = last.split('(').nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).expect("the states explored");
+    assert!(states > 1000, "{last}");
+}

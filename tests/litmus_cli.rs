@@ -107,3 +107,27 @@ fn print_round_trips_through_the_fence_syntax() {
         assert_eq!(parsed.scenario, imported, "{printed}");
     }
 }
+
+#[test]
+fn graph_writes_the_execution_of_a_condition_only_load_buffering_reaches() {
+    const LB: &str = "PTX LB\n{ x=0; y=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n \
+                      st.relaxed.gpu y, 1 | st.relaxed.gpu x, 1 ;\nexists (P0:r0 == 1 /\\ P1:r1 == 1)";
+    let dir = corpus("graph", "t/mp.litmus,0\nt/lb.litmus,1\n", "");
+    std::fs::write(dir.join("t/lb.litmus"), LB).unwrap();
+    let graphs = dir.join("graphs");
+    let out = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .arg("litmus")
+        .arg(&dir)
+        .arg("--expected")
+        .arg(dir.join("expected.csv"))
+        .arg("--graph")
+        .arg(&graphs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    let svg = std::fs::read_to_string(graphs.join("t_lb.svg")).expect("LB's graph is written");
+    assert_eq!(svg.matches(r#"class="rf""#).count(), 2, "{svg}");
+    assert!(svg.contains("R x=1 rlx") && svg.contains("R y=1 rlx"), "{svg}");
+    // MP's condition is unreachable: nothing to draw.
+    assert!(!graphs.join("t_mp.svg").exists());
+}

@@ -8,6 +8,11 @@
 //! a worker that answers one check after another can afford: each class holds at most its
 //! own peak. Large or over-aligned blocks go to the standard allocator as before.
 //!
+//! Blocks handed out and taken back are counted in `fencelab::heap` (small ones at their
+//! class's size), so that the explorer's memory cap bounds the heap the worker holds. The
+//! free lists' spare blocks are not counted: a check reuses them before the wasm memory
+//! grows again.
+//!
 //! `GlobalAlloc` passes each block's layout back on free, so blocks carry no header. The
 //! engine runs single-threaded (wasm without atomics), so the lists need no lock.
 
@@ -66,13 +71,18 @@ fn is_small(layout: &Layout) -> bool {
 unsafe impl GlobalAlloc for SizeClasses {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !is_small(&layout) {
-            return System.alloc(layout);
+            let out = System.alloc(layout);
+            if !out.is_null() {
+                fencelab::heap::allocated(layout.size());
+            }
+            return out;
         }
         let lists = &mut *self.state.get();
         let (class, block) = class_of(layout.size());
         let head = lists.free[class];
         if !head.is_null() {
             lists.free[class] = head.cast::<*mut u8>().read();
+            fencelab::heap::allocated(block);
             return head;
         }
         if (lists.end as usize) - (lists.bump as usize) < block {
@@ -86,13 +96,18 @@ unsafe impl GlobalAlloc for SizeClasses {
         }
         let out = lists.bump;
         lists.bump = out.add(block);
+        fencelab::heap::allocated(block);
         out
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if !is_small(&layout) {
             // Fresh pages from the standard allocator need no zeroing.
-            return System.alloc_zeroed(layout);
+            let out = System.alloc_zeroed(layout);
+            if !out.is_null() {
+                fencelab::heap::allocated(layout.size());
+            }
+            return out;
         }
         let out = self.alloc(layout);
         if !out.is_null() {
@@ -103,10 +118,12 @@ unsafe impl GlobalAlloc for SizeClasses {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if !is_small(&layout) {
+            fencelab::heap::freed(layout.size());
             return System.dealloc(ptr, layout);
         }
         let lists = &mut *self.state.get();
-        let (class, _) = class_of(layout.size());
+        let (class, block) = class_of(layout.size());
+        fencelab::heap::freed(block);
         ptr.cast::<*mut u8>().write(lists.free[class]);
         lists.free[class] = ptr;
     }
@@ -114,7 +131,15 @@ unsafe impl GlobalAlloc for SizeClasses {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let new_layout = Layout::from_size_align_unchecked(new_size, layout.align());
         match (is_small(&layout), is_small(&new_layout)) {
-            (false, false) => System.realloc(ptr, layout, new_size),
+            (false, false) => {
+                let out = System.realloc(ptr, layout, new_size);
+                // A failed realloc leaves the old block in place.
+                if !out.is_null() {
+                    fencelab::heap::freed(layout.size());
+                    fencelab::heap::allocated(new_size);
+                }
+                out
+            }
             (true, true) if class_of(layout.size()).0 == class_of(new_size).0 => ptr,
             _ => {
                 let out = self.alloc(new_layout);

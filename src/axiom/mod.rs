@@ -187,7 +187,7 @@ pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomErr
         }
         rounds += 1;
     };
-    let found = search::search(scenario, &places, &per_thread, limits)?;
+    let found = search::search(&places, &per_thread, limits)?;
     Ok(Allowed { finals: found.finals, cut, candidates: found.candidates, race: found.race })
 }
 

@@ -8,6 +8,9 @@
 //! reads of it (`events.rs`), so the cat's release/acquire patterns and RMW observation
 //! chains give mbarrier phases their synchronization.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::events::{BarrierKind, FenceKind, Kind, Order, Px};
 use super::rel::{bit, members, Rel, Set};
 
@@ -38,6 +41,9 @@ pub struct Static {
     pub ms: Rel,
     pub rmw: Rel,
     pub dep: Rel,
+    po_opt: Rel,
+    /// cat:74-75 without `cb`: `cb & plain_proxy_order` is what those lines add.
+    plain_proxy_order: Rel,
     release_pattern: Rel,
     acquire_pattern: Rel,
     sync_barrier: Rel,
@@ -45,9 +51,14 @@ pub struct Static {
     mem: Set,
     alias_fences: Set,
     vloc: Rel,
-    same_proxy_scta: Rel,
     proxy_fence_ops: Rel,
+    /// `cause` by its inputs: it reads reads-from only through its morally strong part,
+    /// which many choices share (every read from a weak access adds nothing).
+    causes: RefCell<HashMap<Vec<Set>, (Rel, Rel)>>,
 }
+
+/// Entries [`Static::cause`]'s memo keeps before it starts over.
+const CAUSES_KEPT: usize = 4096;
 
 pub struct Inputs<'a> {
     pub events: &'a [Event],
@@ -174,7 +185,10 @@ impl Static {
         let same_proxy_scta = same_proxy.inter(&scta);
         let fence_only = set_of(ev, |e| matches!(e.kind, Kind::Fence(_)));
         let proxy_fence_ops = same_proxy_scta.restrict(fence_only, mem);
+        let plain_proxy_order = vloc.restrict(gen, gen).union(&same_proxy_scta.inter(&vloc).restrict(mem, mem));
         Static {
+            po_opt: po.opt(),
+            plain_proxy_order,
             n,
             w,
             r,
@@ -192,40 +206,67 @@ impl Static {
             mem,
             alias_fences,
             vloc,
-            same_proxy_scta,
             proxy_fence_ops,
+            causes: RefCell::new(HashMap::new()),
         }
     }
 
     /// `cause` (cat:83) for reads-from `rf` and Fence-SC order `sync_fence`, and the
     /// synchronizes-with edges of patterns and barriers (for drawing).
     pub fn cause(&self, rf: &Rel, sync_fence: &Rel) -> (Rel, Rel) {
+        let strong_rf = self.ms.inter(rf);
+        let key: Vec<Set> = (0..self.n).map(|i| strong_rf.row(i)).chain((0..self.n).map(|i| sync_fence.row(i))).collect();
+        if let Some(known) = self.causes.borrow().get(&key) {
+            return known.clone();
+        }
+        let computed = self.compute_cause(strong_rf, sync_fence);
+        let mut causes = self.causes.borrow_mut();
+        if causes.len() >= CAUSES_KEPT {
+            causes.clear();
+        }
+        causes.insert(key, computed.clone());
+        computed
+    }
+
+    /// [`Static::cause`] for the morally strong part of reads-from, `strong_rf`.
+    fn compute_cause(&self, strong_rf: Rel, sync_fence: &Rel) -> (Rel, Rel) {
         let n = self.n;
         // cat:60
-        let observation = self.ms.inter(rf).union(&self.rmw);
+        let mut observation = strong_rf;
+        observation.union_with(&self.rmw);
         // cat:66
-        let sync = self.ms.inter(&self.release_pattern.seq(&observation.plus()).seq(&self.acquire_pattern));
+        let mut sync = self.release_pattern.seq(&observation.plus()).seq(&self.acquire_pattern);
+        sync.inter_with(&self.ms);
         // cat:67
-        let po_opt = self.po.opt();
-        let step = sync.union(sync_fence).union(&self.sync_barrier).seq(&po_opt).plus();
-        let cb = po_opt.seq(&step).union(&self.po);
+        let mut step = sync.union(sync_fence);
+        step.union_with(&self.sync_barrier);
+        let step = step.seq(&self.po_opt).plus();
+        let mut cb = self.po_opt.seq(&step);
+        cb.union_with(&self.po);
         // cat:73-82
         let all = if n == super::rel::MAX_EVENTS { Set::MAX } else { bit(n) - 1 };
         let gen = self.gen;
-        let m = self.mem;
         let pfo = &self.proxy_fence_ops;
-        let cb_pfo_inv = cb.inter(&pfo.inverse());
-        let cb_pfo = cb.inter(pfo);
-        let via_alias = cb.restrict(all, self.alias_fences).seq(&cb);
-        let mut ppcb = self.vloc.inter(&cb).restrict(gen, gen); // cat:74
-        ppcb = ppcb.union(&self.same_proxy_scta.inter(&self.vloc).inter(&cb).restrict(m, m)); // cat:75
-        ppcb = ppcb.union(&self.vloc.inter(&cb_pfo_inv.seq(&cb).restrict(all, gen))); // cat:76
-        ppcb = ppcb.union(&self.vloc.inter(&cb.restrict(gen, all).seq(&cb_pfo))); // cat:77
-        ppcb = ppcb.union(&self.vloc.inter(&cb_pfo_inv.seq(&cb).seq(&cb_pfo))); // cat:78
-        ppcb = ppcb.union(&self.loc.inter(&via_alias.restrict(gen, gen))); // cat:79
-        ppcb = ppcb.union(&self.loc.inter(&cb_pfo_inv.seq(&via_alias).restrict(all, gen))); // cat:80
-        ppcb = ppcb.union(&self.loc.inter(&via_alias.restrict(gen, all).seq(&cb_pfo))); // cat:81
-        ppcb = ppcb.union(&self.loc.inter(&cb_pfo_inv.seq(&via_alias).seq(&cb_pfo))); // cat:82
+        // cat:74 `vloc & cb & (gen * gen)` and cat:75 `same_proxy & scta & vloc & cb & (M * M)`.
+        let mut ppcb = cb.inter(&self.plain_proxy_order);
+        // Lines 76-82 each go through a proxy fence or an alias fence: most executions
+        // have neither, and then those lines add nothing.
+        if !pfo.is_empty() || self.alias_fences != 0 {
+            let cb_pfo_inv = cb.inter(&pfo.inverse());
+            let cb_pfo = cb.inter(pfo);
+            if !pfo.is_empty() {
+                ppcb = ppcb.union(&self.vloc.inter(&cb_pfo_inv.seq(&cb).restrict(all, gen))); // cat:76
+                ppcb = ppcb.union(&self.vloc.inter(&cb.restrict(gen, all).seq(&cb_pfo))); // cat:77
+                ppcb = ppcb.union(&self.vloc.inter(&cb_pfo_inv.seq(&cb).seq(&cb_pfo))); // cat:78
+            }
+            if self.alias_fences != 0 {
+                let via_alias = cb.restrict(all, self.alias_fences).seq(&cb);
+                ppcb = ppcb.union(&self.loc.inter(&via_alias.restrict(gen, gen))); // cat:79
+                ppcb = ppcb.union(&self.loc.inter(&cb_pfo_inv.seq(&via_alias).restrict(all, gen))); // cat:80
+                ppcb = ppcb.union(&self.loc.inter(&via_alias.restrict(gen, all).seq(&cb_pfo))); // cat:81
+                ppcb = ppcb.union(&self.loc.inter(&cb_pfo_inv.seq(&via_alias).seq(&cb_pfo))); // cat:82
+            }
+        }
         // cat:83
         (observation.opt().seq(&ppcb), sync.union(&self.sync_barrier))
     }

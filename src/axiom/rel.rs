@@ -88,6 +88,11 @@ impl Rel {
         self.rows[i] & bit(j) != 0
     }
 
+    /// Every `j` with `(i, j)` in the relation.
+    pub fn row(&self, i: usize) -> Set {
+        self.rows[i]
+    }
+
     /// The lowest `j` with `(i, j)` in the relation.
     pub fn row_of(&self, i: usize) -> Option<usize> {
         members(self.rows[i]).next()
@@ -100,6 +105,20 @@ impl Rel {
     /// Every pair, as `(from, to)`.
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.rows.iter().enumerate().flat_map(|(i, r)| members(*r).map(move |j| (i, j)))
+    }
+
+    /// `self := self | o`, in place.
+    pub fn union_with(&mut self, o: &Rel) {
+        for (a, b) in self.rows.iter_mut().zip(&o.rows) {
+            *a |= b;
+        }
+    }
+
+    /// `self := self & o`, in place.
+    pub fn inter_with(&mut self, o: &Rel) {
+        for (a, b) in self.rows.iter_mut().zip(&o.rows) {
+            *a &= b;
+        }
     }
 
     pub fn union(&self, o: &Rel) -> Rel {

@@ -1,5 +1,12 @@
-//! Enumerating candidate executions: one trace per thread, then reads-from, then the
-//! Fence-SC order, then coherence, pruning as soon as an axiom fails.
+//! Enumerating candidate executions: one shape of run per thread, then reads-from (which
+//! picks the values read, and so the runs of that shape), then the Fence-SC order, then
+//! coherence, pruning as soon as an axiom fails.
+//!
+//! Runs of a thread that differ only in the values they read and write have one shape:
+//! the same events, hence the same relations that read no value ([`Static`]), built once.
+//! Choosing a read's write fixes the value both carry, which keeps only the runs of each
+//! thread with that value there: combinations of runs are never enumerated one by one,
+//! and a reads-from choice that breaks an axiom is dropped for all of them at once.
 //!
 //! Coherence is built, not guessed: the edges the axioms force (initial writes first,
 //! causality-ordered writes, cat:90) are taken, and only pairs of morally strong writes
@@ -9,13 +16,12 @@
 //! a coherence-last write (Dat3M's `lastCo`, `PropertyEncoder`), any of them when several
 //! are unordered; a larger coherence only has fewer last writes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use super::events::{BarrierKind, Kind, Places, Trace};
+use super::events::{BarrierKind, Ev, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
 use super::rel::{members, Rel};
 use super::{AxiomError, Execution, Final, Limits, Race, Witness};
-use crate::model::Scenario;
 
 pub struct Found {
     pub finals: BTreeMap<Final, Witness>,
@@ -24,26 +30,58 @@ pub struct Found {
     pub race: Option<Race>,
 }
 
-/// Visits every combination of one trace per thread.
-pub fn search(scenario: &Scenario, places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
-    let mut found = Found { finals: BTreeMap::new(), candidates: 0, race: None };
-    if per_thread.iter().any(Vec::is_empty) {
-        return Ok(found);
+/// Where an execution comes in the order of enumerating one combination of runs after
+/// another (the first thread's run changing fastest), each combination's reads-from,
+/// Fence-SC and coherence choices in turn: the order the witnesses are chosen by, the
+/// first found being kept, whatever order the search visits them in.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank {
+    /// The runs' indices, last thread first.
+    runs: Vec<usize>,
+    /// Executions recorded before this one.
+    seq: u64,
+}
+
+/// What the search has found so far, with the ranks of the kept witnesses.
+struct Kept {
+    finals: BTreeMap<Final, (Rank, Witness)>,
+    candidates: u64,
+    race: Option<(Rank, Race)>,
+    seq: u64,
+}
+
+impl Kept {
+    fn found(self) -> Found {
+        Found {
+            finals: self.finals.into_iter().map(|(fin, (_, witness))| (fin, witness)).collect(),
+            candidates: self.candidates,
+            race: self.race.map(|(_, race)| race),
+        }
     }
+}
+
+/// Visits every combination of one shape of run per thread.
+pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
+    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, seq: 0 };
+    if per_thread.iter().any(Vec::is_empty) {
+        return Ok(kept.found());
+    }
+    let shapes: Vec<Vec<Vec<usize>>> = per_thread.iter().map(|traces| shape_classes(traces)).collect();
     let mut pick = vec![0usize; per_thread.len()];
     loop {
-        let combo: Vec<&Trace> = pick.iter().zip(per_thread).map(|(&i, ts)| &ts[i]).collect();
-        if values_available(places, &combo) && barriers_complete(places, &combo) {
-            combination(scenario, places, &combo, limits, &mut found)?;
+        let runs: Vec<&[usize]> = pick.iter().zip(&shapes).map(|(&i, classes)| classes[i].as_slice()).collect();
+        let first: Vec<&Trace> = runs.iter().zip(per_thread).map(|(r, ts)| &ts[r[0]]).collect();
+        if barriers_complete(places, &first) {
+            combination(places, per_thread, &runs, limits, &mut kept)?;
         }
         // Next combination (odometer).
         let mut k = 0;
         loop {
             if k == pick.len() {
-                return Ok(found);
+                return Ok(kept.found());
             }
             pick[k] += 1;
-            if pick[k] < per_thread[k].len() {
+            if pick[k] < shapes[k].len() {
                 break;
             }
             pick[k] = 0;
@@ -52,22 +90,29 @@ pub fn search(scenario: &Scenario, places: &Places, per_thread: &[Vec<Trace>], l
     }
 }
 
-/// Whether every value a read returns is an initial value or written by some write of
-/// the combination: the cheap test before building any relation.
-fn values_available(places: &Places, combo: &[&Trace]) -> bool {
-    combo.iter().all(|t| {
-        t.events.iter().filter(|e| e.kind == Kind::Read).all(|r| {
-            places.init[r.phys] == r.value
-                || combo.iter().any(|u| u.events.iter().any(|w| w.kind == Kind::Write && w.phys == r.phys && w.value == r.value && w.rmw_read.is_none_or(|own| !std::ptr::eq(&u.events[own], r))))
-        })
-    })
+/// The thread's runs grouped by shape (the same events but for the values), each group's
+/// indices ascending, groups in the order of their first run.
+fn shape_classes(traces: &[Trace]) -> Vec<Vec<usize>> {
+    let mut index: HashMap<Vec<Ev>, usize> = HashMap::new();
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for (i, t) in traces.iter().enumerate() {
+        let shape = t.events.iter().map(|e| Ev { value: 0, ..e.clone() }).collect();
+        let next = classes.len();
+        let class = *index.entry(shape).or_insert(next);
+        if class == next {
+            classes.push(Vec::new());
+        }
+        classes[class].push(i);
+    }
+    classes
 }
 
 /// Whether the threads of a combination can all get past their barriers: a `bar.sync`
 /// passes once every other thread of its CTA has arrived at that use or has finished its
 /// run (an exited thread no longer holds a barrier back, as in the explorer), and a
 /// `barrier.cluster.wait` likewise over the cluster's arrives. A combination that gets
-/// stuck hangs: no final state, and liveness is the explorer's business.
+/// stuck hangs: no final state, and liveness is the explorer's business. Barriers are
+/// part of a run's shape.
 fn barriers_complete(places: &Places, combo: &[&Trace]) -> bool {
     let barriers: Vec<Vec<BarrierKind>> = combo
         .iter()
@@ -105,12 +150,32 @@ fn barriers_complete(places: &Places, combo: &[&Trace]) -> bool {
     }
 }
 
-fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &Limits, found: &mut Found) -> Result<(), AxiomError> {
+/// One combination of shapes: its events (values aside), their relations, and the runs of
+/// each shape (`runs[t]`, indices into `per_thread[t]`).
+struct Shaped<'a> {
+    per_thread: &'a [Vec<Trace>],
+    /// Per thread, the index of its first event.
+    base: Vec<usize>,
+    /// Per event, its thread and place in that thread's run (`None`: an initial write).
+    origin: Vec<Option<(usize, usize)>>,
+    events: Vec<Event>,
+    st: Static,
+}
+
+impl Shaped<'_> {
+    /// The value event `e` carries in thread `t`'s run `run`.
+    fn value(&self, t: usize, run: usize, at: usize) -> i64 {
+        self.per_thread[t][run].events[at].value
+    }
+}
+
+fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], limits: &Limits, kept: &mut Kept) -> Result<(), AxiomError> {
+    let first: Vec<&Trace> = runs.iter().zip(per_thread).map(|(r, ts)| &ts[r[0]]).collect();
     // Initial writes of the locations this combination touches, then each thread's events.
-    let mut used: Vec<usize> = combo.iter().flat_map(|t| t.events.iter().filter(|e| matches!(e.kind, Kind::Read | Kind::Write)).map(|e| e.phys)).collect();
+    let mut used: Vec<usize> = first.iter().flat_map(|t| t.events.iter().filter(|e| matches!(e.kind, Kind::Read | Kind::Write)).map(|e| e.phys)).collect();
     used.sort_unstable();
     used.dedup();
-    let total = used.len() + combo.iter().map(|t| t.events.len()).sum::<usize>();
+    let total = used.len() + first.iter().map(|t| t.events.len()).sum::<usize>();
     if total > super::rel::MAX_EVENTS {
         return Err(AxiomError::TooLarge(format!("an execution has {total} events, more than {}", super::rel::MAX_EVENTS)));
     }
@@ -128,10 +193,13 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
             scope: None,
         })
         .collect();
+    let mut origin = vec![None; events.len()];
+    let mut base = Vec::with_capacity(first.len());
     let mut rmw = Vec::new();
     let mut dep = Vec::new();
-    for (t, trace) in combo.iter().enumerate() {
-        let base = events.len();
+    for (t, trace) in first.iter().enumerate() {
+        let start = events.len();
+        base.push(start);
         for (i, e) in trace.events.iter().enumerate() {
             events.push(Event {
                 thread: Some(t),
@@ -144,11 +212,12 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
                 order: e.order,
                 scope: e.scope,
             });
+            origin.push(Some((t, i)));
             if let Some(r) = e.rmw_read {
-                rmw.push((base + r, base + i));
+                rmw.push((start + r, start + i));
             }
             for r in members(e.data | e.ctrl) {
-                dep.push((base + r, base + i));
+                dep.push((start + r, start + i));
             }
         }
     }
@@ -156,15 +225,16 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
     let place = |t: usize| (places.threads[t].0, places.threads[t].1);
     let strict = limits.mode == crate::model::Mode::Strict;
     let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep, strict });
+    let shaped = Shaped { per_thread, base, origin, events, st };
+    let st = &shaped.st;
 
-    // Reads-from candidates: same physical location, same value.
+    // Reads-from candidates: same physical location, not the read's own RMW write. The
+    // values are settled as each is chosen.
     let reads: Vec<usize> = members(st.r).collect();
     let mut candidates: Vec<Vec<usize>> = Vec::with_capacity(reads.len());
     for &r in &reads {
         let own_write = rmw.iter().find(|(a, _)| *a == r).map(|(_, w)| *w);
-        let c: Vec<usize> = members(st.w)
-            .filter(|&w| events[w].phys == events[r].phys && events[w].value == events[r].value && Some(w) != own_write)
-            .collect();
+        let c: Vec<usize> = members(st.w).filter(|&w| shaped.events[w].phys == shaped.events[r].phys && Some(w) != own_write).collect();
         if c.is_empty() {
             return Ok(());
         }
@@ -174,19 +244,22 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
     let mut sc_pairs = Vec::new();
     for (x, &a) in sc.iter().enumerate() {
         for &b in &sc[x + 1..] {
-            if let (Some(ta), Some(tb), Some(sa), Some(sb)) = (events[a].thread, events[b].thread, events[a].scope, events[b].scope) {
+            if let (Some(ta), Some(tb), Some(sa), Some(sb)) = (shaped.events[a].thread, shaped.events[b].thread, shaped.events[a].scope, shaped.events[b].scope) {
                 if places.covers(ta, sa, tb) && places.covers(tb, sb, ta) {
                     sc_pairs.push((a, b));
                 }
             }
         }
     }
+    let alive: Vec<Vec<usize>> = runs.iter().map(|r| r.to_vec()).collect();
     let mut rf = Rel::empty(st.n);
-    reads_from(&st, &reads, &candidates, 0, &mut rf, &mut |rf| {
+    reads_from(&shaped, &reads, &candidates, 0, &mut rf, alive, &mut |rf, alive| {
         let mut sync_fence = Rel::empty(st.n);
-        fence_orders(&st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
-            found.candidates += 1;
-            if found.candidates > limits.max_candidates {
+        fence_orders(st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
+            // One candidate per combination of runs, as if each were enumerated alone.
+            let combinations = alive.iter().fold(1u64, |n, a| n.saturating_mul(a.len() as u64));
+            kept.candidates = kept.candidates.saturating_add(combinations);
+            if kept.candidates > limits.max_candidates {
                 return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
             }
             let co = st.forced_co(cause).plus();
@@ -194,37 +267,64 @@ fn combination(scenario: &Scenario, places: &Places, combo: &[&Trace], limits: &
                 return Ok(());
             }
             let pairs = st.strong_write_pairs();
-            coherence(&st, rf, cause, co, &pairs, &mut |co| {
-                record(scenario, places, combo, &events, &st, rf, co, cause, sf, sync, found);
+            coherence(st, rf, cause, co, &pairs, &mut |co| {
+                record_all(places, &shaped, alive, rf, co, cause, sf, sync, kept);
             });
             Ok(())
         })
     })
 }
 
+type Leaf<'a> = dyn FnMut(&Rel, &[Vec<usize>]) -> Result<(), AxiomError> + 'a;
+
 /// Chooses the write each read reads from, one read after another (threads in order, each
 /// in program order), dropping a partial choice as soon as it breaks an axiom: every
 /// relation the axioms test grows with reads-from, the Fence-SC order and coherence, so
 /// a violation with some of them chosen (no Fence-SC order, only forced coherence) stays
-/// one whatever the rest.
+/// one whatever the rest. The axioms read no value, so a choice is tested once for every
+/// value it may carry; each value then keeps the runs (`alive`) that read it there and,
+/// for a write of a thread, that write it there.
 fn reads_from(
-    st: &Static,
+    shaped: &Shaped,
     reads: &[usize],
     candidates: &[Vec<usize>],
     k: usize,
     rf: &mut Rel,
-    visit: &mut dyn FnMut(&Rel) -> Result<(), AxiomError>,
+    alive: Vec<Vec<usize>>,
+    visit: &mut Leaf,
 ) -> Result<(), AxiomError> {
     let Some(&r) = reads.get(k) else {
-        return visit(rf);
+        return visit(rf, &alive);
     };
+    let st = &shaped.st;
+    let Some((t, at)) = shaped.origin[r] else { return Ok(()) };
     for &w in &candidates[k] {
+        // The values the write may carry, ascending.
+        let mut values: Vec<i64> = match shaped.origin[w] {
+            None => vec![shaped.events[w].value],
+            Some((u, wat)) => alive[u].iter().map(|&run| shaped.value(u, run, wat)).collect(),
+        };
+        values.sort_unstable();
+        values.dedup();
+        values.retain(|&v| alive[t].iter().any(|&run| shaped.value(t, run, at) == v));
+        if values.is_empty() {
+            continue;
+        }
         rf.add(w, r);
         if st.no_thin_air(rf) {
             let (cause, _) = st.cause(rf, &Rel::empty(st.n));
             let co = st.forced_co(&cause).plus();
             if co.is_irreflexive() && st.atomicity_and_causality(rf, &co, &cause) {
-                reads_from(st, reads, candidates, k + 1, rf, visit)?;
+                for v in values {
+                    let mut next = alive.clone();
+                    next[t].retain(|&run| shaped.value(t, run, at) == v);
+                    if let Some((u, wat)) = shaped.origin[w] {
+                        next[u].retain(|&run| shaped.value(u, run, wat) == v);
+                    }
+                    if next.iter().all(|runs| !runs.is_empty()) {
+                        reads_from(shaped, reads, candidates, k + 1, rf, next, visit)?;
+                    }
+                }
             }
         }
         rf.remove(w, r);
@@ -285,6 +385,8 @@ fn coherence(st: &Static, rf: &Rel, cause: &Rel, co: Rel, pairs: &[(usize, usize
 /// where another order would do; the differential tests then check less, never more.
 fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &Rel, cause: &Rel) -> Option<Vec<usize>> {
     let mut order = st.po.union(rf).union(co);
+    let mut threads: Vec<usize> = events.iter().filter_map(|e| e.thread).collect();
+    threads.dedup();
     // A thread leaves a barrier after the others arrive there, or finish without arriving.
     for (b, e) in events.iter().enumerate() {
         let (Kind::Barrier(kind), Some(t)) = (e.kind, e.thread) else { continue };
@@ -299,8 +401,7 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
             ),
             BarrierKind::Cta { .. } | BarrierKind::Cluster { .. } => continue,
         };
-        let threads: Vec<usize> = events.iter().filter_map(|e| e.thread).collect();
-        for u in threads.into_iter().filter(|&u| u != t && same_group(u)) {
+        for u in threads.iter().copied().filter(|&u| u != t && same_group(u)) {
             let arrival = events.iter().position(|x| x.thread == Some(u) && matches!(x.kind, Kind::Barrier(k) if matching(k)));
             let last = events.iter().rposition(|x| x.thread == Some(u));
             if let Some(a) = arrival.or(last) {
@@ -308,10 +409,12 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
             }
         }
     }
+    // The first event, by index, all of whose predecessors are placed, one after another.
+    let before = order.inverse();
     let mut placed = 0u128;
     let mut time = Vec::with_capacity(st.n);
     while time.len() < st.n {
-        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && (0..st.n).all(|d| !order.has(d, e) || placed & (1 << d) != 0)) else {
+        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && before.row(e) & !placed == 0) else {
             return None;
         };
         placed |= 1 << next;
@@ -339,11 +442,57 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
     st.atomicity_and_causality(rf, &total.plus(), cause).then_some(time)
 }
 
+/// Records the execution `rf`, `co` for every combination of the runs left (`alive`):
+/// the relations and their order in time do not depend on the values, the final states do.
 #[allow(clippy::too_many_arguments)]
-fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Event], st: &Static, rf: &Rel, co: &Rel, cause: &Rel, sf: &Rel, sync: &Rel, found: &mut Found) {
-    let regs: Vec<BTreeMap<String, i64>> = combo.iter().map(|t| t.regs.clone()).collect();
+fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, co: &Rel, cause: &Rel, sf: &Rel, sync: &Rel, kept: &mut Kept) {
+    let st = &shaped.st;
+    let time = fits_in_time(st, places, &shaped.events, rf, co, cause);
+    let races: Vec<(usize, usize)> = st.data_races(cause).pairs().filter(|(a, b)| a < b).collect();
+    let mut pick = vec![0usize; alive.len()];
+    let mut events = shaped.events.clone();
+    loop {
+        let runs: Vec<usize> = pick.iter().zip(alive).map(|(&i, a)| a[i]).collect();
+        for (t, &run) in runs.iter().enumerate() {
+            for (at, e) in shaped.per_thread[t][run].events.iter().enumerate() {
+                events[shaped.base[t] + at].value = e.value;
+            }
+        }
+        let rank = Rank { runs: runs.iter().rev().copied().collect(), seq: kept.seq };
+        kept.seq += 1;
+        let regs: Vec<BTreeMap<String, i64>> = runs.iter().enumerate().map(|(t, &run)| shaped.per_thread[t][run].regs.clone()).collect();
+        record(places, &events, st, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
+        let mut k = 0;
+        loop {
+            if k == pick.len() {
+                return;
+            }
+            pick[k] += 1;
+            if pick[k] < alive[k].len() {
+                break;
+            }
+            pick[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// Records one execution of one combination of runs (`events` carry its values): its
+/// final states, and its race. A witness already kept is replaced by one of lower rank,
+/// and a race by one an interleaving performs, or one of lower rank of the same kind.
+#[allow(clippy::too_many_arguments)]
+fn record(
+    places: &Places,
+    events: &[Event],
+    st: &Static,
+    (rf, co, sf, sync): (&Rel, &Rel, &Rel, &Rel),
+    (time, races): (Option<&[usize]>, &[(usize, usize)]),
+    regs: Vec<BTreeMap<String, i64>>,
+    rank: Rank,
+    kept: &mut Kept,
+) {
     // Per location, the values of its coherence-last writes.
-    let mut choices: Vec<Vec<i64>> = Vec::with_capacity(scenario.locations.len());
+    let mut choices: Vec<Vec<i64>> = Vec::with_capacity(places.locations.len());
     for &(phys, _) in &places.locations {
         let writes: Vec<usize> = members(st.w).filter(|&w| events[w].phys == phys).collect();
         let mut last: Vec<i64> = writes.iter().filter(|&&w| writes.iter().all(|&v| !co.has(w, v))).map(|&w| events[w].value).collect();
@@ -354,8 +503,6 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         }
         choices.push(last);
     }
-    let time = fits_in_time(st, places, events, rf, co, cause);
-    let races: Vec<(usize, usize)> = st.data_races(cause).pairs().filter(|(a, b)| a < b).collect();
     // Built only for a new final state or a race worth keeping: most executions are neither.
     let execution = || Execution {
         events: events.to_vec(),
@@ -363,10 +510,12 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
         co: co.pairs().collect(),
         sync: sync.union(sf).pairs().collect(),
         po: st.po.pairs().collect(),
-        races: races.clone(),
+        races: races.to_vec(),
     };
-    if !races.is_empty() && found.race.as_ref().is_none_or(|r| !r.in_time && time.is_some()) {
-        found.race = Some(Race { execution: execution(), in_time: time.is_some() });
+    let in_time = time.is_some();
+    let better_race = kept.race.as_ref().is_none_or(|(kept_rank, race)| (in_time && !race.in_time) || (in_time == race.in_time && rank < *kept_rank));
+    if !races.is_empty() && better_race {
+        kept.race = Some((rank.clone(), Race { execution: execution(), in_time }));
     }
     // In time, each location ends with the value of its last write in that order.
     let timed: Option<Vec<i64>> = time.map(|time| {
@@ -379,10 +528,18 @@ fn record(scenario: &Scenario, places: &Places, combo: &[&Trace], events: &[Even
     let mut pick = vec![0usize; choices.len()];
     loop {
         let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
-        let in_time = &timed.as_ref().is_some_and(|last| *last == mem);
+        let in_time = timed.as_ref().is_some_and(|last| *last == mem);
         let fin = Final { regs: regs.clone(), mem };
-        let witness = found.finals.entry(fin).or_insert_with(|| Witness { execution: execution(), in_time: *in_time });
-        witness.in_time |= *in_time;
+        match kept.finals.get_mut(&fin) {
+            Some((kept_rank, witness)) if *kept_rank <= rank => witness.in_time |= in_time,
+            Some((kept_rank, witness)) => {
+                *kept_rank = rank.clone();
+                *witness = Witness { execution: execution(), in_time: in_time || witness.in_time };
+            }
+            None => {
+                kept.finals.insert(fin, (rank.clone(), Witness { execution: execution(), in_time }));
+            }
+        }
         let mut k = 0;
         loop {
             if k == pick.len() {

@@ -9,6 +9,9 @@
 //! instructions and wasted a size class per part.
 
 //!
+//! Every block handed out and taken back is counted in `fencelab::heap`, so that
+//! `check --max-memory` bounds the heap the process really holds.
+//!
 //! It also turns off mimalloc's eager commit of its arenas before the first allocation.
 //! On Linux that default commits an arena's memory up front in transparent huge pages,
 //! so a checker run's peak RSS counted 2 MiB pages it barely touched: the 3x3 pipeline
@@ -49,41 +52,57 @@ const BLOCK_ALIGN: usize = 8;
 
 pub struct Allocator;
 
+/// Counts a block of `bytes` handed out, when there is one.
+fn counted(block: *mut u8, bytes: usize) -> *mut u8 {
+    if !block.is_null() {
+        fencelab::heap::allocated(bytes);
+    }
+    block
+}
+
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         configure();
-        if layout.align() <= BLOCK_ALIGN {
+        let block = if layout.align() <= BLOCK_ALIGN {
             // SAFETY: mi_malloc returns a block of at least `size` bytes, word-aligned, or null.
             unsafe { mi_malloc(layout.size()).cast() }
         } else {
             // SAFETY: forwarded with the caller's layout.
             unsafe { MiMalloc.alloc(layout) }
-        }
+        };
+        counted(block, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         configure();
-        if layout.align() <= BLOCK_ALIGN {
+        let block = if layout.align() <= BLOCK_ALIGN {
             // SAFETY: as in `alloc`, zeroed.
             unsafe { mi_zalloc(layout.size()).cast() }
         } else {
             // SAFETY: forwarded with the caller's layout.
             unsafe { MiMalloc.alloc_zeroed(layout) }
-        }
+        };
+        counted(block, layout.size())
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        fencelab::heap::freed(layout.size());
         // SAFETY: every block came from mimalloc, which frees aligned and plain ones alike.
         unsafe { MiMalloc.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if layout.align() <= BLOCK_ALIGN {
+        let block = if layout.align() <= BLOCK_ALIGN {
             // SAFETY: `ptr` is a mimalloc block; the new one keeps word alignment.
             unsafe { mi_realloc(ptr.cast::<c_void>(), new_size).cast() }
         } else {
             // SAFETY: forwarded with the caller's layout.
             unsafe { MiMalloc.realloc(ptr, layout, new_size) }
+        };
+        // A failed realloc leaves the old block in place.
+        if !block.is_null() {
+            fencelab::heap::freed(layout.size());
         }
+        counted(block, new_size)
     }
 }

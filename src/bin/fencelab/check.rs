@@ -1,12 +1,14 @@
-//! `fencelab check FILE... [--mode strict|pragmatic] [--json]`: explore each scenario and
-//! compare with its `expect` lines and final conditions. Findings are diagnostics on
-//! stdout (coloured when stdout is a terminal); input problems go to stderr.
+//! `fencelab check FILE... [--mode strict|pragmatic] [--json] [--graph OUT.svg]`: explore
+//! each scenario and compare with its `expect` lines and final conditions. Findings are
+//! diagnostics on stdout (coloured when stdout is a terminal); input problems go to stderr.
+//! `--graph` writes the execution graph of each outcome no interleaving reaches.
 //!
 //! Without `--mode` each file runs in the modes its `expect` lines name
 //! ([`stated_modes`]); `--mode` runs that mode only, and `expect` lines stated for the
 //! other mode are listed as not judged.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fencelab::check::{check, stated_modes, FindingKind, Mode, Options, RaceReason, Report, Stepper};
@@ -37,6 +39,7 @@ Examples:
   fencelab check tests/scenarios/checker/bug1_relay_default_release_cta.fence
   fencelab check --mode strict a.fence b.fence
   fencelab check --json - < mp.fence
+  fencelab check --graph lb.svg tests/scenarios/litmus/lb.fence
 
 Exit status: 0 every expectation holds, 1 one fails, 2 bad input or usage.")]
 pub struct Args {
@@ -60,6 +63,11 @@ pub struct Args {
     /// more (slower; loops that write may not finish). For comparing against the full search
     #[arg(long)]
     full_history: bool,
+    /// Write the execution graph (SVG) of each outcome the axioms allow and no interleaving
+    /// reaches, and of a race only such an execution has: to FILE when there is one, else to
+    /// FILE's name numbered (`lb-1.svg`, `lb-2.svg`, ...); `-` prints them on stdout
+    #[arg(long, value_name = "FILE")]
+    graph: Option<PathBuf>,
 }
 
 /// clap's view of [`Mode`], so help and completions list the choices.
@@ -85,8 +93,9 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
     let mode = args.mode.map(Mode::from);
     let mut code = 0;
     let mut objects = Vec::new();
+    let mut graphs = Vec::new();
     for file in &args.files {
-        let (c, obj) = check_file(file, mode, args, ui);
+        let (c, obj) = check_file(file, mode, args, ui, &mut graphs);
         code = code.max(c);
         objects.extend(obj);
     }
@@ -94,10 +103,81 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
         let out = if objects.len() == 1 { objects.remove(0) } else { serde_json::Value::Array(objects) };
         say!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
+    if let Some(target) = &args.graph {
+        code = code.max(write_graphs(target, &graphs, args.json, ui));
+    }
     code
 }
 
-fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, Vec<serde_json::Value>) {
+/// One execution graph for `--graph`: what it shows (`file: x=1 y=1`) and its SVG.
+struct Graph {
+    caption: String,
+    svg: String,
+}
+
+/// The graphs of a checked report: each outcome row the axioms added (`unreached`), in row
+/// order, and a race only an execution no interleaving performs has.
+fn graphs_of(file: &str, scenario: &Scenario, report: &Report, executions: &[fencelab::axiom::Execution]) -> Vec<Graph> {
+    let rows = report.outcomes.iter().filter(|o| o.unreached);
+    let mut graphs: Vec<Graph> = rows
+        .zip(executions)
+        .map(|(row, execution)| {
+            let values: Vec<String> = row.values.iter().map(|(t, v)| format!("{t}={v}")).collect();
+            Graph { caption: format!("{file} ({} mode): {}", report.mode.name(), values.join(" ")), svg: fencelab::axiom::graph::svg(scenario, execution) }
+        })
+        .collect();
+    // A race finding without a schedule is the axioms' (`axiom::table::unreached_race`).
+    if report.findings.iter().any(|f| f.kind == FindingKind::Race && f.witness.steps.is_empty()) {
+        if let Some(svg) = fencelab::axiom::table::graph_of_race(scenario, report.mode) {
+            graphs.push(Graph { caption: format!("{file} ({} mode): data race", report.mode.name()), svg });
+        }
+    }
+    graphs
+}
+
+/// Where the `index`-th of `count` graphs goes: `target` itself for a single graph, else
+/// its name numbered before the extension.
+fn numbered(target: &Path, index: usize, count: usize) -> PathBuf {
+    if count == 1 {
+        return target.to_path_buf();
+    }
+    let stem = target.file_stem().map_or_else(|| "graph".into(), |s| s.to_string_lossy().into_owned());
+    let name = match target.extension() {
+        Some(ext) => format!("{stem}-{}.{}", index + 1, ext.to_string_lossy()),
+        None => format!("{stem}-{}", index + 1),
+    };
+    target.with_file_name(name)
+}
+
+/// Writes `--graph`'s files (or prints the SVGs for `-`), saying where each went on stderr
+/// so that stdout stays the report. Exit code 2 when a file cannot be written.
+fn write_graphs(target: &Path, graphs: &[Graph], json: bool, ui: Ui) -> u8 {
+    if graphs.is_empty() {
+        ui.warning("--graph: no outcome needs a graph (every allowed outcome is reached by an interleaving)");
+        return 0;
+    }
+    let mut code = 0;
+    for (i, graph) in graphs.iter().enumerate() {
+        if target == Path::new("-") {
+            if !json {
+                say!("graph of {}:", graph.caption);
+            }
+            say!("{}", graph.svg);
+            continue;
+        }
+        let path = numbered(target, i, graphs.len());
+        match std::fs::write(&path, &graph.svg) {
+            Ok(()) => eprintln!("graph of {}: {}", graph.caption, path.display()),
+            Err(e) => {
+                ui.error(&format!("cannot write {}: {e}", path.display()));
+                code = INPUT_ERROR;
+            }
+        }
+    }
+    code
+}
+
+fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui, graphs: &mut Vec<Graph>) -> (u8, Vec<serde_json::Value>) {
     let (src, scenario, map) = match read_scenario(file, ui) {
         Ok(input) => input,
         Err(code) => return (code, Vec::new()),
@@ -121,7 +201,10 @@ fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui) -> (u8, V
         }
         let started = Instant::now();
         let mut report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20), collapse: !args.full_history });
-        fencelab::axiom::table::complete_outcomes(&scenario, &mut report);
+        let unreached = fencelab::axiom::table::complete_outcomes(&scenario, &mut report);
+        if args.graph.is_some() {
+            graphs.extend(graphs_of(&file, &scenario, &report, &unreached));
+        }
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let observed = observation.as_ref().map(|obs| (obs, fencelab::cuda::compare(&scenario, &report, obs)));
         // An outcome the GPU showed but the model forbids is a harness or model bug: fail loudly.
@@ -299,7 +382,7 @@ fn json_object(file: &str, scenario: &Scenario, report: &Report, ms: f64) -> ser
         "expectations": report.expectations,
         "conditions": report.conditions,
         "mode_note": report.mode_note,
-        "stats": { "states": report.stats.states, "transitions": report.stats.transitions, "complete": report.stats.complete, "ms": ms },
+        "stats": { "states": report.stats.states, "transitions": report.stats.transitions, "complete": report.stats.complete, "memory_cap": report.stats.memory_cap, "ms": ms },
     })
 }
 

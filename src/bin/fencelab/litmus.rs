@@ -31,6 +31,7 @@ Examples:
   fencelab litmus ../shared/conformance/dat3m-ptx --expected ../shared/conformance/dat3m-ptx/expected.csv \\
       --liveness ../shared/conformance/dat3m-ptx/liveness-expected.csv
   fencelab litmus --print TEST.litmus
+  fencelab litmus ../shared/conformance/dat3m-ptx --expected ../shared/conformance/dat3m-ptx/expected.csv --graph graphs/
 
 Exit status: 0 all agree, 1 a disagreement, 2 bad input or usage.")]
 pub struct Args {
@@ -49,6 +50,10 @@ pub struct Args {
     /// How to read the memory model; the corpus follows the spec, hence strict
     #[arg(long, value_enum, default_value_t = ModeArg::Strict)]
     mode: ModeArg,
+    /// Into this directory, write the execution graph (SVG) of each test whose final
+    /// condition is decided by a final state no interleaving reaches (load buffering, ...)
+    #[arg(long, value_name = "DIR")]
+    graph: Option<PathBuf>,
     /// Print TEST imported into .fence syntax instead of running a corpus; `-` reads stdin
     #[arg(long, value_name = "TEST", value_parser = Input::parser(), conflicts_with_all = ["dir", "expected", "liveness", "json"])]
     print: Option<Input>,
@@ -97,6 +102,26 @@ fn read_csv(csv: &Input, ui: Ui) -> Result<Vec<fencelab::litmus::conformance::Ex
     })
 }
 
+/// Writes `DIR/TEST.svg` (the test's path with `/` as `_`) when the test's final condition
+/// is decided by a final state the axioms allow and no interleaving reaches: the graph of
+/// an execution reaching it. Tests outside the fragment or deciding nothing so get none.
+fn write_graph(out: &Path, test: &str, src: &str, mode: Mode) -> Result<(), String> {
+    let Ok(scenario) = fencelab::litmus::import(src) else { return Ok(()) };
+    let Some(condition) = scenario.conditions.first() else { return Ok(()) };
+    let Ok(axioms) = fencelab::axiom::allowed(&scenario, &fencelab::axiom::Limits { mode, ..fencelab::axiom::Limits::default() }) else {
+        return Ok(());
+    };
+    // A state that satisfies an `exists` (or breaks a `~exists`) or breaks a `forall`.
+    let deciding = |fin: &fencelab::axiom::Final| {
+        fencelab::axiom::eval(&scenario, fin, &condition.cond) != (condition.quantifier == fencelab::model::Quantifier::Forall)
+    };
+    let Some((_, witness)) = axioms.finals.iter().find(|(fin, w)| !w.in_time && deciding(*fin)) else { return Ok(()) };
+    fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let name = format!("{}.svg", test.trim_end_matches(".litmus").replace(['/', '\\'], "_"));
+    let path = out.join(name);
+    fs::write(&path, fencelab::axiom::graph::svg(&scenario, &witness.execution)).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 fn run_corpus(dir: &Path, expected: &Input, args: &Args, ui: Ui) -> u8 {
     let mut wanted: BTreeMap<String, Vec<(Property, bool)>> = BTreeMap::new();
     let mut order = Vec::new();
@@ -142,6 +167,12 @@ fn run_corpus(dir: &Path, expected: &Input, args: &Args, ui: Ui) -> u8 {
                 .collect(),
         };
         judgements.extend(judged);
+        if let (Some(out), Ok(src)) = (&args.graph, fs::read_to_string(dir.join(test))) {
+            if let Err(e) = write_graph(out, test, &src, options.mode) {
+                ui.error(&e);
+                return INPUT_ERROR;
+            }
+        }
     }
     let summary = Summary::of(&judgements);
     let mut out = std::io::stdout().lock();

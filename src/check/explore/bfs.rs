@@ -61,8 +61,9 @@ impl Node {
     }
 }
 
-/// Where exploration stops: distinct states, and the estimated bytes held by the states
-/// waiting to be expanded plus each state's record.
+/// Where exploration stops: distinct states, and bytes: the estimated bytes held by the
+/// states waiting to be expanded plus each state's record, or the whole heap in use where
+/// the allocator counts it (`crate::heap`), whichever is larger.
 pub struct Caps {
     pub states: u64,
     pub bytes: u64,
@@ -393,7 +394,8 @@ pub fn explore(
                 };
                 succs.push(target, step);
                 bytes += Successors::EDGE_BYTES;
-                if out.states >= caps.states || bytes as u64 > caps.bytes {
+                // The estimate, or the heap really held where the allocator counts it.
+                if out.states >= caps.states || bytes.max(crate::heap::in_use()) as u64 > caps.bytes {
                     out.complete = false;
                     out.memory_cap = out.states < caps.states;
                     break 'bfs;

@@ -10,7 +10,6 @@ use proptest::prelude::*;
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
     #[test]
-    #[ignore = "open mismatch (docs/fuzzing.md, Axiomatic differential): run with --ignored"]
     fn explorer_and_axioms_agree_on_random_litmus(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
         let scenario = litmus_from_bytes(&bytes);
         for mode in [Mode::Strict, Mode::Pragmatic] {

@@ -33,7 +33,7 @@ pub fn mismatches(scenario: &Scenario, options: &Options) -> Option<Vec<String>>
     let terms: Vec<String> = first.values.iter().map(|(t, _)| t.clone()).collect();
     let explored: BTreeSet<Vec<(String, i64)>> = report.outcomes.iter().map(|o| o.values.clone()).collect();
     let allowed_rows: BTreeSet<Vec<(String, i64)>> = axioms.finals.keys().map(|f| project(scenario, f, &terms)).collect();
-    if !stale_rmw_after_proxy_write(scenario) && !has_cas(scenario) {
+    if !has_cas(scenario) {
         for row in explored.difference(&allowed_rows) {
             problems.push(format!("the explorer reaches {}, which the axioms forbid", row_text(row)));
         }
@@ -55,18 +55,6 @@ pub fn mismatches(scenario: &Scenario, options: &Options) -> Option<Vec<String>>
 /// `t0:r1=0 x=1`, as the CLI's outcome table writes a row.
 fn row_text(row: &[(String, i64)]) -> String {
     row.iter().map(|(t, v)| format!("{t}={v}")).collect::<Vec<_>>().join(" ")
-}
-
-/// A known explorer bug, reported and not yet fixed (`docs/fuzzing.md`, "Axiomatic
-/// differential"): with a write through a non-generic proxy alias of a location that two
-/// threads also update with morally strong RMWs, the explorer lets both RMWs read the same
-/// write, which RMW atomicity (reference §1.9, cat:99) forbids. While it stands, the
-/// explorer's outcomes of such programs are not held to the axioms.
-fn stale_rmw_after_proxy_write(scenario: &Scenario) -> bool {
-    let instrs = || scenario.threads.iter().flat_map(|t| &t.program).map(Instr::unwrapped);
-    let proxy_write = instrs().any(|i| matches!(i, Instr::St { proxy, .. } if *proxy != Proxy::Generic));
-    let rmws = instrs().filter(|i| matches!(i, Instr::Atom { .. })).count();
-    proxy_write && rmws >= 2
 }
 
 /// A failed `atom.cas` is a read only in the explorer (ARCHITECTURE.md, departures) and a

@@ -1,7 +1,11 @@
 //! `atom`, `red` and `wait atom ...` (reference §1.1, §1.9 RMW atomicity, §8.8 `red`).
 //!
-//! An RMW morally strong with the coherence-latest write must read it (atomicity); one
-//! that is not (e.g. `atom.cta` across CTAs, §1.3) may read any visible write: lost update.
+//! The explorer appends every write at the end of coherence, so an RMW's write follows
+//! every write made so far. RMW atomicity (§1.9; cat:99: no write morally strong with the
+//! RMW between the write it reads and its own) then lets it read only the latest write
+//! morally strong with it or a later (weak, other-proxy, out-of-scope) one: one that is
+//! morally strong with no write (e.g. `atom.cta` across CTAs, §1.3) may read any visible
+//! write: lost update.
 
 use super::base::access::{self, observe, write_messages, Access};
 use super::base::exec::{self, operand, Exec, Readiness};
@@ -26,15 +30,24 @@ fn choices(layout: &Layout, m: &Machine, agent: u32, acc: &Access, until: Option
     let place_of = |a: u32| m.agents.get(a as usize).map(|x| x.place);
     let me = place_of(agent).map(|p| Side { agent, place: p, strong: acc.strong, key: acc.key });
     let last = c.writes.len().saturating_sub(1);
-    let atomic = match (me, c.writes.last()) {
-        (Some(me), Some(w)) => place_of(w.event.agent).is_none_or(|p| {
-            morally_strong(me, Side { agent: w.event.agent, place: p, strong: w.strong.or(if w.instr.is_none() { acc.strong } else { None }), key: w.key })
-        }),
-        _ => true,
+    // The newest write this RMW is morally strong with: reading anything older would put
+    // that write between the RMW's read and its write (the initial value counts as strong).
+    let oldest_readable = match me {
+        Some(me) => c
+            .writes
+            .iter()
+            .rposition(|w| {
+                place_of(w.event.agent).is_none_or(|p| {
+                    let strong = w.strong.or(if w.instr.is_none() { acc.strong } else { None });
+                    morally_strong(me, Side { agent: w.event.agent, place: p, strong, key: w.key })
+                })
+            })
+            .unwrap_or(0),
+        None => last,
     };
     cands
         .into_iter()
-        .filter(|&i| !atomic || i == last)
+        .filter(|&i| i >= oldest_readable)
         .filter(|&i| match until {
             None => true,
             Some((t, rhs)) => c.writes.get(i).is_some_and(|w| t.op.eval(w.value, rhs)),

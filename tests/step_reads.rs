@@ -63,6 +63,16 @@ fn a_read_ordered_by_release_acquire_is_not_stale() {
     assert_eq!((read.value, read.stale.is_none()), (42, true), "{read:?}");
 }
 
+/// An RMW writes after it reads: its own new value is not a write its read missed.
+#[test]
+fn an_rmw_reading_the_latest_write_is_not_stale() {
+    let mut st = stepper("cta A\nglobal lock = 0\nthread t0 @A:\n    atom.acquire.gpu.global.exch r0, [lock], 1\nexpect correct\n");
+    let event = take(&mut st, 0, 0);
+    let [read] = event.reads.as_slice() else { panic!("one read expected: {:?}", event.reads) };
+    assert_eq!((read.value, read.from.writer.as_str()), (0, "init"), "{read:?}");
+    assert!(read.stale.is_none(), "the exchange's own 1 is not a write it missed: {read:?}");
+}
+
 #[test]
 fn a_write_step_reads_nothing() {
     let mut st = stepper(MP_RELAXED);

@@ -293,7 +293,9 @@ fn reads_of_step(layout: &Layout, before: &Machine, after: &Machine, step: Step,
                 matching.next().filter(|_| matching.next().is_none())
             };
             let Some((widx, w)) = widx.and_then(|i| Some((i, c.writes.get(i)?))) else { continue };
-            let newest = c.writes.len() - 1;
+            // The newest write the read could have seen: an RMW's own write of this step
+            // comes after its read, so it is never the write the read missed.
+            let Some(newest) = c.writes.iter().rposition(|n| !(n.event.agent == step.agent && n.step.0 == Some(index))) else { continue };
             let stale = (widx < newest && c.writes.get(newest).is_some_and(|n| n.value != w.value)).then(|| {
                 let missed = &c.writes[newest];
                 StaleView {

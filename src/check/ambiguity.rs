@@ -70,7 +70,7 @@ pub fn touches_silent_points(scenario: &Scenario) -> bool {
 /// Run the other mode when the scenario touches a §12 point, and note a different verdict.
 pub fn with_mode_note(scenario: &Scenario, options: &Options, mut report: Report, run: impl FnOnce(&Options) -> Report) -> Report {
     let touched = points(scenario);
-    if report.mode_note.is_some() || touched.is_empty() || report.verdict == Verdict::Partial {
+    if report.mode_note.is_some() || touched.is_empty() || !report.stats.complete {
         return report;
     }
     let other_mode = match options.mode {

@@ -50,7 +50,9 @@ pub fn judge(original: &Scenario, mode: Mode, max_states: u64, mutants: Vec<Muta
         .into_iter()
         .map(|mutant| {
             let report = check_one_mode(&mutant.scenario, &options);
-            let fate = if !baseline.stats.complete || !report.stats.complete {
+            // A capped mutant run that witnesses a finding the original lacks is killed.
+            let witnessed = report.verdict != Verdict::Partial && report.verdict != baseline.verdict;
+            let fate = if !baseline.stats.complete || (!report.stats.complete && !witnessed) {
                 Fate::Undecided
             } else if outcome(&report) == outcome(&baseline) {
                 Fate::Survived

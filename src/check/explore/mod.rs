@@ -123,14 +123,17 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
     }
     report.hangs = !ex.deadlocks.is_empty();
     let has = |k: FindingKind| report.findings.iter().any(|f| f.kind == k);
-    report.verdict = if !ex.complete {
-        Verdict::Partial
-    } else if has(FindingKind::Undefined) {
+    // A finding is a witnessed execution, so a search stopped at a cap that has one is
+    // decided buggy (`stats.complete` says others may lie beyond the cap); only a
+    // capped search with none says nothing.
+    report.verdict = if has(FindingKind::Undefined) {
         Verdict::Undefined
     } else if has(FindingKind::Race) {
         Verdict::Race
     } else if has(FindingKind::Deadlock) {
         Verdict::Deadlock
+    } else if !ex.complete {
+        Verdict::Partial
     } else {
         Verdict::Correct
     };

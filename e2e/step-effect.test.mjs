@@ -221,6 +221,9 @@ describe("step effect", { skip: skip ?? false }, () => {
         assert.equal(await tx.getAttribute("data-value"), "0", "the completing complete_tx paid the 64 bytes");
         assert.match(await tx.innerText(), /64 expected, 64 landed/);
         assert.match(await page.locator("[data-step-dock] .mbar-flip").innerText(), /phase 0 → 1: parity 0 → 1/);
+        // The consumer's move names the barrier as code, not in raw backticks.
+        assert.match(await page.locator('[data-region="lanes"] [data-agent="consumer"] button.choice').first().innerText(), /wait on full/);
+        assert.doesNotMatch(await page.locator("[data-step-dock]").innerText(), /`/, "the dock shows no backticks");
         await themedShots(page, join(screenshotDir, "step-effect"), "tma-phase-complete", page.locator("[data-step-dock]"));
 
         // The same copy without the consumer's wait: its read can return the stale 0.

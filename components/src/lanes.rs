@@ -231,7 +231,8 @@ fn Lane(
                             view! {
                                 <button type="button" class="choice"
                                     on:click=move |_| { state.playing.set(false); state.with_tape(&[Move::Take(step)]); }>
-                                    {label}
+                                    // One flex item, so the code pieces flow as one line of text.
+                                    <span>{crate::code_text::code_text(&label)}</span>
                                 </button>
                             }
                         })

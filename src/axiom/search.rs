@@ -74,18 +74,8 @@ pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Re
         if barriers_complete(places, &first) {
             combination(places, per_thread, &runs, limits, &mut kept)?;
         }
-        // Next combination (odometer).
-        let mut k = 0;
-        loop {
-            if k == pick.len() {
-                return Ok(kept.found());
-            }
-            pick[k] += 1;
-            if pick[k] < shapes[k].len() {
-                break;
-            }
-            pick[k] = 0;
-            k += 1;
+        if !next_pick(&mut pick, |k| shapes[k].len()) {
+            return Ok(kept.found());
         }
     }
 }
@@ -462,17 +452,8 @@ fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, 
         kept.seq += 1;
         let regs: Vec<BTreeMap<String, i64>> = runs.iter().enumerate().map(|(t, &run)| shaped.per_thread[t][run].regs.clone()).collect();
         record(places, &events, st, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
-        let mut k = 0;
-        loop {
-            if k == pick.len() {
-                return;
-            }
-            pick[k] += 1;
-            if pick[k] < alive[k].len() {
-                break;
-            }
-            pick[k] = 0;
-            k += 1;
+        if !next_pick(&mut pick, |k| alive[k].len()) {
+            return;
         }
     }
 }
@@ -540,17 +521,21 @@ fn record(
                 kept.finals.insert(fin, (rank.clone(), Witness { execution: execution(), in_time }));
             }
         }
-        let mut k = 0;
-        loop {
-            if k == pick.len() {
-                return;
-            }
-            pick[k] += 1;
-            if pick[k] < choices[k].len() {
-                break;
-            }
-            pick[k] = 0;
-            k += 1;
+        if !next_pick(&mut pick, |k| choices[k].len()) {
+            return;
         }
     }
+}
+
+/// Advances `pick` like an odometer over digits `0..len(k)`; false once every
+/// combination has been visited.
+fn next_pick(pick: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
+    for k in 0..pick.len() {
+        pick[k] += 1;
+        if pick[k] < len(k) {
+            return true;
+        }
+        pick[k] = 0;
+    }
+    false
 }

@@ -84,12 +84,27 @@ pub struct Ev {
     pub ctrl: u128,
 }
 
+/// How a run of a thread ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// It ran to the end of its program (or `exit`).
+    Finished,
+    /// It spins forever: the events from index `round` on are one round of a side-effect-free
+    /// spin loop (or one failed attempt of a `wait`) that goes round again at instruction `at`
+    /// (the loop's backward branch, or the `wait`).
+    Stuck { round: usize, at: usize },
+    /// It waits forever at its last event, a `bar.sync` or `barrier.cluster.wait`.
+    Blocked,
+}
+
 /// One run of a thread's program.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Trace {
     pub events: Vec<Ev>,
     /// Final register values.
     pub regs: BTreeMap<String, i64>,
+    /// Only [`traces`] asked for hangs ends a run other than [`End::Finished`].
+    pub end: End,
 }
 
 /// Where a scenario's names live.
@@ -201,6 +216,9 @@ struct State {
     bar_uses: BTreeMap<i64, u32>,
     cluster_arrives: u32,
     cluster_waits: u32,
+    /// Per label, how many events the run had when it last passed it: where the current
+    /// round of a loop starting there began.
+    rounds: BTreeMap<usize, usize>,
 }
 
 struct Runner<'a> {
@@ -212,13 +230,16 @@ struct Runner<'a> {
     labels: BTreeMap<&'a str, usize>,
     /// Backward branches closing a side-effect-free loop (`spin_loops`).
     spins: Vec<usize>,
+    /// Whether runs that hang (stuck in a spin, blocked at a barrier) are wanted too.
+    hangs: bool,
     /// Per instruction, its bit in value chains (0 inside a loop or for a non-write).
     bits: &'a [u128],
     seen: std::collections::HashSet<Trace>,
     out: Traces,
 }
 
-/// Enumerates the traces of thread `thread`.
+/// Enumerates the traces of thread `thread`; with `hangs`, also the runs that never end
+/// ([`End::Stuck`], [`End::Blocked`]).
 pub fn traces(
     scenario: &Scenario,
     places: &Places,
@@ -226,6 +247,7 @@ pub fn traces(
     limits: &Limits,
     thread: usize,
     bits: &[u128],
+    hangs: bool,
 ) -> Result<Traces, AxiomError> {
     let program = &scenario.threads[thread].program;
     let mut labels = BTreeMap::new();
@@ -243,6 +265,7 @@ pub fn traces(
         thread,
         labels,
         spins,
+        hangs,
         bits,
         seen: std::collections::HashSet::new(),
         out: Traces { traces: Vec::new(), written: vec![Vec::new(); domains.len()], cut: false },
@@ -257,6 +280,7 @@ pub fn traces(
         bar_uses: BTreeMap::new(),
         cluster_arrives: 0,
         cluster_waits: 0,
+        rounds: BTreeMap::new(),
     };
     runner.run(start)?;
     Ok(runner.out)
@@ -530,6 +554,10 @@ impl<'a> Runner<'a> {
     }
 
     fn finish(&mut self, s: State) -> Result<(), AxiomError> {
+        self.end_run(s, End::Finished)
+    }
+
+    fn end_run(&mut self, s: State, end: End) -> Result<(), AxiomError> {
         if self.out.traces.len() >= self.limits.max_traces {
             return Err(AxiomError::TooLarge(format!(
                 "thread `{}` has more than {} runs",
@@ -541,7 +569,7 @@ impl<'a> Runner<'a> {
             return Err(AxiomError::TooLarge(format!("thread `{}` runs more than {} events", self.name(), super::rel::MAX_EVENTS)));
         }
         let regs = s.regs.into_iter().map(|(k, v)| (k, v.value)).collect();
-        let trace = Trace { events: s.events, regs };
+        let trace = Trace { events: s.events, regs, end };
         // Runs differing only in the chains of the values they read are one trace.
         if self.seen.insert(trace.clone()) {
             self.out.traces.push(trace);
@@ -577,7 +605,9 @@ impl<'a> Runner<'a> {
                 inner = guarded;
             }
             match inner {
-                Instr::Label(_) => {}
+                Instr::Label(_) => {
+                    s.rounds.insert(index, s.events.len());
+                }
                 Instr::Exit => return self.finish(s),
                 Instr::Mov { dst, src } => {
                     let v = self.operand(&s, src);
@@ -607,6 +637,12 @@ impl<'a> Runner<'a> {
                         if to < index && self.spins.contains(&index) {
                             // Another round of a spin loop: the first round that leaves it
                             // gives the same outcomes (module doc), as Dat3M's spin-loop pass.
+                            // Going round for ever is a hang when its reads see the newest
+                            // writes (`search.rs`); a round is the events since the label.
+                            if self.hangs {
+                                let round = s.rounds.get(&to).copied().unwrap_or(0);
+                                return self.end_run(s, End::Stuck { round, at: index });
+                            }
                             return Ok(());
                         }
                         s.pc = to;
@@ -694,6 +730,9 @@ impl<'a> Runner<'a> {
                     *uses += 1;
                     let ev = self.other(&s, Kind::Barrier(BarrierKind::Cta { id: *id, generation, arrive_only }), index, Some(Scope::Cta));
                     Self::push(&mut s, ev);
+                    if self.hangs && !arrive_only {
+                        self.end_run(s.clone(), End::Blocked)?;
+                    }
                 }
                 Instr::ClusterArrive { sem } => {
                     let release = !matches!(sem, Some(Sem::Relaxed));
@@ -707,6 +746,9 @@ impl<'a> Runner<'a> {
                     s.cluster_waits += 1;
                     let ev = self.other(&s, Kind::Barrier(BarrierKind::Cluster { generation, wait: true, release: false }), index, Some(Scope::Cluster));
                     Self::push(&mut s, ev);
+                    if self.hangs {
+                        self.end_run(s.clone(), End::Blocked)?;
+                    }
                 }
                 Instr::Mbar(op) => return self.mbar(s, index, inner, op, false),
                 Instr::Wait { instr: spun, until } => match spun.as_ref() {
@@ -758,6 +800,15 @@ impl<'a> Runner<'a> {
         for (value, chain) in values {
             if let Some((op, target)) = &until {
                 if !op.eval(value, target.value) {
+                    // A failed attempt, repeated for ever, is a hang when it reads the
+                    // newest write (`search.rs`).
+                    if self.hangs {
+                        let mut stuck = s.clone();
+                        let ev = self.mem(&stuck, Kind::Read, index, loc, value, Some(px), order, scope, 0);
+                        let round = Self::push(&mut stuck, ev);
+                        stuck.chains[round] = chain;
+                        self.end_run(stuck, End::Stuck { round, at: index })?;
+                    }
                     continue;
                 }
             }
@@ -852,6 +903,13 @@ impl<'a> Runner<'a> {
                     // (the phase at the arrive) once the current phase is later.
                     let pass = if *parity { current % 2 != want.value.rem_euclid(2) } else { current > want.value };
                     if spin && !pass {
+                        if self.hangs {
+                            let mut stuck = s.clone();
+                            let ev = self.mem(&stuck, Kind::Read, index, loc, value, Some(Px::Gen), ro, scope, 0);
+                            let round = Self::push(&mut stuck, ev);
+                            stuck.chains[round] = chain;
+                            self.end_run(stuck, End::Stuck { round, at: index })?;
+                        }
                         continue;
                     }
                     let mut next = s.clone();

@@ -47,6 +47,11 @@ fn escape(text: &str) -> String {
 
 /// The SVG of `execution` (an `axiom::Witness`'s), with its threads named as in `scenario`.
 pub fn svg(scenario: &Scenario, execution: &Execution) -> String {
+    svg_noted(scenario, execution, &[])
+}
+
+/// [`svg`] with a note beside some events (`(event, text)`), such as a hang's spinning reads.
+pub fn svg_noted(scenario: &Scenario, execution: &Execution, notes: &[(usize, String)]) -> String {
     let threads = scenario.threads.len();
     let mut rows = vec![0usize; threads];
     let mut inits = 0usize;
@@ -110,6 +115,11 @@ pub fn svg(scenario: &Scenario, execution: &Execution) -> String {
     }
     for (e, &(x, y)) in execution.events.iter().zip(&at) {
         let _ = write!(out, r#"<text x="{x}" y="{y}">{}</text>"#, escape(&label(scenario, e)));
+    }
+    for (e, text) in notes {
+        if let Some(&(x, y)) = at.get(*e) {
+            let _ = write!(out, r##"<text class="note" x="{x}" y="{}" fill="#7d3c98" font-style="italic">{}</text>"##, y + 16, escape(text));
+        }
     }
     out.push_str("</svg>");
     out

@@ -170,6 +170,41 @@ pub struct Hang {
     pub threads: Vec<Stay>,
 }
 
+impl Hang {
+    /// Who stays where, in words: "`P1` spins at `bra LC10` for ever, reading `f` = 1, a
+    /// coherence-last write; `P2` waits at `bar.sync 2`".
+    pub fn describe(&self, scenario: &Scenario) -> String {
+        let instr = |t: usize, at: usize| {
+            scenario.threads[t].program.get(at).map_or_else(|| format!("instruction {}", at + 1), |i| format!("`{}`", crate::syntax::instr_text(i)))
+        };
+        let parts: Vec<String> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter_map(|(t, stay)| {
+                let name = &scenario.threads.get(t)?.name;
+                match stay {
+                    Stay::Finished => None,
+                    Stay::Spins { instr: at, reads } => {
+                        let seen: Vec<String> = reads
+                            .iter()
+                            .filter_map(|&r| self.execution.events.get(r))
+                            .map(|e| format!("`{}` = {}", scenario.locations.get(e.virt).map_or("?", |l| l.name.as_str()), e.value))
+                            .collect();
+                        Some(if seen.is_empty() {
+                            format!("`{name}` spins at {} for ever", instr(t, *at))
+                        } else {
+                            format!("`{name}` spins at {} for ever, reading {}, which no write is coherence-after", instr(t, *at), seen.join(" and "))
+                        })
+                    }
+                    Stay::Waits { instr: at } => Some(format!("`{name}` waits at {} for ever", instr(t, *at))),
+                }
+            })
+            .collect();
+        parts.join("; ")
+    }
+}
+
 /// The outcomes the axioms allow for `scenario`.
 pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomError> {
     let (places, per_thread, cut) = runs(scenario, limits, false)?;

@@ -44,9 +44,20 @@ fn median(run: impl Fn()) -> Duration {
     times[times.len() / 2]
 }
 
-/// Prints each test's median, slowest first, and returns them.
+/// Prints each test's median, slowest first, and returns them; with
+/// `$FENCELAB_BENCH_JSONL` set, also appends one JSON line per test to that file.
 fn report<'a>(what: &str, tests: &'a [(String, Scenario)], run: impl Fn(&Scenario)) -> Vec<(Duration, &'a str)> {
     let mut medians: Vec<(Duration, &str)> = tests.iter().map(|(name, s)| (median(|| run(s)), name.as_str())).collect();
+    if let Some(path) = std::env::var_os("FENCELAB_BENCH_JSONL") {
+        let lines: String = medians
+            .iter()
+            .map(|(d, name)| format!("{}\n", serde_json::json!({ "search": what, "test": name, "median_us": (d.as_secs_f64() * 1e7).round() / 10.0 })))
+            .collect();
+        let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| std::io::Write::write_all(&mut f, lines.as_bytes()));
+        if let Err(e) = written {
+            println!("cannot write {}: {e}", path.to_string_lossy());
+        }
+    }
     medians.sort_by(|a, b| b.cmp(a));
     let over = medians.iter().filter(|(d, _)| *d > Duration::from_millis(1)).count();
     println!("{what}: {} tests; {} with a median over 1 ms; slowest:", medians.len(), over);

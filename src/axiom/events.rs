@@ -328,6 +328,18 @@ fn spin_loops(program: &[Instr], labels: &BTreeMap<&str, usize>) -> Vec<usize> {
     spins
 }
 
+/// Whether a run of `program` may spin for ever where the axioms look for hangs: it has a
+/// side-effect-free spin loop or a `wait ld`.
+pub fn may_spin(program: &[Instr]) -> bool {
+    let mut labels = BTreeMap::new();
+    for (i, instr) in program.iter().enumerate() {
+        if let Instr::Label(name) = instr {
+            labels.insert(name.as_str(), i);
+        }
+    }
+    !spin_loops(program, &labels).is_empty() || program.iter().any(|i| matches!(i.unwrapped(), Instr::Wait { instr, .. } if matches!(instr.as_ref(), Instr::Ld { .. })))
+}
+
 /// Whether instruction `at` lies inside a loop (between a label and a branch back to it).
 fn in_loop(program: &[Instr], at: usize) -> bool {
     let mut labels = BTreeMap::new();

@@ -215,6 +215,10 @@ pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomErr
 /// A hanging execution the axioms allow, if any is found within the unrolling bound (a
 /// hang found is one; none found with a loop cut proves nothing for runs past the bound).
 pub fn hang(scenario: &Scenario, limits: &Limits) -> Result<Option<Hang>, AxiomError> {
+    // Every check asks: most programs have no spin to be stuck in, and need no runs built.
+    if !scenario.threads.iter().any(|t| events::may_spin(&t.program)) {
+        return Ok(None);
+    }
     let (places, per_thread, _) = runs(scenario, limits, true)?;
     // Only a run stuck in a spin makes a hang here; without one there is nothing to search.
     if !per_thread.iter().flatten().any(|t| matches!(t.end, events::End::Stuck { .. })) {

@@ -119,3 +119,27 @@ fn a_thread_blocked_at_a_barrier_the_spinner_never_reaches_is_part_of_the_hang()
     let found = hang_of(spin).expect("P0 spins on g, nobody writes it");
     assert_eq!(found.threads[1], Stay::Waits { instr: 0 });
 }
+
+fn hang_of_fence(src: &str) -> Option<Hang> {
+    let loaded = crate::load(src);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    hang(&loaded.scenario, &Limits::default()).expect("in the fragment")
+}
+
+#[test]
+fn a_wait_that_reads_its_own_unordered_weak_write_for_ever_hangs() {
+    // `a` raises the flag weakly and waits for `b` to lower it, `b` lowers it weakly after
+    // reading 1: the two weak stores need not be ordered, so `a` may read its own 1 for ever.
+    let src = "cta A\ncta B\nglobal f = 0\nthread a @A:\n    st.global [f], 1\n    wait ld.global r0, [f] == 0\nthread b @B:\n    wait ld.global r1, [f] == 1\n    st.global [f], 0\n";
+    let found = hang_of_fence(src).expect("coherence may leave a's store last");
+    assert!(matches!(found.threads[0], Stay::Spins { instr: 1, .. }) && found.threads[1] == Stay::Finished, "{:?}", found.threads);
+    // Relaxed stores and loads are morally strong: b's store comes after the 1 it read.
+    let strong = src.replace("st.global", "st.relaxed.gpu.global").replace("ld.global", "ld.relaxed.gpu.global");
+    assert!(hang_of_fence(&strong).is_none());
+}
+
+#[test]
+fn a_program_without_a_spin_has_no_hang_to_search() {
+    let src = "cta A\nglobal f = 0\nthread a @A:\n    st.global [f], 1\nthread b @A:\n    ld.global r0, [f]\n";
+    assert!(hang_of_fence(src).is_none());
+}

@@ -5,7 +5,10 @@
 //! later (`search.rs`). Loops are unrolled: an instruction runs at most
 //! [`Limits::max_visits`] times in one trace, and a longer run is cut (`Traces::cut`). A
 //! spin (`wait ...`) is one successful attempt: failed attempts only read, and removing a
-//! read from a consistent execution leaves it consistent, so they add no outcome.
+//! read from a consistent execution leaves it consistent, so they add no outcome. Asked for
+//! hangs, it also gives the runs that never end ([`End`]): one round of a side-effect-free
+//! spin loop (or one failed `wait ld`) that goes round again, and a stop at each `bar.sync`
+//! and `barrier.cluster.wait`.
 
 use std::collections::BTreeMap;
 

@@ -6,7 +6,8 @@
 //! the generic, surface, texture and constant proxies; `fence.sc`, `fence.acq_rel`,
 //! `fence.acquire`/`fence.release`, `fence.proxy.{alias,surface,texture,constant}`;
 //! `bar.sync`/`bar.arrive`, `barrier.cluster` and mbarrier arrive/wait as synchronization;
-//! aliases. `search.rs` enumerates reads-from, Fence-SC and coherence choices. Anything
+//! aliases. `search.rs` enumerates reads-from, Fence-SC and coherence choices; [`hang`]
+//! searches them for an execution in which a spin goes round for ever. Anything
 //! else (asynchronous agents, async and tensormap proxy fences, restricted fences, byte
 //! ranges, counted barriers) is [`AxiomError::Outside`], naming the instruction: there the
 //! explorer is the only judge. No IO, no clock, no panics: limits are [`Limits`].

@@ -15,6 +15,9 @@
 //! smallest coherence is consistent whenever any is. A location's final value is that of
 //! a coherence-last write (Dat3M's `lastCo`, `PropertyEncoder`), any of them when several
 //! are unordered; a larger coherence only has fewer last writes.
+//!
+//! [`Goal::Hang`] searches the same way over combinations with a stuck run, and stops at the
+//! first execution whose stuck rounds read only coherence-last writes.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};

@@ -106,7 +106,7 @@ pub struct Trace {
     pub events: Vec<Ev>,
     /// Final register values.
     pub regs: BTreeMap<String, i64>,
-    /// Only [`traces`] asked for hangs ends a run other than [`End::Finished`].
+    /// [`End::Finished`] unless [`traces`] was asked for the runs that hang.
     pub end: End,
 }
 
@@ -527,8 +527,9 @@ impl<'a> Runner<'a> {
 
     /// Whether `e` reads or writes an mbarrier's counter. Hangs on an mbarrier stay the
     /// explorer's, which counts phases exactly: here arrives are RMWs on a counter, atomic
-    /// only when morally strong, so arrives of scopes that do not cover each other could
-    /// both read the same count and a wait look stuck when no barrier loses an arrival.
+    /// only when morally strong, so two arrives whose scopes do not cover each other may
+    /// both read the same count, and a wait would look stuck although a real barrier counts
+    /// every arrival.
     fn on_mbarrier(&self, e: &Ev) -> bool {
         matches!(e.kind, Kind::Read | Kind::Write) && self.places.mbarriers.iter().any(|&(phys, _)| phys == e.phys)
     }

@@ -306,6 +306,20 @@ fn check_graph_writes_the_execution_of_each_unreached_outcome() {
 }
 
 #[test]
+fn check_reports_and_draws_a_hang_only_a_coherence_order_against_execution_order_allows() {
+    let run = fencelab(&["check", "--graph", "-", "tests/scenarios/loops/xf_barrier_weak.fence"], "");
+    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("error[C0002]: hang: `P1` may spin for ever under a coherence order no interleaving reaches"), "{}", run.stdout);
+    assert!(run.stdout.contains("ok: expect deadlock"), "{}", run.stdout);
+    assert!(run.stdout.contains("graph of tests/scenarios/loops/xf_barrier_weak.fence (pragmatic mode): hang"), "{}", run.stdout);
+    assert_eq!(run.stdout.matches(r#"class="note""#).count(), 1, "{}", run.stdout);
+    // Release and acquire order the flag's stores: no hang, nothing to draw.
+    let fixed = fencelab(&["check", "tests/scenarios/loops/xf_barrier_acqrel.fence"], "");
+    assert_eq!(fixed.code, Some(0), "{}", fixed.stdout);
+    assert!(fixed.stdout.contains("correct in pragmatic mode") && !fixed.stdout.contains("hang"), "{}", fixed.stdout);
+}
+
+#[test]
 fn a_memory_cap_stops_a_growing_search_cleanly_and_says_what_it_explored() {
     // Without forgetting unobservable writes, every round of the lock's spin adds to the
     // coherence history: the search never closes, and only the cap stops it.

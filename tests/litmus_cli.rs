@@ -131,3 +131,30 @@ fn graph_writes_the_execution_of_a_condition_only_load_buffering_reaches() {
     // MP's condition is unreachable: nothing to draw.
     assert!(!graphs.join("t_mp.svg").exists());
 }
+
+#[test]
+fn a_hang_only_the_axioms_find_decides_liveness_and_has_a_graph() {
+    // Dat3M's XF-Barrier-weak: liveness 0, P1 may read its own weak 1 for ever.
+    const XF: &str = "PTX XF-Barrier-weak\n{ x=0; f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 1,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 1 | bar.cta.sync 1 ;\n LC00: | st.weak f, 1 | bar.cta.sync 2 ;\n ld.weak r2, f | LC10: | ;\n bne r2, 0, LC01 | ld.weak r2, f | ;\n goto LC00 | bne r2, 1, LC11 | ;\n LC01: | goto LC10 | ;\n bar.cta.sync 1 | LC11: | ;\n st.weak f, 0 | bar.cta.sync 2 | ;\n | ld.weak r1, x | ;\nexists (P1:r2 != 1 /\\ P1:r1 == 0)\n";
+    let dir = corpus("xf", "t/xf.litmus,1\n", "t/xf.litmus,0\n");
+    std::fs::write(dir.join("t/xf.litmus"), XF).unwrap();
+    let graphs = dir.join("graphs");
+    let out = Command::new(env!("CARGO_BIN_EXE_fencelab"))
+        .arg("litmus")
+        .arg(&dir)
+        .arg("--expected")
+        .arg(dir.join("expected.csv"))
+        .arg("--liveness")
+        .arg(dir.join("liveness.csv"))
+        .arg("--json")
+        .arg("--graph")
+        .arg(&graphs)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("2 agree, 0 disagree"), "{stdout}");
+    assert!(stdout.contains("a hang no interleaving reaches: `P1` spins at `bra LC10` for ever"), "{stdout}");
+    let svg = std::fs::read_to_string(graphs.join("t_xf-hang.svg")).expect("the hang's graph is written");
+    assert!(svg.contains("for ever") && svg.contains("R f=1"), "{svg}");
+}

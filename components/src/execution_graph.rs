@@ -1,7 +1,8 @@
-//! The execution graph of an outcome no interleaving reaches, or of a race only such an
-//! execution has (issue 48): there is no schedule to step through, so the axiomatic
-//! engine's execution is drawn as herd draws one (`axiom::table::graph_of_row` and
-//! `graph_of_race`: events, po, rf, co, synchronization and race edges), in a view of its
+//! The execution graph of an outcome no interleaving reaches, or of a race or hang only such
+//! an execution has (issues 48, 49): there is no schedule to step through, so the axiomatic
+//! engine's execution is drawn as herd draws one (`axiom::table::graph_of_row`,
+//! `graph_of_race` and `graph_of_hang`: events, po, rf, co, synchronization and race edges,
+//! a hang's spinning reads marked "for ever"), in a view of its
 //! own with an SVG export. The engine and the drawing live in a wasm chunk of
 //! their own (`crate::lazy`), fetched the first time a graph opens.
 
@@ -21,6 +22,8 @@ pub enum GraphOf {
     Row(RowValues),
     /// The racy one of a race finding without a witness.
     Race,
+    /// The hanging one of a deadlock finding without a witness.
+    Hang,
 }
 
 /// The open graph's view (nothing while none is open): `open` is set by an unreached
@@ -57,6 +60,7 @@ fn panel(scenario: &Scenario, mode: Mode, which: &GraphOf, open: RwSignal<Option
             (format!("Execution graph: {}", row.join(" ")), fencelab::axiom::table::graph_of_row(scenario, mode, values))
         }
         GraphOf::Race => ("Execution graph of the race".to_string(), fencelab::axiom::table::graph_of_race(scenario, mode)),
+        GraphOf::Hang => ("Execution graph of the hang".to_string(), fencelab::axiom::table::graph_of_hang(scenario, mode)),
     };
     let close = move |_| open.set(None);
     let Some(svg) = svg else {

@@ -334,13 +334,15 @@ pub(crate) fn finding_view(index: usize, finding: Finding, state: AppState) -> i
                 }).collect_view()}
             </ul>
             {if steps == 0 {
-                // A race only the axioms find (`axiom::table::unreached_race`): no schedule
-                // reaches it, so its execution graph stands in for the witness.
+                // A race or hang only the axioms find (`axiom::table::unreached_race`,
+                // `unreached_hang`): no schedule reaches it, so its execution graph stands in
+                // for the witness.
                 let open = RwSignal::new(None::<GraphOf>);
                 let scenario = state.analysis.with_untracked(|a| a.loaded.scenario.clone());
+                let (which, name) = if finding.kind == FindingKind::Deadlock { (GraphOf::Hang, "hang") } else { (GraphOf::Race, "race") };
                 view! {
                     <div class="toolbar finding-actions">
-                        <button type="button" class="graph-open" data-graph-open="race" on:click=move |_| open.set(Some(GraphOf::Race))
+                        <button type="button" class="graph-open" data-graph-open=name on:click=move |_| open.set(Some(which.clone()))
                             title="No interleaving performs this execution: show its execution graph">"Execution graph"</button>
                     </div>
                     {graph_slot(scenario, state.mode.get_untracked(), open)}

@@ -5,7 +5,10 @@
 //! later (`search.rs`). Loops are unrolled: an instruction runs at most
 //! [`Limits::max_visits`] times in one trace, and a longer run is cut (`Traces::cut`). A
 //! spin (`wait ...`) is one successful attempt: failed attempts only read, and removing a
-//! read from a consistent execution leaves it consistent, so they add no outcome.
+//! read from a consistent execution leaves it consistent, so they add no outcome. Asked for
+//! hangs, it also gives the runs that never end ([`End`]): one round of a side-effect-free
+//! spin loop (or one failed `wait ld`) that goes round again, and a stop at each `bar.sync`
+//! and `barrier.cluster.wait`.
 
 use std::collections::BTreeMap;
 
@@ -84,12 +87,27 @@ pub struct Ev {
     pub ctrl: u128,
 }
 
+/// How a run of a thread ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum End {
+    /// It ran to the end of its program (or `exit`).
+    Finished,
+    /// It spins forever: the events from index `round` on are one round of a side-effect-free
+    /// spin loop (or one failed attempt of a `wait`) that goes round again at instruction `at`
+    /// (the loop's backward branch, or the `wait`).
+    Stuck { round: usize, at: usize },
+    /// It waits forever at its last event, a `bar.sync` or `barrier.cluster.wait`.
+    Blocked,
+}
+
 /// One run of a thread's program.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Trace {
     pub events: Vec<Ev>,
     /// Final register values.
     pub regs: BTreeMap<String, i64>,
+    /// [`End::Finished`] unless [`traces`] was asked for the runs that hang.
+    pub end: End,
 }
 
 /// Where a scenario's names live.
@@ -201,6 +219,9 @@ struct State {
     bar_uses: BTreeMap<i64, u32>,
     cluster_arrives: u32,
     cluster_waits: u32,
+    /// Per label, how many events the run had when it last passed it: where the current
+    /// round of a loop starting there began.
+    rounds: BTreeMap<usize, usize>,
 }
 
 struct Runner<'a> {
@@ -212,13 +233,16 @@ struct Runner<'a> {
     labels: BTreeMap<&'a str, usize>,
     /// Backward branches closing a side-effect-free loop (`spin_loops`).
     spins: Vec<usize>,
+    /// Whether runs that hang (stuck in a spin, blocked at a barrier) are wanted too.
+    hangs: bool,
     /// Per instruction, its bit in value chains (0 inside a loop or for a non-write).
     bits: &'a [u128],
     seen: std::collections::HashSet<Trace>,
     out: Traces,
 }
 
-/// Enumerates the traces of thread `thread`.
+/// Enumerates the traces of thread `thread`; with `hangs`, also the runs that never end
+/// ([`End::Stuck`], [`End::Blocked`]).
 pub fn traces(
     scenario: &Scenario,
     places: &Places,
@@ -226,6 +250,7 @@ pub fn traces(
     limits: &Limits,
     thread: usize,
     bits: &[u128],
+    hangs: bool,
 ) -> Result<Traces, AxiomError> {
     let program = &scenario.threads[thread].program;
     let mut labels = BTreeMap::new();
@@ -243,6 +268,7 @@ pub fn traces(
         thread,
         labels,
         spins,
+        hangs,
         bits,
         seen: std::collections::HashSet::new(),
         out: Traces { traces: Vec::new(), written: vec![Vec::new(); domains.len()], cut: false },
@@ -257,6 +283,7 @@ pub fn traces(
         bar_uses: BTreeMap::new(),
         cluster_arrives: 0,
         cluster_waits: 0,
+        rounds: BTreeMap::new(),
     };
     runner.run(start)?;
     Ok(runner.out)
@@ -302,6 +329,18 @@ fn spin_loops(program: &[Instr], labels: &BTreeMap<&str, usize>) -> Vec<usize> {
         }
     }
     spins
+}
+
+/// Whether a run of `program` may spin for ever where the axioms look for hangs: it has a
+/// side-effect-free spin loop or a `wait ld`.
+pub fn may_spin(program: &[Instr]) -> bool {
+    let mut labels = BTreeMap::new();
+    for (i, instr) in program.iter().enumerate() {
+        if let Instr::Label(name) = instr {
+            labels.insert(name.as_str(), i);
+        }
+    }
+    !spin_loops(program, &labels).is_empty() || program.iter().any(|i| matches!(i.unwrapped(), Instr::Wait { instr, .. } if matches!(instr.as_ref(), Instr::Ld { .. })))
 }
 
 /// Whether instruction `at` lies inside a loop (between a label and a branch back to it).
@@ -486,6 +525,15 @@ impl<'a> Runner<'a> {
             .ok_or_else(|| outside(self.name(), index, instr, &format!("`{name}` is not a declared mbarrier")))
     }
 
+    /// Whether `e` reads or writes an mbarrier's counter. Hangs on an mbarrier stay the
+    /// explorer's, which counts phases exactly: here arrives are RMWs on a counter, atomic
+    /// only when morally strong, so two arrives whose scopes do not cover each other may
+    /// both read the same count, and a wait would look stuck although a real barrier counts
+    /// every arrival.
+    fn on_mbarrier(&self, e: &Ev) -> bool {
+        matches!(e.kind, Kind::Read | Kind::Write) && self.places.mbarriers.iter().any(|&(phys, _)| phys == e.phys)
+    }
+
     fn record_write(&mut self, phys: usize, value: i64, chain: u128) {
         let w = &mut self.out.written[phys];
         if !w.contains(&(value, chain)) {
@@ -530,6 +578,10 @@ impl<'a> Runner<'a> {
     }
 
     fn finish(&mut self, s: State) -> Result<(), AxiomError> {
+        self.end_run(s, End::Finished)
+    }
+
+    fn end_run(&mut self, s: State, end: End) -> Result<(), AxiomError> {
         if self.out.traces.len() >= self.limits.max_traces {
             return Err(AxiomError::TooLarge(format!(
                 "thread `{}` has more than {} runs",
@@ -541,7 +593,7 @@ impl<'a> Runner<'a> {
             return Err(AxiomError::TooLarge(format!("thread `{}` runs more than {} events", self.name(), super::rel::MAX_EVENTS)));
         }
         let regs = s.regs.into_iter().map(|(k, v)| (k, v.value)).collect();
-        let trace = Trace { events: s.events, regs };
+        let trace = Trace { events: s.events, regs, end };
         // Runs differing only in the chains of the values they read are one trace.
         if self.seen.insert(trace.clone()) {
             self.out.traces.push(trace);
@@ -577,7 +629,9 @@ impl<'a> Runner<'a> {
                 inner = guarded;
             }
             match inner {
-                Instr::Label(_) => {}
+                Instr::Label(_) => {
+                    s.rounds.insert(index, s.events.len());
+                }
                 Instr::Exit => return self.finish(s),
                 Instr::Mov { dst, src } => {
                     let v = self.operand(&s, src);
@@ -607,6 +661,12 @@ impl<'a> Runner<'a> {
                         if to < index && self.spins.contains(&index) {
                             // Another round of a spin loop: the first round that leaves it
                             // gives the same outcomes (module doc), as Dat3M's spin-loop pass.
+                            // Going round for ever is a hang when its reads see the newest
+                            // writes (`search.rs`); a round is the events since the label.
+                            let round = s.rounds.get(&to).copied().unwrap_or(0);
+                            if self.hangs && !s.events[round..].iter().any(|e| self.on_mbarrier(e)) {
+                                return self.end_run(s, End::Stuck { round, at: index });
+                            }
                             return Ok(());
                         }
                         s.pc = to;
@@ -694,6 +754,9 @@ impl<'a> Runner<'a> {
                     *uses += 1;
                     let ev = self.other(&s, Kind::Barrier(BarrierKind::Cta { id: *id, generation, arrive_only }), index, Some(Scope::Cta));
                     Self::push(&mut s, ev);
+                    if self.hangs && !arrive_only {
+                        self.end_run(s.clone(), End::Blocked)?;
+                    }
                 }
                 Instr::ClusterArrive { sem } => {
                     let release = !matches!(sem, Some(Sem::Relaxed));
@@ -707,6 +770,9 @@ impl<'a> Runner<'a> {
                     s.cluster_waits += 1;
                     let ev = self.other(&s, Kind::Barrier(BarrierKind::Cluster { generation, wait: true, release: false }), index, Some(Scope::Cluster));
                     Self::push(&mut s, ev);
+                    if self.hangs {
+                        self.end_run(s.clone(), End::Blocked)?;
+                    }
                 }
                 Instr::Mbar(op) => return self.mbar(s, index, inner, op, false),
                 Instr::Wait { instr: spun, until } => match spun.as_ref() {
@@ -758,6 +824,15 @@ impl<'a> Runner<'a> {
         for (value, chain) in values {
             if let Some((op, target)) = &until {
                 if !op.eval(value, target.value) {
+                    // A failed attempt, repeated for ever, is a hang when it reads the
+                    // newest write (`search.rs`).
+                    if self.hangs {
+                        let mut stuck = s.clone();
+                        let ev = self.mem(&stuck, Kind::Read, index, loc, value, Some(px), order, scope, 0);
+                        let round = Self::push(&mut stuck, ev);
+                        stuck.chains[round] = chain;
+                        self.end_run(stuck, End::Stuck { round, at: index })?;
+                    }
                     continue;
                 }
             }
@@ -851,6 +926,7 @@ impl<'a> Runner<'a> {
                     // `.parity P` passes once the phase of parity P completed; a token
                     // (the phase at the arrive) once the current phase is later.
                     let pass = if *parity { current % 2 != want.value.rem_euclid(2) } else { current > want.value };
+                    // A wait that never passes is no hang of the axioms' (`on_mbarrier`).
                     if spin && !pass {
                         continue;
                     }

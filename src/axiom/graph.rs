@@ -72,6 +72,11 @@ fn bow(name: &str) -> f64 {
 
 /// The SVG of `execution` (an `axiom::Witness`'s), with its threads named as in `scenario`.
 pub fn svg(scenario: &Scenario, execution: &Execution) -> String {
+    svg_noted(scenario, execution, &[])
+}
+
+/// [`svg`] with a note beside some events (`(event, text)`), such as a hang's spinning reads.
+pub fn svg_noted(scenario: &Scenario, execution: &Execution, notes: &[(usize, String)]) -> String {
     let threads = scenario.threads.len();
     let labels: Vec<String> = execution.events.iter().map(|e| label(scenario, e)).collect();
     let box_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) * CHAR_WIDTH + 16;
@@ -162,6 +167,11 @@ pub fn svg(scenario: &Scenario, execution: &Execution) -> String {
             y + BOX_HEIGHT / 2,
             escape(text)
         );
+    }
+    for (e, text) in notes {
+        if let Some(&(x, y)) = at.get(*e) {
+            let _ = write!(out, r##"<text class="note" x="{x}" y="{}" fill="#7d3c98" font-style="italic">{}</text>"##, y + 16, escape(text));
+        }
     }
     out.push_str("</svg>");
     out

@@ -6,7 +6,8 @@
 //! the generic, surface, texture and constant proxies; `fence.sc`, `fence.acq_rel`,
 //! `fence.acquire`/`fence.release`, `fence.proxy.{alias,surface,texture,constant}`;
 //! `bar.sync`/`bar.arrive`, `barrier.cluster` and mbarrier arrive/wait as synchronization;
-//! aliases. `search.rs` enumerates reads-from, Fence-SC and coherence choices. Anything
+//! aliases. `search.rs` enumerates reads-from, Fence-SC and coherence choices; [`hang`]
+//! searches them for an execution in which a spin goes round for ever. Anything
 //! else (asynchronous agents, async and tensormap proxy fences, restricted fences, byte
 //! ranges, counted barriers) is [`AxiomError::Outside`], naming the instruction: there the
 //! explorer is the only judge. No IO, no clock, no panics: limits are [`Limits`].
@@ -145,8 +146,91 @@ pub struct Allowed {
     pub race: Option<Race>,
 }
 
+/// How a thread's run ends in a [`Hang`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stay {
+    /// It ran to its end.
+    Finished,
+    /// It goes round a side-effect-free spin loop (or retries a `wait`) for ever at
+    /// instruction `instr` (the loop's backward branch, or the `wait`): every read of its
+    /// last round (`reads`, events of the execution) reads a coherence-maximal write.
+    Spins { instr: usize, reads: Vec<usize> },
+    /// It waits for ever at the barrier at instruction `instr`, which a spinning thread
+    /// never reaches.
+    Waits { instr: usize },
+}
+
+/// A consistent execution that never ends: some thread spins for ever, seeing the newest
+/// writes, and every other thread finished, spins too, or waits at a barrier that never
+/// completes. It assumes fair scheduling and fair memory (every write eventually visible):
+/// a spin that could see a newer write is not stuck, as in Dat3M's liveness check.
+#[derive(Clone, Debug)]
+pub struct Hang {
+    pub execution: Execution,
+    /// Per thread (scenario order).
+    pub threads: Vec<Stay>,
+}
+
+impl Hang {
+    /// Who stays where, in words: "`P1` spins at `bra LC10` for ever, reading `f` = 1, a
+    /// coherence-last write; `P2` waits at `bar.sync 2`".
+    pub fn describe(&self, scenario: &Scenario) -> String {
+        let instr = |t: usize, at: usize| {
+            scenario.threads[t].program.get(at).map_or_else(|| format!("instruction {}", at + 1), |i| format!("`{}`", crate::syntax::instr_text(i)))
+        };
+        let parts: Vec<String> = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter_map(|(t, stay)| {
+                let name = &scenario.threads.get(t)?.name;
+                match stay {
+                    Stay::Finished => None,
+                    Stay::Spins { instr: at, reads } => {
+                        let seen: Vec<String> = reads
+                            .iter()
+                            .filter_map(|&r| self.execution.events.get(r))
+                            .map(|e| format!("`{}` = {}", scenario.locations.get(e.virt).map_or("?", |l| l.name.as_str()), e.value))
+                            .collect();
+                        Some(if seen.is_empty() {
+                            format!("`{name}` spins at {} for ever", instr(t, *at))
+                        } else {
+                            format!("`{name}` spins at {} for ever, reading {}, which no write is coherence-after", instr(t, *at), seen.join(" and "))
+                        })
+                    }
+                    Stay::Waits { instr: at } => Some(format!("`{name}` waits at {} for ever", instr(t, *at))),
+                }
+            })
+            .collect();
+        parts.join("; ")
+    }
+}
+
 /// The outcomes the axioms allow for `scenario`.
 pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomError> {
+    let (places, per_thread, cut) = runs(scenario, limits, false)?;
+    let found = search::search(&places, &per_thread, limits, search::Goal::Outcomes)?;
+    Ok(Allowed { finals: found.finals, cut, candidates: found.candidates, race: found.race })
+}
+
+/// A hanging execution the axioms allow, if any is found within the unrolling bound (a
+/// hang found is one; none found with a loop cut proves nothing for runs past the bound).
+pub fn hang(scenario: &Scenario, limits: &Limits) -> Result<Option<Hang>, AxiomError> {
+    // Every check asks: most programs have no spin to be stuck in, and need no runs built.
+    if !scenario.threads.iter().any(|t| events::may_spin(&t.program)) {
+        return Ok(None);
+    }
+    let (places, per_thread, _) = runs(scenario, limits, true)?;
+    // Only a run stuck in a spin makes a hang here; without one there is nothing to search.
+    if !per_thread.iter().flatten().any(|t| matches!(t.end, events::End::Stuck { .. })) {
+        return Ok(None);
+    }
+    Ok(search::search(&places, &per_thread, limits, search::Goal::Hang)?.hang)
+}
+
+/// Where the names live and every run of each thread (with `hangs`, the runs that never
+/// end too), and whether some loop was cut.
+fn runs(scenario: &Scenario, limits: &Limits, hangs: bool) -> Result<(events::Places, Vec<Vec<events::Trace>>, bool), AxiomError> {
     let places = events::Places::of(scenario)?;
     // The values each location may hold: what the threads' writes write when their reads
     // return values already known, round after round. In a consistent execution a value
@@ -163,7 +247,7 @@ pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomErr
         let mut all = Vec::with_capacity(scenario.threads.len());
         let mut cut = false;
         for t in 0..scenario.threads.len() {
-            let traces = events::traces(scenario, &places, &domains, limits, t, &bits[t])?;
+            let traces = events::traces(scenario, &places, &domains, limits, t, &bits[t], hangs)?;
             cut |= traces.cut;
             for (p, values) in traces.written.iter().enumerate() {
                 for &(v, chain) in values {
@@ -187,8 +271,7 @@ pub fn allowed(scenario: &Scenario, limits: &Limits) -> Result<Allowed, AxiomErr
         }
         rounds += 1;
     };
-    let found = search::search(&places, &per_thread, limits)?;
-    Ok(Allowed { finals: found.finals, cut, candidates: found.candidates, race: found.race })
+    Ok((places, per_thread, cut))
 }
 
 /// A term's value in a final state (a register never written, or a name that does not

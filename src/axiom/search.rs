@@ -15,19 +15,35 @@
 //! smallest coherence is consistent whenever any is. A location's final value is that of
 //! a coherence-last write (Dat3M's `lastCo`, `PropertyEncoder`), any of them when several
 //! are unordered; a larger coherence only has fewer last writes.
+//!
+//! [`Goal::Hang`] searches the same way over combinations with a stuck run, and stops at the
+//! first execution whose stuck rounds read only coherence-last writes.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
-use super::events::{BarrierKind, Ev, Kind, Places, Trace};
+use super::events::{BarrierKind, End, Ev, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
 use super::rel::{members, Rel};
-use super::{AxiomError, Execution, Final, Limits, Race, Witness};
+use super::{AxiomError, Execution, Final, Hang, Limits, Race, Stay, Witness};
+
+/// What the search looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Every final state, and a race (the runs are all [`End::Finished`]).
+    Outcomes,
+    /// One consistent execution in which some run spins for ever (Dat3M's non-termination
+    /// for side-effect-free loops, `NonTerminationEncoder`): combinations with a stuck run.
+    Hang,
+}
 
 pub struct Found {
     pub finals: BTreeMap<Final, Witness>,
     pub candidates: u64,
     /// A racy execution, one an interleaving performs when there is such.
     pub race: Option<Race>,
+    /// With [`Goal::Hang`], the first hanging execution found.
+    pub hang: Option<Hang>,
 }
 
 /// Where an execution comes in the order of enumerating one combination of runs after
@@ -47,6 +63,7 @@ struct Kept {
     finals: BTreeMap<Final, (Rank, Witness)>,
     candidates: u64,
     race: Option<(Rank, Race)>,
+    hang: Option<Hang>,
     seq: u64,
 }
 
@@ -56,13 +73,14 @@ impl Kept {
             finals: self.finals.into_iter().map(|(fin, (_, witness))| (fin, witness)).collect(),
             candidates: self.candidates,
             race: self.race.map(|(_, race)| race),
+            hang: self.hang,
         }
     }
 }
 
 /// Visits every combination of one shape of run per thread.
-pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Result<Found, AxiomError> {
-    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, seq: 0 };
+pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits, goal: Goal) -> Result<Found, AxiomError> {
+    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, hang: None, seq: 0 };
     if per_thread.iter().any(Vec::is_empty) {
         return Ok(kept.found());
     }
@@ -71,22 +89,26 @@ pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits) -> Re
     loop {
         let runs: Vec<&[usize]> = pick.iter().zip(&shapes).map(|(&i, classes)| classes[i].as_slice()).collect();
         let first: Vec<&Trace> = runs.iter().zip(per_thread).map(|(r, ts)| &ts[r[0]]).collect();
-        if barriers_complete(places, &first) {
-            combination(places, per_thread, &runs, limits, &mut kept)?;
+        let viable = match goal {
+            Goal::Outcomes => barriers_complete(places, &first),
+            Goal::Hang => first.iter().any(|t| matches!(t.end, End::Stuck { .. })) && barriers_hang(places, &first),
+        };
+        if viable {
+            combination(places, per_thread, &runs, limits, goal, &mut kept)?;
         }
-        if !next_pick(&mut pick, |k| shapes[k].len()) {
+        if kept.hang.is_some() || !next_pick(&mut pick, |k| shapes[k].len()) {
             return Ok(kept.found());
         }
     }
 }
 
-/// The thread's runs grouped by shape (the same events but for the values), each group's
-/// indices ascending, groups in the order of their first run.
+/// The thread's runs grouped by shape (the same events but for the values, and the same
+/// end), each group's indices ascending, groups in the order of their first run.
 fn shape_classes(traces: &[Trace]) -> Vec<Vec<usize>> {
-    let mut index: HashMap<Vec<Ev>, usize> = HashMap::new();
+    let mut index: HashMap<(Vec<Ev>, End), usize> = HashMap::new();
     let mut classes: Vec<Vec<usize>> = Vec::new();
     for (i, t) in traces.iter().enumerate() {
-        let shape = t.events.iter().map(|e| Ev { value: 0, ..e.clone() }).collect();
+        let shape = (t.events.iter().map(|e| Ev { value: 0, ..e.clone() }).collect(), t.end);
         let next = classes.len();
         let class = *index.entry(shape).or_insert(next);
         if class == next {
@@ -140,6 +162,49 @@ fn barriers_complete(places: &Places, combo: &[&Trace]) -> bool {
     }
 }
 
+/// Whether a combination with runs that never end can happen: every run but a blocked one
+/// gets past all its barriers, and each blocked run's last barrier never completes. A
+/// finished run holds no barrier back (as in [`barriers_complete`]); a run stuck in a spin
+/// never arrives anywhere again, so it holds back every barrier it has not reached.
+fn barriers_hang(places: &Places, combo: &[&Trace]) -> bool {
+    let barriers: Vec<Vec<BarrierKind>> = combo
+        .iter()
+        .map(|t| t.events.iter().filter_map(|e| if let Kind::Barrier(b) = e.kind { Some(b) } else { None }).collect())
+        .collect();
+    let mut at = vec![0usize; combo.len()];
+    // Whether thread `u` has arrived at (or passed) a barrier event matching `want`, or finished.
+    let reached = |at: &[usize], u: usize, want: &dyn Fn(BarrierKind) -> bool| {
+        let len = barriers[u].len();
+        (combo[u].end == End::Finished && at[u] == len) || barriers[u][..(at[u] + 1).min(len)].iter().any(|&b| want(b))
+    };
+    loop {
+        let mut moved = false;
+        for t in 0..combo.len() {
+            let Some(&b) = barriers[t].get(at[t]) else { continue };
+            let passes = match b {
+                BarrierKind::Cta { id, generation, arrive_only: false } => (0..combo.len())
+                    .filter(|&u| u != t && places.threads[u].0 == places.threads[t].0)
+                    .all(|u| reached(&at, u, &|x| matches!(x, BarrierKind::Cta { id: i, generation: g, .. } if i == id && g == generation))),
+                BarrierKind::Cluster { generation, wait: true, .. } => (0..combo.len())
+                    .filter(|&u| places.threads[u].1 == places.threads[t].1)
+                    .all(|u| reached(&at, u, &|x| matches!(x, BarrierKind::Cluster { generation: g, wait: false, .. } if g == generation))),
+                BarrierKind::Cta { .. } | BarrierKind::Cluster { .. } => true,
+            };
+            if passes {
+                at[t] += 1;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    combo.iter().zip(&at).zip(&barriers).all(|((trace, &at), barriers)| match trace.end {
+        End::Blocked => at + 1 == barriers.len(),
+        End::Finished | End::Stuck { .. } => at == barriers.len(),
+    })
+}
+
 /// One combination of shapes: its events (values aside), their relations, and the runs of
 /// each shape (`runs[t]`, indices into `per_thread[t]`).
 struct Shaped<'a> {
@@ -149,17 +214,24 @@ struct Shaped<'a> {
     /// Per event, its thread and place in that thread's run (`None`: an initial write).
     origin: Vec<Option<(usize, usize)>>,
     events: Vec<Event>,
+    /// Per thread, how its runs end.
+    ends: Vec<End>,
     st: Static,
 }
 
 impl Shaped<'_> {
+    /// One past the index of thread `t`'s last event.
+    fn end_of(&self, t: usize) -> usize {
+        self.base.get(t + 1).copied().unwrap_or(self.st.n)
+    }
+
     /// The value event `e` carries in thread `t`'s run `run`.
     fn value(&self, t: usize, run: usize, at: usize) -> i64 {
         self.per_thread[t][run].events[at].value
     }
 }
 
-fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], limits: &Limits, kept: &mut Kept) -> Result<(), AxiomError> {
+fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], limits: &Limits, goal: Goal, kept: &mut Kept) -> Result<(), AxiomError> {
     let first: Vec<&Trace> = runs.iter().zip(per_thread).map(|(r, ts)| &ts[r[0]]).collect();
     // Initial writes of the locations this combination touches, then each thread's events.
     let mut used: Vec<usize> = first.iter().flat_map(|t| t.events.iter().filter(|e| matches!(e.kind, Kind::Read | Kind::Write)).map(|e| e.phys)).collect();
@@ -215,7 +287,8 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     let place = |t: usize| (places.threads[t].0, places.threads[t].1);
     let strict = limits.mode == crate::model::Mode::Strict;
     let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep, strict });
-    let shaped = Shaped { per_thread, base, origin, events, st };
+    let ends = first.iter().map(|t| t.end).collect();
+    let shaped = Shaped { per_thread, base, origin, events, ends, st };
     let st = &shaped.st;
 
     // Reads-from candidates: same physical location, not the read's own RMW write. The
@@ -243,9 +316,14 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     }
     let alive: Vec<Vec<usize>> = runs.iter().map(|r| r.to_vec()).collect();
     let mut rf = Rel::empty(st.n);
-    reads_from(&shaped, &reads, &candidates, 0, &mut rf, alive, &mut |rf, alive| {
+    // Set once a hang is found: the search wants one.
+    let done = Cell::new(false);
+    reads_from(&shaped, &reads, &candidates, 0, &mut rf, alive, &done, &mut |rf, alive| {
         let mut sync_fence = Rel::empty(st.n);
         fence_orders(st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
+            if done.get() {
+                return Ok(());
+            }
             // One candidate per combination of runs, as if each were enumerated alone.
             let combinations = alive.iter().fold(1u64, |n, a| n.saturating_mul(a.len() as u64));
             kept.candidates = kept.candidates.saturating_add(combinations);
@@ -257,8 +335,14 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
                 return Ok(());
             }
             let pairs = st.strong_write_pairs();
-            coherence(st, rf, cause, co, &pairs, &mut |co| {
-                record_all(places, &shaped, alive, rf, co, cause, sf, sync, kept);
+            coherence(st, rf, cause, co, &pairs, &mut |co| match goal {
+                Goal::Outcomes => record_all(places, &shaped, alive, rf, co, cause, sf, sync, kept),
+                Goal::Hang => {
+                    if !done.get() && stuck_reads_see_newest(&shaped, rf, co) {
+                        kept.hang = Some(hang_of(&shaped, alive, rf, co, cause, &sync.union(sf)));
+                        done.set(true);
+                    }
+                }
             });
             Ok(())
         })
@@ -273,7 +357,8 @@ type Leaf<'a> = dyn FnMut(&Rel, &[Vec<usize>]) -> Result<(), AxiomError> + 'a;
 /// a violation with some of them chosen (no Fence-SC order, only forced coherence) stays
 /// one whatever the rest. The axioms read no value, so a choice is tested once for every
 /// value it may carry; each value then keeps the runs (`alive`) that read it there and,
-/// for a write of a thread, that write it there.
+/// for a write of a thread, that write it there. Once `done` is set, it stops.
+#[allow(clippy::too_many_arguments)]
 fn reads_from(
     shaped: &Shaped,
     reads: &[usize],
@@ -281,8 +366,12 @@ fn reads_from(
     k: usize,
     rf: &mut Rel,
     alive: Vec<Vec<usize>>,
+    done: &Cell<bool>,
     visit: &mut Leaf,
 ) -> Result<(), AxiomError> {
+    if done.get() {
+        return Ok(());
+    }
     let Some(&r) = reads.get(k) else {
         return visit(rf, &alive);
     };
@@ -312,7 +401,7 @@ fn reads_from(
                         next[u].retain(|&run| shaped.value(u, run, wat) == v);
                     }
                     if next.iter().all(|runs| !runs.is_empty()) {
-                        reads_from(shaped, reads, candidates, k + 1, rf, next, visit)?;
+                        reads_from(shaped, reads, candidates, k + 1, rf, next, done, visit)?;
                     }
                 }
             }
@@ -430,6 +519,55 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
         }
     }
     st.atomicity_and_causality(rf, &total.plus(), cause).then_some(time)
+}
+
+/// Whether every read of each stuck run's last round reads a coherence-maximal write
+/// (Dat3M's `lastCo`): a write no other is coherence-after. Under fair memory a newer write
+/// would eventually be seen, so only then does the round repeat for ever with the same
+/// values (`NonTerminationEncoder.encodeStrongSuffixExtension`, rule 3: a side-effect-free
+/// round writes nothing, so every write it may read is in the prefix and must be last).
+/// `co` is the smallest coherence of its branch, so no coherence the axioms allow with the
+/// same orientation has more maximal writes.
+fn stuck_reads_see_newest(shaped: &Shaped, rf: &Rel, co: &Rel) -> bool {
+    let st = &shaped.st;
+    shaped.ends.iter().enumerate().all(|(t, end)| {
+        let End::Stuck { round, .. } = *end else { return true };
+        let (from, to) = (shaped.base[t] + round, shaped.end_of(t));
+        (from..to).filter(|&e| st.r & (1 << e) != 0).all(|r| (0..st.n).find(|&w| rf.has(w, r)).is_some_and(|w| co.row(w) == 0))
+    })
+}
+
+/// The hanging execution for the first runs left (`alive`), and where each thread stays.
+fn hang_of(shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, co: &Rel, cause: &Rel, sync: &Rel) -> Hang {
+    let st = &shaped.st;
+    let mut events = shaped.events.clone();
+    for (t, runs) in alive.iter().enumerate() {
+        for (at, e) in shaped.per_thread[t][runs[0]].events.iter().enumerate() {
+            events[shaped.base[t] + at].value = e.value;
+        }
+    }
+    let threads = shaped
+        .ends
+        .iter()
+        .enumerate()
+        .map(|(t, end)| match *end {
+            End::Finished => Stay::Finished,
+            End::Stuck { round, at } => {
+                let reads = (shaped.base[t] + round..shaped.end_of(t)).filter(|&e| st.r & (1 << e) != 0).collect();
+                Stay::Spins { instr: at, reads }
+            }
+            End::Blocked => Stay::Waits { instr: shaped.end_of(t).checked_sub(1).map_or(0, |e| events[e].instr) },
+        })
+        .collect();
+    let execution = Execution {
+        events,
+        rf: rf.pairs().collect(),
+        co: co.pairs().collect(),
+        sync: sync.pairs().collect(),
+        po: st.po.pairs().collect(),
+        races: st.data_races(cause).pairs().filter(|(a, b)| a < b).collect(),
+    };
+    Hang { execution, threads }
 }
 
 /// Records the execution `rf`, `co` for every combination of the runs left (`alive`):

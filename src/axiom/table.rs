@@ -3,8 +3,8 @@
 //! and the final conditions answered by the axioms, so a condition only such a state
 //! satisfies (or violates) is answered as the model answers it.
 
-use super::{allowed, graph, project, Allowed, Execution, Kind, Limits};
-use crate::check::{condition_text, Access, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Outcome, Report, Verdict};
+use super::{allowed, graph, hang, project, Allowed, Execution, Hang, Kind, Limits, Stay};
+use crate::check::{condition_text, Access, Blocked, ConditionResult, ExpectationResult, Finding, FindingKind, Mode, Outcome, Report, Verdict};
 use crate::model::{Expect, Quantifier, Scenario};
 use crate::schedule::Schedule;
 use crate::syntax::{expectation_text, instr_text};
@@ -36,6 +36,7 @@ fn settled(scenario: &Scenario, report: &Report) -> Option<Allowed> {
 /// the exploration stopped short. Otherwise verdicts, findings and witnesses stay. Returns
 /// the executions of the added rows, in row order.
 pub fn complete_outcomes(scenario: &Scenario, report: &mut Report) -> Vec<Execution> {
+    add_unreached_hang(scenario, report);
     let Some(axioms) = settled(scenario, report) else { return Vec::new() };
     settle_conditions(scenario, report, &axioms);
     add_unreached_race(scenario, report, &axioms);
@@ -143,6 +144,88 @@ fn add_unreached_race(scenario: &Scenario, report: &mut Report, axioms: &Allowed
         report.verdict = Verdict::Race;
     }
     report.findings.push(finding);
+}
+
+/// A hang the axioms find where the explorer, having finished, found none: one only a
+/// coherence order no interleaving produces allows (`axiom::hang`; the explorer's coherence
+/// follows execution order). `None` outside the fragment or over the quick limits.
+fn axioms_hang(scenario: &Scenario, report: &Report) -> Option<Hang> {
+    if report.hangs || report.verdict == Verdict::Partial || !report.stats.complete {
+        return None;
+    }
+    hang(scenario, &quick_limits(report.mode)).ok().flatten()
+}
+
+/// The deadlock finding for [`axioms_hang`]'s execution: who spins and who waits, with an
+/// empty witness (there is no schedule to replay; [`graph_of_hang`] draws the execution).
+pub fn unreached_hang(scenario: &Scenario, hang: &Hang) -> Finding {
+    let blocked = hang
+        .threads
+        .iter()
+        .enumerate()
+        .filter_map(|(t, stay)| {
+            let thread = scenario.threads.get(t)?;
+            let (instr, waits_for) = match stay {
+                Stay::Finished => return None,
+                Stay::Spins { instr, .. } => (*instr, "spins for ever: every read of its loop reads a write no other write is coherence-after".to_string()),
+                Stay::Waits { instr } => (*instr, "waits at the barrier for ever: a spinning thread never arrives".to_string()),
+            };
+            Some(Blocked { agent: thread.name.clone(), thread: thread.name.clone(), instr, waits_for })
+        })
+        .collect();
+    let explanation = format!(
+        "The PTX axioms allow an execution that never ends: {}. Two writes are ordered in coherence only when they are morally strong or ordered by causality, so a spinning thread may keep reading a write that another thread's unordered write never replaces; under fair scheduling and fair memory (every write is eventually visible) nothing newer ever arrives. No interleaving reaches it, because the explorer's coherence follows the order writes execute, so there is no witness to step through: its execution graph shows it. Make the flag's accesses strong (relaxed, or release and acquire) so that the writes are ordered.",
+        hang.describe(scenario)
+    );
+    let spinner = hang.threads.iter().enumerate().find_map(|(t, s)| matches!(s, Stay::Spins { .. }).then(|| scenario.threads.get(t)).flatten());
+    Finding {
+        kind: FindingKind::Deadlock,
+        reason: None,
+        message: format!("hang: `{}` may spin for ever under a coherence order no interleaving reaches", spinner.map_or("?", |t| t.name.as_str())),
+        explanation,
+        accesses: Vec::new(),
+        blocked,
+        missing_edge: Vec::new(),
+        witness: Schedule::default(),
+    }
+}
+
+/// Adds [`unreached_hang`]'s finding where the explorer found no hang: the report hangs, a
+/// correct verdict becomes deadlock, and the `expect` lines are judged again.
+fn add_unreached_hang(scenario: &Scenario, report: &mut Report) {
+    let Some(hang) = axioms_hang(scenario, report) else { return };
+    let finding = unreached_hang(scenario, &hang);
+    let judged = scenario.expect.iter().filter(|e| e.holds_in(report.mode));
+    for (expectation, line) in judged.zip(report.expectations.iter_mut()) {
+        if line.declared != expectation_text(expectation) {
+            break;
+        }
+        match expectation.verdict {
+            Expect::Correct => *line = ExpectationResult { declared: line.declared.clone(), ok: false, actual: finding.message.clone() },
+            Expect::Deadlock => *line = ExpectationResult { declared: line.declared.clone(), ok: true, actual: String::new() },
+            Expect::Race | Expect::Undefined => {}
+        }
+    }
+    report.hangs = true;
+    if report.verdict == Verdict::Correct {
+        report.verdict = Verdict::Deadlock;
+    }
+    report.findings.push(finding);
+}
+
+/// The execution graph of [`unreached_hang`]'s execution, its spinning reads marked. `None`
+/// when the axioms find no hang beyond the explorer's.
+pub fn graph_of_hang(scenario: &Scenario, mode: Mode) -> Option<String> {
+    let hang = hang(scenario, &quick_limits(mode)).ok().flatten()?;
+    let notes: Vec<(usize, String)> = hang
+        .threads
+        .iter()
+        .flat_map(|stay| match stay {
+            Stay::Spins { reads, .. } => reads.iter().map(|&r| (r, "for ever".to_string())).collect(),
+            Stay::Waits { .. } | Stay::Finished => Vec::new(),
+        })
+        .collect();
+    Some(graph::svg_noted(scenario, &hang.execution, &notes))
 }
 
 /// The execution graph of [`unreached_race`]'s execution, its racing pairs drawn as `race`

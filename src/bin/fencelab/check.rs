@@ -1,7 +1,8 @@
 //! `fencelab check FILE... [--mode strict|pragmatic] [--json] [--graph OUT.svg]`: explore
 //! each scenario and compare with its `expect` lines and final conditions. Findings are
 //! diagnostics on stdout (coloured when stdout is a terminal); input problems go to stderr.
-//! `--graph` writes the execution graph of each outcome no interleaving reaches.
+//! `--graph` writes the execution graph of each outcome no interleaving reaches, and of a
+//! race or hang only such an execution has.
 //!
 //! Without `--mode` each file runs in the modes its `expect` lines name
 //! ([`stated_modes`]); `--mode` runs that mode only, and `expect` lines stated for the
@@ -64,7 +65,7 @@ pub struct Args {
     #[arg(long)]
     full_history: bool,
     /// Write the execution graph (SVG) of each outcome the axioms allow and no interleaving
-    /// reaches, and of a race only such an execution has: to FILE when there is one, else to
+    /// reaches, and of a race or hang only such an execution has: to FILE when there is one, else to
     /// FILE's name numbered (`lb-1.svg`, `lb-2.svg`, ...); `-` prints them on stdout
     #[arg(long, value_name = "FILE")]
     graph: Option<PathBuf>,
@@ -116,7 +117,8 @@ struct Graph {
 }
 
 /// The graphs of a checked report: each outcome row the axioms added (`unreached`), in row
-/// order, and a race only an execution no interleaving performs has.
+/// order, a race only an execution no interleaving performs has, and a hang only such an
+/// execution has.
 fn graphs_of(file: &str, scenario: &Scenario, report: &Report, executions: &[fencelab::axiom::Execution]) -> Vec<Graph> {
     let rows = report.outcomes.iter().filter(|o| o.unreached);
     let mut graphs: Vec<Graph> = rows
@@ -130,6 +132,12 @@ fn graphs_of(file: &str, scenario: &Scenario, report: &Report, executions: &[fen
     if report.findings.iter().any(|f| f.kind == FindingKind::Race && f.witness.steps.is_empty()) {
         if let Some(svg) = fencelab::axiom::table::graph_of_race(scenario, report.mode) {
             graphs.push(Graph { caption: format!("{file} ({} mode): data race", report.mode.name()), svg });
+        }
+    }
+    // So is a deadlock finding without one (`axiom::table::unreached_hang`).
+    if report.findings.iter().any(|f| f.kind == FindingKind::Deadlock && f.witness.steps.is_empty()) {
+        if let Some(svg) = fencelab::axiom::table::graph_of_hang(scenario, report.mode) {
+            graphs.push(Graph { caption: format!("{file} ({} mode): hang", report.mode.name()), svg });
         }
     }
     graphs
@@ -295,7 +303,7 @@ fn print_human(file: &str, src: &str, scenario: &Scenario, map: &SourceMap, repo
         for line in f.explanation.lines() {
             d = d.with_note(line.to_string());
         }
-        // A race only the axioms find has no schedule (`axiom::table::unreached_race`).
+        // A race or hang only the axioms find has no schedule (`axiom::table`).
         if !f.witness.steps.is_empty() {
             let steps = witness_lines(scenario, report.mode, &f.witness);
             d = d.with_note(format!("witness ({} steps):\n     {}", steps.len(), steps.join("\n     ")));

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use fencelab::check::{Mode, Options};
 use fencelab::litmus::conformance::{
-    judge_source, parse_expected, Judgement, Property, Status, Summary,
+    judge_source, parse_expected, Judgement, Property, Status, Summary, AXIOMS_HANG,
 };
 
 use crate::check::ModeArg;
@@ -51,7 +51,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = ModeArg::Strict)]
     mode: ModeArg,
     /// Into this directory, write the execution graph (SVG) of each test whose final
-    /// condition is decided by a final state no interleaving reaches (load buffering, ...)
+    /// condition is decided by a final state no interleaving reaches (load buffering, ...),
+    /// and of each hang only the axioms find (`TEST-hang.svg`)
     #[arg(long, value_name = "DIR")]
     graph: Option<PathBuf>,
     /// Print TEST imported into .fence syntax instead of running a corpus; `-` reads stdin
@@ -122,6 +123,17 @@ fn write_graph(out: &Path, test: &str, src: &str, mode: Mode) -> Result<(), Stri
     fs::write(&path, fencelab::axiom::graph::svg(&scenario, &witness.execution)).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Writes `DIR/TEST-hang.svg`, the hanging execution, when the test's liveness bit came from
+/// the axioms' hang search.
+fn write_hang_graph(out: &Path, test: &str, src: &str, mode: Mode) -> Result<(), String> {
+    let Ok(scenario) = fencelab::litmus::import(src) else { return Ok(()) };
+    let Some(svg) = fencelab::axiom::table::graph_of_hang(&scenario, mode) else { return Ok(()) };
+    fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let name = format!("{}-hang.svg", test.trim_end_matches(".litmus").replace(['/', '\\'], "_"));
+    let path = out.join(name);
+    fs::write(&path, svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 fn run_corpus(dir: &Path, expected: &Input, args: &Args, ui: Ui) -> u8 {
     let mut wanted: BTreeMap<String, Vec<(Property, bool)>> = BTreeMap::new();
     let mut order = Vec::new();
@@ -166,9 +178,11 @@ fn run_corpus(dir: &Path, expected: &Input, args: &Args, ui: Ui) -> u8 {
                 })
                 .collect(),
         };
+        let axioms_hang = judged.iter().any(|j| j.property == Property::Liveness && j.detail.starts_with(AXIOMS_HANG));
         judgements.extend(judged);
         if let (Some(out), Ok(src)) = (&args.graph, fs::read_to_string(dir.join(test))) {
-            if let Err(e) = write_graph(out, test, &src, options.mode) {
+            let written = write_graph(out, test, &src, options.mode).and_then(|()| if axioms_hang { write_hang_graph(out, test, &src, options.mode) } else { Ok(()) });
+            if let Err(e) = written {
                 ui.error(&e);
                 return INPUT_ERROR;
             }

@@ -272,14 +272,39 @@ pub fn judge_source(
     };
     let needs_explorer = axioms.is_none() || wanted.iter().any(|(p, _)| *p == Property::Liveness);
     let report = needs_explorer.then(|| check(&scenario, options));
+    // A hang the explorer cannot reach: a coherence order against execution order keeps a
+    // spin reading the same value (`axiom::hang`). Asked only where the explorer found none.
+    let hang = if wanted.iter().any(|(p, _)| *p == Property::Liveness) && report.as_ref().is_some_and(|r| !r.hangs) {
+        crate::axiom::hang(&scenario, &crate::axiom::Limits { mode: options.mode, ..crate::axiom::Limits::default() }).ok().flatten()
+    } else {
+        None
+    };
     wanted
         .iter()
-        .map(|&(p, bit)| match (p, &axioms, &report) {
-            (Property::Condition, Some(allowed), _) => judge_axioms(test, bit, &scenario, allowed),
-            (_, _, Some(report)) => judge(test, p, bit, &scenario, report),
-            (_, _, None) => unsupported(test, p, bit, "fencelab internal bug: no engine judged this property"),
+        .map(|&(p, bit)| match (p, &axioms, &report, &hang) {
+            (Property::Condition, Some(allowed), _, _) => judge_axioms(test, bit, &scenario, allowed),
+            (Property::Liveness, _, _, Some(hang)) => judge_hang(test, bit, &scenario, hang),
+            (_, _, Some(report), _) => judge(test, p, bit, &scenario, report),
+            (_, _, None, _) => unsupported(test, p, bit, "fencelab internal bug: no engine judged this property"),
         })
         .collect()
+}
+
+/// How the detail of a liveness bit the axioms' hang search decided begins.
+pub const AXIOMS_HANG: &str = "axiomatic engine: a hang no interleaving reaches";
+
+/// Judges a test's liveness by a hang the axioms found (the bit is 0: some fair execution
+/// does not terminate).
+pub fn judge_hang(test: &str, expected: bool, scenario: &Scenario, hang: &crate::axiom::Hang) -> Judgement {
+    let detail = format!("{AXIOMS_HANG}: {}", hang.describe(scenario));
+    Judgement {
+        test: test.to_string(),
+        property: Property::Liveness,
+        expected,
+        ours: Some(false),
+        status: if expected { Status::Disagree } else { Status::Agree },
+        detail,
+    }
 }
 
 /// Judges a test's condition by the outcomes the axioms allow.

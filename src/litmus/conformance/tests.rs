@@ -183,3 +183,16 @@ fn import_failures_are_unsupported_for_every_property() {
         .iter()
         .all(|j| j.status == Status::Unsupported && j.detail.contains("mul")));
 }
+
+#[test]
+fn a_weak_spin_hang_only_the_axioms_find_makes_liveness_zero() {
+    let xf = "PTX XF-Barrier-weak\n{ x=0; f=0; }\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 1,gpu 0 ;\n st.weak x, 1 | bar.cta.sync 1 | bar.cta.sync 1 ;\n LC00: | st.weak f, 1 | bar.cta.sync 2 ;\n ld.weak r2, f | LC10: | ;\n bne r2, 0, LC01 | ld.weak r2, f | ;\n goto LC00 | bne r2, 1, LC11 | ;\n LC01: | goto LC10 | ;\n bar.cta.sync 1 | LC11: | ;\n st.weak f, 0 | bar.cta.sync 2 | ;\n | ld.weak r1, x | ;\nexists (P1:r2 != 1 /\\ P1:r1 == 0)\n";
+    let options = Options { mode: Mode::Strict, ..Options::default() };
+    let [judged] = judge_source("xf", xf, &[(Property::Liveness, false)], &options).try_into().expect("one judgement");
+    assert_eq!((judged.status, judged.ours), (Status::Agree, Some(false)), "{judged}");
+    assert!(judged.detail.starts_with(AXIOMS_HANG), "{judged}");
+    // Relaxed accesses of the flag (Dat3M's XF-Barrier-rlx): every fair execution ends.
+    let rlx = xf.replace("ld.weak r2, f", "ld.relaxed.gpu r2, f").replace("st.weak f,", "st.relaxed.gpu f,");
+    let [judged] = judge_source("rlx", &rlx, &[(Property::Liveness, true)], &options).try_into().expect("one judgement");
+    assert_eq!((judged.status, judged.ours), (Status::Agree, Some(true)), "{judged}");
+}

@@ -107,6 +107,10 @@ pub fn svg_noted(scenario: &Scenario, execution: &Execution, notes: &[(usize, St
         let _ = write!(out, r#"<text x="{}" y="{}" font-weight="bold">{}</text>"#, LEFT + t * column, TOP + ROW + 40, escape(&thread.name));
     }
     let edge = |out: &mut String, (a, b): (usize, usize), colour: &str, name: &str| {
+        // A barrier synchronizes with itself too; a loop on one box would only add noise.
+        if a == b {
+            return;
+        }
         let (Some(&(x1, y1)), Some(&(x2, y2))) = (at.get(a), at.get(b)) else { return };
         let (x1, y1, x2, y2) = (x1 as f64, y1 as f64, x2 as f64, y2 as f64);
         let (w, h) = (box_width as f64, BOX_HEIGHT as f64);
@@ -170,7 +174,7 @@ pub fn svg_noted(scenario: &Scenario, execution: &Execution, notes: &[(usize, St
     }
     for (e, text) in notes {
         if let Some(&(x, y)) = at.get(*e) {
-            let _ = write!(out, r##"<text class="note" x="{x}" y="{}" fill="#7d3c98" font-style="italic">{}</text>"##, y + 16, escape(text));
+            let _ = write!(out, r##"<text class="note" x="{x}" y="{}" fill="#7d3c98" font-style="italic">{}</text>"##, y + BOX_HEIGHT + 14, escape(text));
         }
     }
     out.push_str("</svg>");

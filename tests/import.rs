@@ -145,6 +145,11 @@ fn cutlass_sm90_ex48_imports_with_multicast_and_the_remote_consumer_release() {
     // Producer: expect-tx then a plain and a multicast tensor copy per stage.
     assert!(t.contains("mbarrier.arrive.expect_tx.shared::cta [full0_c0], 32768"), "{t}");
     assert!(t.contains(".multicast::cluster [tile3_c0], [tmap_param0_at384], 8192, [full0_c0], ([tile3_c1], [full0_c1])"), "{t}");
+    // The producer warpgroup's idle warps run only CUTLASS's init fences (with no init of
+    // their own to order) and the cluster barrier: they are folded, lanes and all, into a
+    // thread passing the same barrier.
+    assert!(imported.scenario.thread("c0_w1").is_none() && imported.scenario.thread("c1_w3").is_none(), "{t}");
+    assert!(t.contains("init fences with no init to order"), "{t}");
     // Each consumer warpgroup is one thread of 128 lanes issuing wgmma.
     let wg = imported.scenario.thread("c0_wg1").expect("consumer warpgroup");
     assert_eq!(imported.scenario.threads[wg].lanes, 128);

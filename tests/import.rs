@@ -425,6 +425,10 @@ fn st_async_without_an_mbarrier_is_refused_naming_its_line() {
     let ptx = ".version 9.0\n.target sm_100a\n.address_size 64\n.entry k(.param .u64 p)\n.maxntid 32\n{\n.reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n st.async.mmio.release.sys.global.u32 [%rd1], 1;\n ret;\n}\n";
     let e = import(ptx, &opts(2)).expect_err("no mbarrier completion");
     assert!(matches!(e.kind, ErrorKind::Unsupported(_)) && e.line == 9 && e.to_string().contains("st.async"), "{e}");
+    // red.async must target another CTA: CTA 1's lanes reduce into their own buffer.
+    let own = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k()\n.maxntid 32\n.reqnctapercluster 2, 1, 1\n{\n.reg .b32 %r<4>;\n.shared .align 8 .b8 buf[16];\n mov.u32 %r1, buf;\n mapa.shared::cluster.u32 %r2, %r1, 1;\n red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r2+8], 1, [%r2];\n ret;\n}\n";
+    let e = import(own, &opts(2)).expect_err("into its own CTA");
+    assert!(matches!(e.kind, ErrorKind::Unsupported(_)) && e.line == 12 && e.to_string().contains("another CTA"), "{e}");
 }
 
 #[test]

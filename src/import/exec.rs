@@ -1261,6 +1261,11 @@ impl<'c, 'a> Lane<'c, 'a> {
         let addr = a.first().map(|x| self.address(x)).unwrap_or(Val::Unknown);
         let data = self.shared_data(addr, i64::from(width), Some(width), line, &format!("`{op}`'s destination"))?;
         let bar = self.bar(a.get(2).map(|x| self.address(x)).unwrap_or(Val::Unknown), line)?;
+        // The scenario language refuses what PTX leaves undefined (§9.7.13.7); `st.async`
+        // into its own CTA is the checker's to judge (reference §12 #9).
+        if is_red && matches!(data, Obj::Mem { span: Span { region: Region::Shared { cta, .. }, .. }, .. } if cta == self.cta_of(None)) {
+            return Err(unsupported(line, "`red.async` into the executing CTA's own shared memory (it must target another CTA of the cluster)"));
+        }
         let value = match a.get(1).map(|x| self.val(x)) {
             Some(Val::Known(v)) => v.to_string(),
             _ => "1".into(),

@@ -30,6 +30,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("relay_pipeline", |b| b.iter(|| black_box(import(relay, &ImportOptions::default()).map(|i| i.text.len()))));
     let store = include_str!("../tests/import/tma_store_epilogue.ptx");
     group.bench_function("tma_store_epilogue", |b| b.iter(|| black_box(import(store, &ImportOptions::default()).map(|i| i.text.len()))));
+    let trampoline = include_str!("../tests/import/pair_trampoline.ptx");
+    group.bench_function("pair_trampoline", |b| b.iter(|| black_box(import(trampoline, &ImportOptions::default()).map(|i| i.text.len()))));
+    let push = include_str!("../tests/import/st_async_push.ptx");
+    group.bench_function("st_async_push", |b| b.iter(|| black_box(import(push, &ImportOptions::default()).map(|i| i.text.len()))));
     let params = [(0, 256), (4, 128), (8, 64), (12, 1)].into_iter().map(|(offset, value)| ParamValue { name: "0".into(), offset, value }).collect();
     let options = ImportOptions { entry: Some("GemmUniversal".into()), cluster: Some([2, 1, 1]), params, ..ImportOptions::default() };
     group.bench_function("cutlass_sm90_ex48 (2 CTAs x 384 threads)", |b| b.iter(|| black_box(import(&ex48, &options).map(|i| i.text.len()))));

@@ -106,6 +106,30 @@ describe("open a kernel", { skip: skip ?? false }, () => {
         await page.close();
     });
 
+    test("CUTLASS #3324's trampoline arrive at .release.cta is a race at the peer's copy and the leader's read", async () => {
+        // The "Done when" walk's last step: the PTX nvcc made from
+        // tests/import/src/pair_trampoline.cu, with the trampoline's arrive edited to
+        // ClusterBarrier::arrive(cta_id)'s default scope, stepped to its finding.
+        const TRAMPOLINE = readFileSync(join(repoRoot, "tests/import/pair_trampoline.ptx"), "utf8");
+        const lines = TRAMPOLINE.split("\n");
+        const at = lines.findIndex((l) => l.includes("mbarrier.arrive.release.cluster.shared::cluster.b64"));
+        lines[at] = lines[at].replace("mbarrier.arrive.release.cluster.shared::cluster.b64", "mbarrier.arrive.shared::cluster.b64");
+        const copy = lines.findIndex((l) => l.includes("cp.async.ca.shared.global")) + 1;
+        const read = lines.findIndex((l) => l.includes("ld.shared::cluster")) + 1;
+        const { page, problems } = await openExplorer(browser);
+        await page.getByRole("button", { name: "Open a kernel (PTX)…" }).click();
+        const before = await requestNumber(page);
+        const status = await importPtx(page, lines.join("\n"));
+        assert.equal(await status.getAttribute("data-kernel-status"), "imported");
+        assert.equal(await verdictAfterImport(page, before), "race");
+        await page.locator('[data-region="verdict"] .finding').first().getByRole("button", { name: "Show me" }).click();
+        await page.waitForFunction((want) => document.querySelector("[data-ptx-finding]")?.dataset.ptxFinding === want, `${copy} ${read}`);
+        assert.match(await page.locator("[data-ptx-finding]").innerText(), new RegExp(`PTX lines ${copy}, ${read}`));
+        await themedShots(page, join(screenshotDir, "open-kernel"), "trampoline", page.locator('[data-region="lanes"]'));
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
     test("a line the importer cannot follow is named with its text", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.getByRole("button", { name: "Open a kernel (PTX)…" }).click();

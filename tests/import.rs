@@ -145,6 +145,11 @@ fn cutlass_sm90_ex48_imports_with_multicast_and_the_remote_consumer_release() {
     // Producer: expect-tx then a plain and a multicast tensor copy per stage.
     assert!(t.contains("mbarrier.arrive.expect_tx.shared::cta [full0_c0], 32768"), "{t}");
     assert!(t.contains(".multicast::cluster [tile3_c0], [tmap_param0_at384], 8192, [full0_c0], ([tile3_c1], [full0_c1])"), "{t}");
+    // The producer warpgroup's idle warps run only CUTLASS's init fences (with no init of
+    // their own to order) and the cluster barrier: they are folded, lanes and all, into a
+    // thread passing the same barrier.
+    assert!(imported.scenario.thread("c0_w1").is_none() && imported.scenario.thread("c1_w3").is_none(), "{t}");
+    assert!(t.contains("init fences with no init to order"), "{t}");
     // Each consumer warpgroup is one thread of 128 lanes issuing wgmma.
     let wg = imported.scenario.thread("c0_wg1").expect("consumer warpgroup");
     assert_eq!(imported.scenario.threads[wg].lanes, 128);
@@ -340,4 +345,100 @@ fn a_wgmma_with_a_in_registers_reads_only_its_b_tile() {
     assert!(imported.text.contains("wgmma.mma_async.sync.aligned acc, [tileB], [tileB]  # ptx 18"), "{}", imported.text);
     assert!(imported.fixed.get(&18).is_some_and(|w| w.contains("A in registers")), "{:?}", imported.fixed);
     assert_eq!(imported.scenario.threads.len(), 1, "the warpgroup is one thread:\n{}", imported.text);
+}
+
+/// A 2-CTA kernel in the shape of CUTLASS #3324 (tests/import/src/pair_trampoline.cu):
+/// each CTA's producer lanes fill its half of B with cp.async and signal a CTA-local
+/// barrier; a trampoline lane waits for it and arrives on the leader's barrier, whose
+/// consumer then reads both halves.
+const TRAMPOLINE: &str = include_str!("import/pair_trampoline.ptx");
+
+#[test]
+fn cutlass_3324_trampoline_arrive_at_release_cta_races_at_its_ptx_lines() {
+    let imported = import(TRAMPOLINE, &opts(2)).expect("imports");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+    // CUTLASS's ClusterBarrier::arrive(cta_id): the same arrive at the default .release.cta.
+    // A data handoff through it is a race in both modes (reference §10 #1; §12 #17's
+    // pragmatic leniency covers only a stage release after async-proxy reads completed).
+    let arrive = line_of(TRAMPOLINE, "mbarrier.arrive.release.cluster.shared::cluster.b64");
+    let buggy = edit_line(TRAMPOLINE, arrive, "mbarrier.arrive.release.cluster.shared::cluster.b64", "mbarrier.arrive.shared::cluster.b64");
+    let imported = import(&buggy, &opts(2)).expect("imports");
+    let copy = line_of(TRAMPOLINE, "cp.async.ca.shared.global");
+    let remote_read = line_of(TRAMPOLINE, "ld.shared::cluster");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Race, "{:?}", report.mode);
+        let f = &report.findings[0];
+        assert_eq!((f.kind, f.reason), (FindingKind::Race, Some(fencelab::check::RaceReason::ScopeMismatch)), "{}", f.message);
+        // The peer CTA's cp.async and the leader's read of the peer's half.
+        assert_eq!(ptx_lines_of(&imported, &report), vec![copy, remote_read], "{:?}", report.mode);
+        let named: Vec<usize> = imported.named_in(&f.explanation).into_iter().map(|(_, _, line)| line).collect();
+        assert_eq!(named, vec![arrive], "{}", f.explanation);
+    }
+}
+
+/// CTA 1 pushes four words with one st.async and a count with red.async into CTA 0's
+/// shared memory, completing on CTA 0's barrier (tests/import/src/st_async_push.cu).
+const ST_ASYNC: &str = include_str!("import/st_async_push.ptx");
+
+#[test]
+fn st_async_push_imports_with_its_complete_tx_and_is_correct() {
+    let imported = import(ST_ASYNC, &opts(2)).expect("imports");
+    let t = &imported.text;
+    let store = line_of(ST_ASYNC, "st.async.weak.shared::cluster");
+    let red = line_of(ST_ASYNC, "red.async.relaxed.cluster");
+    assert!(t.contains(&format!("st.async.shared::cluster.mbarrier::complete_tx::bytes [inbox_c0], 1, [bar_c0]  # ptx {store}")), "{t}");
+    assert!(t.contains(&format!("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add [pushes_c0], 1, [bar_c0]  # ptx {red}")), "{t}");
+    // The owner arms its barrier for the 16 + 4 bytes the two complete.
+    assert!(t.contains("mbarrier.arrive.expect_tx.release.cta.shared::cta [bar_c0], 20"), "{t}");
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn st_async_push_waited_at_the_default_acquire_cta_races_in_both_modes() {
+    // Reference §10 #2: the complete-tx is a release at cluster scope by a thread of the
+    // other CTA; a `.acquire.cta` wait does not include it.
+    let wait = line_of(ST_ASYNC, "mbarrier.try_wait.parity.acquire.cluster");
+    let buggy = edit_line(ST_ASYNC, wait, "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64", "mbarrier.try_wait.parity.shared::cta.b64");
+    let imported = import(&buggy, &opts(2)).expect("imports");
+    let lines = |needle: &str| line_of(ST_ASYNC, needle);
+    let (store, red) = (lines("st.async.weak.shared::cluster"), lines("red.async.relaxed.cluster"));
+    let (read_pushes, read_inbox) = (lines("ld.shared.u32"), lines("ld.shared.v4.u32"));
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Race, "{:?}", report.mode);
+        assert!(report.findings.iter().all(|f| f.kind == FindingKind::Race), "{:?}", report.findings);
+        let mut expected = vec![store, red, read_pushes, read_inbox];
+        expected.sort_unstable();
+        assert_eq!(ptx_lines_of(&imported, &report), expected, "{:?}", report.mode);
+        for f in &report.findings {
+            let named: Vec<usize> = imported.named_in(&f.explanation).into_iter().map(|(_, _, line)| line).collect();
+            assert_eq!(named, vec![wait], "{}", f.explanation);
+        }
+    }
+}
+
+#[test]
+fn st_async_without_an_mbarrier_is_refused_naming_its_line() {
+    let ptx = ".version 9.0\n.target sm_100a\n.address_size 64\n.entry k(.param .u64 p)\n.maxntid 32\n{\n.reg .b64 %rd<2>;\n ld.param.u64 %rd1, [p];\n st.async.mmio.release.sys.global.u32 [%rd1], 1;\n ret;\n}\n";
+    let e = import(ptx, &opts(2)).expect_err("no mbarrier completion");
+    assert!(matches!(e.kind, ErrorKind::Unsupported(_)) && e.line == 9 && e.to_string().contains("st.async"), "{e}");
+    // red.async must target another CTA: CTA 1's lanes reduce into their own buffer.
+    let own = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k()\n.maxntid 32\n.reqnctapercluster 2, 1, 1\n{\n.reg .b32 %r<4>;\n.shared .align 8 .b8 buf[16];\n mov.u32 %r1, buf;\n mapa.shared::cluster.u32 %r2, %r1, 1;\n red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r2+8], 1, [%r2];\n ret;\n}\n";
+    let e = import(own, &opts(2)).expect_err("into its own CTA");
+    assert!(matches!(e.kind, ErrorKind::Unsupported(_)) && e.line == 12 && e.to_string().contains("another CTA"), "{e}");
+}
+
+#[test]
+fn each_lanes_cp_async_mbarrier_arrive_counts() {
+    // 4 lanes each copy a word and arrive-on (noinc) a barrier expecting 4: the merged
+    // thread arrives 4 times, so the phase completes.
+    let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 src)\n.maxntid 4\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.shared .align 8 .b8 bar[8];\n.shared .align 16 .b8 buf[16];\n mov.u32 %r1, %tid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 4;\nSKIP:\n bar.sync 0;\n ld.param.u64 %rd1, [src];\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, buf;\n add.s32 %r3, %r3, %r2;\n cp.async.ca.shared.global [%r3], [%rd3], 4;\n cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\nW:\n mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;\n @!%p1 bra W;\n ld.shared.u32 %r4, [buf];\n ret;\n}\n";
+    let imported = import(ptx, &opts(2)).expect("imports");
+    assert_eq!(imported.text.matches("cp.async.mbarrier.arrive.noinc.shared::cta [bar]").count(), 4, "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
 }

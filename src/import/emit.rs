@@ -444,9 +444,12 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
                 _ => String::new(),
             };
             text = text.replace("{n}", &count);
-            // Offsets only where the access has a width: drop the type suffix otherwise.
-            out.push_str(&format!("    {text}  # ptx {}\n", s.line));
-            tl.push(s.line);
+            // An arrive without a count operand stands once for each lane that made it.
+            let times = if matches!(s.op.class, Class::Arrive(_)) && !s.op.text.contains("{n}") { s.count.max(1) } else { 1 };
+            for _ in 0..times {
+                out.push_str(&format!("    {text}  # ptx {}\n", s.line));
+                tl.push(s.line);
+            }
         }
         lines.push((tname, tl));
     }

@@ -276,16 +276,26 @@ fn barrier_only(step: &Step) -> bool {
     step.op.objs.is_empty() && (step.op.text.starts_with("bar.sync") || step.op.text.starts_with("barrier.cluster."))
 }
 
-/// Folds a thread that does nothing but pass CTA or cluster barriers into a thread of
-/// its CTA passing the same barriers in the same order: its lanes join that thread's, so
-/// every barrier still counts them, and the state space loses a thread that never
-/// touches memory. Returns what was folded where, for the header.
+/// A `fence.mbarrier_init` orders only the fencing thread's own earlier `mbarrier.init`s
+/// (reference §4.2): in a thread that makes none (CUTLASS runs it in every warp) it orders
+/// nothing.
+fn init_fence(step: &Step) -> bool {
+    step.op.text.starts_with("fence.mbarrier_init")
+}
+
+/// Folds a thread that does nothing but pass CTA or cluster barriers (and run init fences,
+/// which order nothing in a thread that initialises no barrier) into a thread of its CTA
+/// passing the same barriers in the same order: its lanes join that thread's, so every
+/// barrier still counts them, and the state space loses a thread that never touches
+/// memory. Returns what was folded where, for the header.
 pub fn fold_barrier_only(threads: &mut Vec<Thread>) -> Vec<String> {
     let mut notes = Vec::new();
     let mut i = 0;
     while i < threads.len() {
-        let idle = !threads[i].steps.is_empty() && threads[i].steps.iter().all(barrier_only);
-        let pattern: Vec<(&str, u32)> = threads[i].steps.iter().map(|s| (s.op.text.as_str(), s.count)).collect();
+        let steps = &threads[i].steps;
+        let idle = steps.iter().any(barrier_only) && steps.iter().all(|s| barrier_only(s) || init_fence(s));
+        let fences = steps.iter().filter(|s| init_fence(s)).count();
+        let pattern: Vec<(&str, u32)> = steps.iter().filter(|s| barrier_only(s)).map(|s| (s.op.text.as_str(), s.count)).collect();
         let host = idle
             .then(|| {
                 (0..threads.len()).find(|&j| {
@@ -299,7 +309,8 @@ pub fn fold_barrier_only(threads: &mut Vec<Thread>) -> Vec<String> {
         match host {
             Some(j) => {
                 let lanes = threads[i].lanes;
-                notes.push(format!("cta{} {} ({} lanes, barriers only) into {}", threads[i].cta, threads[i].name, lanes, threads[j].name));
+                let what = if fences > 0 { "barriers, and init fences with no init to order" } else { "barriers only" };
+                notes.push(format!("cta{} {} ({} lanes, {what}) into {}", threads[i].cta, threads[i].name, lanes, threads[j].name));
                 threads[j].lanes += lanes;
                 threads.remove(i);
             }

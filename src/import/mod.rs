@@ -81,7 +81,12 @@ impl Imported {
         let mut found = Vec::new();
         for (t, thread) in self.scenario.threads.iter().enumerate() {
             for (i, instr) in thread.program.iter().enumerate() {
-                let needle = format!("`{}` by `{}`", crate::syntax::instr_text(instr), thread.name);
+                // A message names a spin by the instruction it repeats.
+                let named = match instr {
+                    crate::model::Instr::Wait { instr: inner, .. } => crate::syntax::instr_text(inner),
+                    _ => crate::syntax::instr_text(instr),
+                };
+                let needle = format!("`{named}` by `{}`", thread.name);
                 if message.contains(&needle) {
                     if let Some(line) = self.lines.get(t).and_then(|(_, l)| l.get(i)) {
                         found.push((thread.name.clone(), i, *line));

@@ -14,6 +14,10 @@ nvcc -std=c++17 -arch=sm_90a -ptx -I "$CUDA/include" -I "$CUDA/include/cccl" \
     "$here/src/relay_pipeline.cu" -o "$here/relay_pipeline.ptx"
 nvcc -std=c++17 -arch=sm_90a -ptx -I "$CUDA/include" -I "$CUDA/include/cccl" \
     "$here/src/tma_store_epilogue.cu" -o "$here/tma_store_epilogue.ptx"
+nvcc -std=c++17 -arch=sm_90a -ptx -I "$CUDA/include" -I "$CUDA/include/cccl" \
+    "$here/src/pair_trampoline.cu" -o "$here/pair_trampoline.ptx"
+nvcc -std=c++17 -arch=sm_90a -ptx -I "$CUDA/include" -I "$CUDA/include/cccl" \
+    "$here/src/st_async_push.cu" -o "$here/st_async_push.ptx"
 
 if [ -n "${CUTLASS:-}" ]; then
     ex="$CUTLASS/examples/48_hopper_warp_specialized_gemm"

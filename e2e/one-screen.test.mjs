@@ -278,12 +278,12 @@ describe("one screen per step", { skip: skip ?? false }, () => {
         await page.close();
     });
 
-    test("on a phone the dock keeps its step controls in view at every step, in the dark palette", async () => {
+    test("on a phone the dock keeps its step controls and the compact machine in view at every step, in the dark palette", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.setViewportSize(PHONE);
         await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
         const found = [];
-        for (const id of ["tma-load", "tma-wgmma-pipeline"]) {
+        for (const id of ["mp-relaxed", "tma-load", "tma-wgmma-pipeline"]) {
             await loadTemplate(page, id);
             const choices = page.locator("[data-step-dock] .lane button.choice");
             for (let at = 1; at <= 60 && (await choices.count()) > 0; at++) {
@@ -297,6 +297,26 @@ describe("one screen per step", { skip: skip ?? false }, () => {
                 const inDock = box && box.y >= dock.y - 0.5 && box.y + box.height <= dock.y + dock.height + 0.5;
                 const inWindow = await outsideWindow(page, "the step forward button", forward);
                 if (!inDock || inWindow) found.push(`${id} step ${at}: ${inWindow ?? "the step forward button is scrolled out of the dock"}`);
+                // The tap's effect shares the screen with the controls: the compact machine's
+                // headline and the first thing it draws (a cell, a read, an edge, a barrier
+                // or an agent) are seen, not scrolled out of the dock or covered by the lanes.
+                for (const [what, selector] of [
+                    ["the compact machine's headline", "[data-step-effect] .fx-head"],
+                    ["the compact machine's first part", "[data-step-effect] .fx-stage > *"],
+                ]) {
+                    const part = page.locator(`[data-step-dock] ${selector}`);
+                    // A step that touches nothing drawn (a fence, a branch) has no first part.
+                    if ((await part.count()) === 0 && what.endsWith("part")) continue;
+                    const hidden = await part.first().evaluate((el) => {
+                        const r = el.getBoundingClientRect();
+                        const dock = el.closest("[data-step-dock]").getBoundingClientRect();
+                        const [x, y] = [r.x + Math.min(12, r.width / 2), r.y + Math.min(10, r.height / 2)];
+                        if (y < dock.top || y > dock.bottom || y > innerHeight) return `at y ${Math.round(r.y)}, outside the dock's view (${Math.round(dock.top)} to ${Math.round(dock.bottom)})`;
+                        const top = document.elementFromPoint(x, y);
+                        return top !== null && el.contains(top) ? null : `covered by ${top?.className || top?.tagName}`;
+                    }).catch(() => "not shown");
+                    if (hidden) found.push(`${id} step ${at}: ${what} is ${hidden}`);
+                }
             }
         }
         assert.deepEqual(found, []);

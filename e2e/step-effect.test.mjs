@@ -317,4 +317,138 @@ describe("step effect", { skip: skip ?? false }, () => {
         assert.deepEqual(problems, []);
         await page.close();
     });
+    test("a synchronizes-with edge forming lights its scope box: CTA, cluster and GPU", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        const dock = page.locator("[data-step-dock] [data-step-effect]");
+        for (const [id, scope] of [["mp-release-acquire", "cta"], ["cluster-handoff", "cluster"], ["gpu-flag", "gpu"]]) {
+            assert.equal(await loadTemplate(page, id), "correct");
+            await page.evaluate(() => document.activeElement?.blur());
+            await page.keyboard.press("End");
+            const last = Number(await page.getByLabel("Jump to step").inputValue());
+            await page.keyboard.press("Home");
+            let lit = null;
+            for (let at = 1; at <= last && lit === null; at++) {
+                await page.keyboard.press("ArrowRight");
+                const box = dock.locator('[data-edge="formed"] .fx-scope-box');
+                if ((await box.count()) === 0) continue;
+                lit = await box.first().evaluate((el) => {
+                    // The box is drawn in its scope's own colour (style.css's --scope-*).
+                    const probe = document.createElement("span");
+                    probe.style.color = `var(--scope-${el.closest("[data-edge]").dataset.scope})`;
+                    el.append(probe);
+                    const scopeColour = getComputedStyle(probe).color;
+                    probe.remove();
+                    return {
+                        text: el.textContent,
+                        scope: el.closest("[data-edge]").dataset.scope,
+                        border: getComputedStyle(el).borderTopColor,
+                        scopeColour,
+                        lighting: el.getAnimations().map((a) => a.animationName),
+                    };
+                });
+            }
+            assert.ok(lit, `${id}: an edge forms on some step`);
+            assert.equal(lit.scope, scope, `${id}: the edge's scope`);
+            assert.equal(lit.text, `.${scope} scope`, `${id}: the box names the scope`);
+            assert.equal(lit.border, lit.scopeColour, `${id}: the box is drawn in the ${scope} scope's colour`);
+            assert.deepEqual(lit.lighting, ["fx-light"], `${id}: the box lights up as the edge forms`);
+        }
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("a read through the wrong proxy: a thread's generic read of a copy's async-proxy write shows both views", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        await loadTemplate(page, "tma-load");
+        // Without the consumer's wait nothing carries the copy's async-proxy write to its
+        // generic read: the read can return the stale 0.
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        const before = await requestNumber(page);
+        await text.fill((await text.inputValue()).replace(/\n\s*wait mbarrier[^\n]*/, ""));
+        assert.equal(await verdictAfter(page, before), "race");
+        await take(page, "producer", /./);
+        await take(page, "producer", /./);
+        for (let i = 0; i < 6 && (await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').count()) > 0; i++) {
+            await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').first().click();
+        }
+        await take(page, "consumer", /stale/);
+        const read = await currentRead(page);
+        assert.notEqual(await read.getAttribute("data-stale"), null);
+        const views = page.locator('[data-step-dock] .fx-read .fx-proxies[aria-label="which view of memory each side used"]');
+        assert.match(await views.innerText(), /async proxy: the write[\s\S]*generic proxy: the read/);
+        assert.ok(await inWindow(page, views), "the two views are on screen");
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    // The core records a thread's reads in each step's `EventView::reads`, not an
+    // asynchronous agent's (src/check/step.rs, `reads_of_step`): the bulk copy's stale read
+    // of `buf` through the async proxy is only the step's description, so the dock cannot
+    // mark it. This passes once the core records it.
+    test("a TMA store without its fence.proxy.async: the copy's read says which view of memory it saw", { todo: "the core's EventView::reads omits asynchronous agents' reads" }, async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        await loadTemplate(page, "tma-store");
+        const text = page.getByRole("textbox", { name: /Scenario source/ });
+        const before = await requestNumber(page);
+        await text.fill((await text.inputValue()).replace(/\n\s*fence\.proxy\.async[^\n]*/, ""));
+        assert.equal(await verdictAfter(page, before), "race");
+        // Run the writer and the storer up to the copy, then take the copy's stale read.
+        const copy = page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice');
+        for (let i = 0; i < 8 && (await copy.count()) === 0; i++) {
+            await page.locator('[data-region="lanes"] button.choice').first().click();
+        }
+        await copy.filter({ hasText: /stale/ }).first().click();
+        const read = page.locator("[data-step-dock] [data-read]").first();
+        await read.waitFor({ timeout: 2000 });
+        assert.notEqual(await read.getAttribute("data-stale"), null, "the copy's read of buf is stale");
+        assert.equal(await read.getAttribute("data-value"), "0");
+        const effect = page.locator("[data-step-dock] [data-step-effect]");
+        assert.match(await effect.locator(".fx-proxy-line").innerText(), /It saw the memory through the async proxy\./);
+        assert.match(await effect.locator('.fx-read .fx-proxies[aria-label="which view of memory each side used"]').innerText(), /generic proxy: the write[\s\S]*async proxy: the read/);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
+
+    test("an async agent shows what it reads and writes and the barrier it will complete", async () => {
+        const { page, problems } = await openExplorer(browser);
+        await page.setViewportSize(DESKTOP);
+        const op = page.locator("[data-step-dock] [data-step-effect] .fx-op").first();
+        // The TMA load: it reads src, writes buf and completes the mbarrier full.
+        assert.equal(await loadTemplate(page, "tma-load"), "correct");
+        await take(page, "producer", /./);
+        await take(page, "producer", /./);
+        await op.waitFor();
+        assert.equal(await op.getAttribute("data-op-reads"), "src");
+        assert.equal(await op.getAttribute("data-op-writes"), "buf");
+        assert.equal(await op.getAttribute("data-op-completes"), "full");
+        assert.match(await op.innerText(), /reads src[\s\S]*writes buf[\s\S]*completes mbarrier full/);
+        // It stays shown while it works, and at the step it completes the barrier.
+        for (let i = 0; i < 6 && (await page.locator("[data-step-dock] [data-phase-complete]").count()) === 0; i++) {
+            await page.locator('[data-region="lanes"] [data-agent^="tma"] button.choice').first().click();
+            assert.equal(await op.getAttribute("data-op-completes"), "full");
+        }
+        // The wgmma pipeline's agent reads its operands and updates its accumulator.
+        assert.equal(await loadTemplate(page, "tma-wgmma-pipeline"), "correct");
+        await page.evaluate(() => document.activeElement?.blur());
+        await page.keyboard.press("End");
+        const last = Number(await page.getByLabel("Jump to step").inputValue());
+        await page.keyboard.press("Home");
+        const seen = new Map();
+        for (let at = 1; at <= last; at++) {
+            await page.keyboard.press("ArrowRight");
+            for (const row of await page.locator("[data-step-dock] [data-step-effect] .fx-op").all()) {
+                const name = await row.locator(".fx-agent").innerText();
+                seen.set(name.replace(/#?\d+$/, ""), { reads: await row.getAttribute("data-op-reads"), writes: await row.getAttribute("data-op-writes") });
+            }
+        }
+        const wgmma = [...seen.entries()].find(([name]) => /wgmma/.test(name));
+        assert.ok(wgmma, `a wgmma agent is shown: ${[...seen.keys()]}`);
+        assert.ok(wgmma[1].reads, `the wgmma agent names what it reads: ${JSON.stringify(wgmma[1])}`);
+        assert.ok(wgmma[1].writes, `the wgmma agent names what it writes: ${JSON.stringify(wgmma[1])}`);
+        assert.deepEqual(problems, []);
+        await page.close();
+    });
 });

@@ -150,7 +150,7 @@ impl CheckClient {
                 client.state.set(CheckState::Blocked);
                 return;
             };
-            let job = Job { scenario, options: Options { mode, ..Options::default() } };
+            let job = Job { scenario, options: crate::search_caps::check_options(mode) };
             if typing && client.has_answer_for(&job) {
                 return;
             }
@@ -288,7 +288,7 @@ impl CheckClient {
         match measured("fencelab:starter-report", crate::starter::report) {
             Ok(report) => {
                 // The wait for this task is the page's, not a check's: `reply_at - posted_at` has it.
-                let timing = WorkerTiming { decode_ms: 0.0, check_ms: 0.0, answered_by: Answerer::Build };
+                let timing = WorkerTiming { answered_by: Answerer::Build, ..WorkerTiming::default() };
                 self.finish(id, report, timing, now_ms());
             }
             // `crate::starter`'s tests decode it: never expected.

@@ -47,6 +47,8 @@ pub fn Lanes(
     });
     let lanes_ref = NodeRef::<leptos::html::Div>::new();
     keep_current_lines_in_view(lanes_ref, agents);
+    let effect_ref = NodeRef::<leptos::html::Div>::new();
+    show_each_effect_from_its_head(effect_ref, agents);
     view! {
         <section class="panel panel-lanes" class:lanes-compact=compact data-region=if compact { "lesson-lanes" } else { "lanes" }
             aria-labelledby=(!compact).then_some("lanes-title") aria-label=compact.then_some("Step through this scenario")>
@@ -66,7 +68,7 @@ pub fn Lanes(
                     {(!compact).then(|| view! { <ExportButtons /> })}
                     {move || state.step_error.get().map(|e| view! { <p class="step-error" role="alert">{e}</p> })}
                 </div>
-                <div class="step-dock-effect"><StepEffect /></div>
+                <div class="step-dock-effect" node_ref=effect_ref><StepEffect /></div>
                 <crate::ptx_lines::StepPtxLine />
                 {move || session_message(state)}
                 {move || state.is_stale().then(|| view! {
@@ -106,6 +108,20 @@ fn keep_current_lines_in_view(lanes: NodeRef<leptos::html::Div>, agents: Memo<Ve
                 if at < top || at + tall > top + height {
                     element.set_scroll_top((at - height / 3).max(0));
                 }
+            }
+        });
+    });
+}
+
+/// After each step, the step's effect, where it scrolls inside its box (a phone's dock, a
+/// lesson card), shows from its headline: the box keeps its scroll across steps, and a
+/// learner who scrolled one step's effect down would not see the next one's start.
+fn show_each_effect_from_its_head(effect: NodeRef<leptos::html::Div>, agents: Memo<Vec<AgentView>>) {
+    Effect::new(move |_| {
+        agents.track();
+        request_animation_frame(move || {
+            if let Some(effect) = effect.try_get_untracked().flatten() {
+                effect.set_scroll_top(0);
             }
         });
     });

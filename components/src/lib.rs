@@ -29,6 +29,7 @@ mod perf;
 pub mod protocol;
 pub mod route;
 mod scope_reach;
+mod search_caps;
 mod share;
 mod shared_page;
 mod starter;

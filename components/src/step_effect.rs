@@ -6,8 +6,9 @@
 //! read may return. Each part animates once when drawn (CSS, ≤ 300 ms, off with the
 //! "animate" checkbox and `prefers-reduced-motion`) and stays until the next step.
 
+use fencelab::model::{By, Object, Scenario, Use};
 use fencelab::check::view::{
-    AgentKindView, AsyncOpState, AsyncOpView, EventView, FailedEdgeView, LocationView, MbarrierDebtView, MbarrierView,
+    AgentKindView, AgentView, AsyncOpState, AsyncOpView, EventView, FailedEdgeView, LocationView, MbarrierDebtView, MbarrierView,
     ReadView,
 };
 use leptos::prelude::*;
@@ -30,8 +31,9 @@ struct StepPicture {
     cells: Vec<LocationView>,
     /// The mbarriers it changed (or all, when few), with their debts.
     bars: Vec<(MbarrierView, Option<MbarrierDebtView>)>,
-    /// Asynchronous operations in flight or just completed by this step.
-    ops: Vec<AsyncOpView>,
+    /// Asynchronous operations in flight or just completed by this step, each with what its
+    /// issuing instruction has it touch.
+    ops: Vec<(AsyncOpView, OpFootprint)>,
     /// Every read so far: what each thread's reads returned.
     kept: Vec<ReadView>,
     /// Per failed edge of the step, the scope box a scope mismatch draws.
@@ -64,8 +66,23 @@ fn picture(state: crate::state::AppState) -> Option<StepPicture> {
             .collect();
         // The agents still at work, and the one that just moved.
         let moved = event.as_ref().map(|e| e.agent);
-        let ops = snapshot.async_ops.iter().filter(|op| op.state != AsyncOpState::Completed || Some(op.agent) == moved).cloned().collect();
         let agents = stepper.agents();
+        // The instruction that issued each agent: the agent's own view names it while it
+        // works. Once done it names none, so for the agent whose step just finished it,
+        // the view one step back (an undo, on a copy of the tape) does.
+        let issued_by = |op: &AsyncOpView| {
+            let index = |agents: &[AgentView]| agents.iter().find(|a| a.id == op.agent).and_then(|a| a.instr_index);
+            index(&agents).or_else(|| {
+                let mut before = t.clone();
+                (Some(op.agent) == moved && before.back()).then(|| index(&before.stepper().agents())).flatten()
+            })
+        };
+        let ops = snapshot
+            .async_ops
+            .iter()
+            .filter(|op| op.state != AsyncOpState::Completed || Some(op.agent) == moved)
+            .map(|op| (op.clone(), issued_by(op).map_or_else(OpFootprint::default, |i| OpFootprint::of(t.scenario(), &op.issuer, i))))
+            .collect();
         let cta_of = |name: &str| {
             agents.iter().find(|a| a.name == name).and_then(|a| match &a.kind {
                 AgentKindView::Thread { cta } => Some(cta.clone()),
@@ -215,7 +232,7 @@ fn edges_view(event: &EventView, reaches: &[Option<ScopeReach>]) -> impl IntoVie
             let class = format!("fx-edge fx-formed scope-{}", scope.trim_start_matches('.'));
             let from = e.from_step.map_or("the start".to_string(), |s| format!("step {}", s + 1));
             view! {
-                <p class=class data-edge="formed">
+                <p class=class data-edge="formed" data-scope=scope.trim_start_matches('.').to_string()>
                     <span class="fx-scope-box">{if scope.is_empty() { "edge".to_string() } else { format!("{scope} scope") }}</span>
                     <span class="fx-line" aria-hidden="true"></span>
                     {format!("{} ({from}) ⇢ {}: {}", e.from_agent, e.to_agent, e.kind)}
@@ -301,26 +318,89 @@ fn bars_view(bars: &[(MbarrierView, Option<MbarrierDebtView>)]) -> impl IntoView
     })
 }
 
-/// Asynchronous agents: issued → accessing → completed, with what each does.
-fn ops_view(ops: &[AsyncOpView], event: &EventView) -> impl IntoView {
+/// What an asynchronous agent touches, from its issuing instruction's facts
+/// (`Instr::facts`, the names it uses `By::Async`): the memory it reads, the memory or
+/// accumulator it writes, and the mbarriers its completion signals.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct OpFootprint {
+    reads: Vec<String>,
+    writes: Vec<String>,
+    completes: Vec<String>,
+}
+
+impl OpFootprint {
+    fn of(scenario: &Scenario, issuer: &str, index: usize) -> OpFootprint {
+        let Some(instr) = scenario.threads.iter().find(|t| t.name == issuer).and_then(|t| t.program.get(index)) else {
+            return OpFootprint::default();
+        };
+        let facts = instr.facts();
+        let mut footprint = OpFootprint::default();
+        for named in facts.names.iter().filter(|n| n.by == By::Async) {
+            let list = match (named.object, named.how) {
+                (Object::Mbarrier, _) => &mut footprint.completes,
+                (_, Use::Read | Use::CopyFrom) => &mut footprint.reads,
+                (_, Use::Write | Use::CopyTo | Use::Update) => &mut footprint.writes,
+                (_, Use::Arrive | Use::Wait | Use::Init | Use::Invalidate | Use::Transaction) => continue,
+            };
+            if !list.iter().any(|n| n == named.name) {
+                list.push(named.name.to_string());
+            }
+        }
+        // A wgmma's accumulator is the register its agent reads and writes.
+        if let Some(acc) = facts.accumulator {
+            footprint.writes.push(acc.to_string());
+        }
+        footprint
+    }
+
+    fn is_empty(&self) -> bool {
+        self.reads.is_empty() && self.writes.is_empty() && self.completes.is_empty()
+    }
+}
+
+/// One line: "reads a, b → writes acc · completes mbarrier full".
+fn footprint_view(footprint: &OpFootprint) -> impl IntoView {
+    (!footprint.is_empty()).then(|| {
+        let part = |word: &'static str, names: &[String]| {
+            (!names.is_empty()).then(|| view! { <span class="fx-op-part">{word}" "<code>{names.join(", ")}</code></span> })
+        };
+        view! {
+            <span class="fx-op-footprint">
+                {part("reads", &footprint.reads)}
+                {(!footprint.reads.is_empty() && !footprint.writes.is_empty()).then_some(" → ")}
+                {part("writes", &footprint.writes)}
+                {(!footprint.completes.is_empty()).then(|| view! {
+                    <span class="fx-op-part fx-op-completes">" · completes mbarrier "<code>{footprint.completes.join(", ")}</code></span>
+                })}
+            </span>
+        }
+    })
+}
+
+/// Asynchronous agents: issued → accessing → completed, with what each reads and writes
+/// and the barrier it will complete.
+fn ops_view(ops: &[(AsyncOpView, OpFootprint)], event: &EventView) -> impl IntoView {
     (!ops.is_empty()).then(|| {
         let rows = ops
             .iter()
-            .map(|op| {
+            .map(|(op, footprint)| {
                 let stage = match op.state {
                     AsyncOpState::Issued => 1,
                     AsyncOpState::Accessing => 2,
                     AsyncOpState::Completed => 3,
                 };
                 let moved = op.agent == event.agent;
+                let attr = |names: &[String]| (!names.is_empty()).then(|| names.join(" "));
                 view! {
-                    <li class="fx-op" class:fx-op-moved=moved data-op-stage=stage>
+                    <li class="fx-op" class:fx-op-moved=moved data-op-stage=stage
+                        data-op-reads=attr(&footprint.reads) data-op-writes=attr(&footprint.writes) data-op-completes=attr(&footprint.completes)>
                         <span class="fx-agent">{op.name.clone()}</span>
                         <span class="fx-progress" aria-label=format!("stage {stage} of 3")>
                             {["issued", "accessing", "completed"].into_iter().enumerate().map(|(i, word)| view! {
                                 <span class="fx-stage-step" class:done=i < stage>{word}</span>
                             }).collect_view()}
                         </span>
+                        {footprint_view(footprint)}
                         <span class="fx-op-desc">{code_text(&op.description)}</span>
                     </li>
                 }
@@ -359,4 +439,30 @@ fn kept_view(kept: &[ReadView], now: usize) -> impl IntoView {
             .collect_view();
         view! { <ul class="fx-kept" aria-label="values read so far">{rows}</ul> }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn footprint(source: &str, thread: &str, index: usize) -> OpFootprint {
+        let loaded = fencelab::load(source);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        OpFootprint::of(&loaded.scenario, thread, index)
+    }
+
+    #[test]
+    fn a_tma_load_reads_its_source_writes_its_buffer_and_completes_its_mbarrier() {
+        let tma = footprint(include_str!("../../tests/scenarios/templates/tma-load.fence"), "producer", 1);
+        assert_eq!(tma, OpFootprint { reads: vec!["src".into()], writes: vec!["buf".into()], completes: vec!["full".into()] });
+    }
+
+    #[test]
+    fn a_wgmma_reads_its_operands_and_writes_its_accumulator_and_a_thread_step_touches_nothing_async() {
+        let source = include_str!("../../tests/scenarios/templates/tma-wgmma-pipeline.fence");
+        let wgmma = footprint(source, "consumer", 2);
+        assert_eq!(wgmma, OpFootprint { reads: vec!["a".into(), "b".into()], writes: vec!["acc".into()], completes: vec![] });
+        assert!(footprint(source, "consumer", 1).is_empty(), "wgmma.fence issues no agent");
+        assert!(footprint(source, "nobody", 0).is_empty());
+    }
 }

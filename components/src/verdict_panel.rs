@@ -53,7 +53,10 @@ pub fn VerdictPanel() -> impl IntoView {
             data-posted-at=timing(|t| Some(t.posted_at)) data-reply-at=timing(|t| Some(t.reply_at))
             data-shown-at=timing(|t| t.shown_at) data-worker-decode-ms=timing(|t| Some(t.worker.decode_ms))
             data-worker-check-ms=timing(|t| Some(t.worker.check_ms))
-            data-worker-answered-by=move || client.timing.with(|t| t.map(|t| t.worker.answered_by.name()))>
+            data-worker-answered-by=move || client.timing.with(|t| t.map(|t| t.worker.answered_by.name()))
+            data-worker-memory-before=move || client.timing.with(|t| t.map(|t| t.worker.memory_before.to_string()))
+            data-worker-memory=move || client.timing.with(|t| t.map(|t| t.worker.memory_after.to_string()))
+            data-memory-cap=move || crate::search_caps::max_bytes().to_string()>
             <div class="panel-head">
                 <h2 id="verdict-title">"Verdict"</h2>
                 <div class="toolbar" role="group" aria-label="Checker mode">
@@ -234,11 +237,10 @@ fn report_view(report: Report, client: CheckClient, state: AppState) -> AnyView 
 
 /// What a partial run explored, why it stopped, and what to do about it.
 fn partial_note(report: &Report) -> impl IntoView {
-    let defaults = fencelab::check::Options::default();
     let cap = if report.stats.memory_cap {
-        format!("the memory cap (about {} MiB of waiting states)", defaults.max_bytes >> 20)
+        format!("the memory cap ({} MiB of the worker's memory)", crate::search_caps::max_bytes() >> 20)
     } else {
-        format!("the state cap ({})", grouped(defaults.max_states))
+        format!("the state cap ({})", grouped(crate::search_caps::max_states()))
     };
     let explored = format!(
         "Explored {} states and {} transitions, then stopped: {cap} was reached before every interleaving was tried.",

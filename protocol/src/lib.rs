@@ -120,6 +120,24 @@ pub struct WorkerTiming {
     /// The checker itself.
     pub check_ms: f64,
     pub answered_by: Answerer,
+    /// The answering wasm's linear memory (bytes) when the request came and when the
+    /// report was ready. A wasm memory never shrinks, so the second is the most it has held
+    /// so far; what the memory cap bounds (benches/results/2026-12-05-worker-memory.md).
+    /// 0 outside wasm.
+    pub memory_before: u64,
+    pub memory_after: u64,
+}
+
+/// This wasm's linear memory in bytes (0 outside wasm): what the tab really holds for it.
+pub fn linear_memory_bytes() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        core::arch::wasm32::memory_size(0) as u64 * 65536
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0
+    }
 }
 
 /// Which build of the checker answered a request.
@@ -151,6 +169,7 @@ impl Answerer {
 /// the build running this, for the reply's timing.
 pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post: &mut dyn FnMut(Vec<u8>)) {
     let started = now();
+    let memory_before = linear_memory_bytes();
     let req = match decode_postcard::<CheckRequest>(request) {
         Ok(req) => req,
         Err(err) => {
@@ -166,7 +185,13 @@ pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post
         }
     });
     fencelab::axiom::table::complete_outcomes(&req.scenario, &mut report);
-    let timing = WorkerTiming { decode_ms: decoded - started, check_ms: now() - decoded, answered_by };
+    let timing = WorkerTiming {
+        decode_ms: decoded - started,
+        check_ms: now() - decoded,
+        answered_by,
+        memory_before,
+        memory_after: linear_memory_bytes(),
+    };
     post(encode(&CheckReply::Done { id: req.id, report, timing }));
 }
 

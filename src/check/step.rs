@@ -221,6 +221,33 @@ impl Stepper {
         Some((self.layout.threads.get(thread)?.name.clone(), event.instr_index?))
     }
 
+    /// The steps that paid into the phase each of `mbarriers` (by name) is in now: its
+    /// arrivals, `expect_tx` and `complete_tx` since the last phase completed; and the last
+    /// step of each finished thread that used one of them, where what it still owed went
+    /// unpaid. A deadlock on those barriers names these as its unmet obligation.
+    pub(crate) fn obligation_steps(&self, mbarriers: &[&str]) -> Vec<usize> {
+        let current_phase = |name: &str| {
+            self.history.iter().flat_map(|e| &e.mbarriers).filter(|c| c.name == name).map(|c| c.phase_after).last()
+        };
+        let touches = |e: &EventView| e.mbarriers.iter().any(|c| mbarriers.contains(&c.name.as_str()));
+        let mut steps: Vec<usize> = self
+            .history
+            .iter()
+            .filter(|e| e.mbarriers.iter().any(|c| mbarriers.contains(&c.name.as_str()) && Some(c.phase_before) == current_phase(&c.name)))
+            .map(|e| e.step)
+            .collect();
+        for (agent, a) in self.machine.agents.iter().enumerate() {
+            let finished_thread = matches!(a.kind, AgentKind::Thread(_)) && a.status == super::machine::Status::Done;
+            let used = self.history.iter().any(|e| e.agent as usize == agent && touches(e));
+            if finished_thread && used {
+                steps.extend(self.history.iter().filter(|e| e.agent as usize == agent).map(|e| e.step).last());
+            }
+        }
+        crate::sort::short_by_key(&mut steps, |s| *s);
+        steps.dedup();
+        steps
+    }
+
     pub fn schedule(&self) -> Schedule {
         Schedule { steps: self.steps.clone() }
     }

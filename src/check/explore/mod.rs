@@ -160,8 +160,9 @@ fn edge_ends(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::sch
 }
 
 /// A deadlock's unmet obligation, as the steps that paid into the phases its stuck waits
-/// need (arrivals, `expect_tx`, `complete_tx`) and the last steps of the threads that left
-/// them unpaid: the stuck wait itself is rarely what to change.
+/// need (arrivals, `expect_tx`, `complete_tx`), the last steps of the threads that left
+/// them unpaid, and signals into barriers no program waits on (payments gone astray): the
+/// stuck wait itself is rarely what to change.
 fn obligation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, blocked: &[Blocked]) -> Vec<EdgeEnd> {
     let is_mbarrier = |name: &str| scenario.mbarriers.iter().any(|b| b.name == name);
     let waited: Vec<&str> = blocked
@@ -172,12 +173,24 @@ fn obligation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::sc
     if waited.is_empty() {
         return Vec::new();
     }
+    // Signals into a barrier no program waits on were lost: a likely payment gone astray.
+    let unwaited: Vec<&str> = scenario.mbarriers.iter().map(|b| b.name.as_str()).filter(|b| !is_waited(scenario, b)).collect();
     let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
     stepper
-        .obligation_steps(&waited)
+        .obligation_steps(&waited, &unwaited)
         .into_iter()
         .filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step }))
         .collect()
+}
+
+/// Whether some program waits on mbarrier `bar`.
+fn is_waited(scenario: &Scenario, bar: &str) -> bool {
+    use crate::model::{Instr, MbarKind, MbarOp};
+    let waits = |i: &Instr| matches!(i.unwrapped(), Instr::Mbar(MbarOp { kind: MbarKind::Wait { .. }, bar: b, .. }) if b == bar);
+    scenario.threads.iter().flat_map(|t| &t.program).any(|i| match i.unwrapped() {
+        Instr::Wait { instr, .. } => waits(instr),
+        other => waits(other),
+    })
 }
 
 /// A livelock's unmet obligation: the last step of each thread outside the cycle that
@@ -210,7 +223,7 @@ fn writes_any(scenario: &Scenario, thread: &str, pc: usize, locations: &[&str]) 
 }
 
 /// A livelock's explanation, naming the writes its loops wait for that never ran: each is
-/// in another looping thread, after the loop that thread is stuck in.
+/// in another thread, behind where that thread is stuck or took another path.
 fn livelock_explanation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, cycle_from: usize, explanation: &str) -> String {
     let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return explanation.to_string() };
     let history = stepper.history();
@@ -224,9 +237,6 @@ fn livelock_explanation(scenario: &Scenario, mode: crate::check::Mode, witness: 
     let mut waited = Vec::new();
     for t in &scenario.threads {
         let polled_by_others: Vec<&str> = polls.iter().filter(|(p, _)| *p != t.name).map(|(_, l)| *l).collect();
-        if !polls.iter().any(|(p, _)| *p == t.name) {
-            continue;
-        }
         for (pc, instr) in t.program.iter().enumerate() {
             if !ran.contains(&(t.name.clone(), pc)) && writes_any(scenario, &t.name, pc, &polled_by_others) {
                 waited.push(format!("`{}` by `{}`", crate::syntax::instr_text(instr), t.name));
@@ -236,7 +246,7 @@ fn livelock_explanation(scenario: &Scenario, mode: crate::check::Mode, witness: 
     if waited.is_empty() {
         explanation.to_string()
     } else {
-        format!("{explanation} The writes the loops wait for never run: {}, each behind its own thread's loop.", waited.join(", "))
+        format!("{explanation} The writes the loops wait for never run: {}.", waited.join(", "))
     }
 }
 

@@ -25,7 +25,29 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
         Some(wait) => ex.text(|| format!("{text}; `{}` waited only until the copy had read its source, not for its write", instr_text(ex.layout, wait))),
         None => text,
     };
+    let text = match (reason, last_wait_before_issue(ex, event.agent)) {
+        (RaceReason::MissingProxyFence, _) | (_, None) => text,
+        (_, Some(wait)) => ex.text(|| {
+            format!(
+                "{text}; `{}` is the issuer's last wait before the issue: what it acquires must include the earlier access's end",
+                instr_text(ex.layout, wait)
+            )
+        }),
+    };
     (reason, text, edge.or_else(|| formed_between(ex, event.agent)))
+}
+
+/// For an asynchronous agent racing with another access of its own issuer's side (two
+/// copies of one thread into one slot): the issuer's last wait before the issue, where it
+/// should have learnt that the earlier access had ended (no edge joins the two sides).
+fn last_wait_before_issue(ex: &Exec, other: u32) -> Option<InstrRef> {
+    let (issue, _) = op_of(ex.m, ex.agent)?;
+    if other == ex.agent || side_of(ex, other) != issue.thread() as u32 || op_of(ex.m, other).is_none() {
+        return None;
+    }
+    let program = &ex.layout.threads.get(issue.thread())?.program;
+    let pc = (0..issue.pc()).rev().find(|pc| program.get(*pc).is_some_and(|i| matches!(i.unwrapped(), crate::model::Instr::Wait { .. })))?;
+    Some(InstrRef::new(issue.thread(), pc))
 }
 
 /// A `.bulk_group` copy's issuer waiting for it with `cp.async.bulk.wait_group.read` after

@@ -128,9 +128,9 @@ pub struct Blocked {
     pub waits_for: String,
 }
 
-/// One end of the synchronization a race lacks: the instruction of the step that released
-/// or tried to acquire, so the reader knows what to change when the racing accesses
-/// themselves are not it.
+/// One end of the synchronization a finding lacks: the instruction of the step that released
+/// or tried to acquire (or, for a deadlock, paid into the phase a wait needs), so the reader
+/// knows what to change when the racing accesses or the stuck wait themselves are not it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeEnd {
     /// Thread whose program holds the instruction (the issuer, for async agents).
@@ -156,8 +156,12 @@ pub struct Finding {
     /// [`Access`]).
     #[serde(default)]
     pub blocked: Vec<Blocked>,
-    /// For a race explained by a synchronization that failed to form: its ends, release
-    /// first (a release end is missing when nothing released), then the acquire.
+    /// For a race: the ends of the synchronization that explains it, release first (a
+    /// release end is missing when nothing released), then the acquire: the one that failed
+    /// to form, or else the one that formed between the two sides without carrying the
+    /// access. For a deadlock on mbarriers: the unmet obligation, the steps that paid into
+    /// the phase the stuck waits need and the last steps of the threads that used the
+    /// barrier and finished without completing it.
     #[serde(default)]
     pub missing_edge: Vec<EdgeEnd>,
     /// Shortest schedule that reaches the finding.

@@ -210,15 +210,47 @@ impl Stepper {
         &self.history
     }
 
-    /// The thread (its name) and instruction index that witness step `step` ran (the issuer's,
-    /// for an async agent).
+    /// The thread (its name) and instruction index that witness step `step` ran (for an
+    /// async agent's step, which runs no instruction of its own, the issuing one).
     pub(crate) fn instr_of_step(&self, step: usize) -> Option<(String, usize)> {
         let event = self.history.iter().find(|e| e.step == step)?;
-        let thread = match self.machine.agents.get(event.agent as usize)?.kind {
-            AgentKind::Thread(t) => t,
-            AgentKind::Async { issuer, .. } => issuer.thread(),
+        let (thread, pc) = match self.machine.agents.get(event.agent as usize)?.kind {
+            AgentKind::Thread(t) => (t, event.instr_index?),
+            AgentKind::Async { issuer, .. } => (issuer.thread(), event.instr_index.unwrap_or(issuer.pc())),
         };
-        Some((self.layout.threads.get(thread)?.name.clone(), event.instr_index?))
+        Some((self.layout.threads.get(thread)?.name.clone(), pc))
+    }
+
+    /// The steps that paid into the phase each of `mbarriers` (by name) is in now: its
+    /// arrivals, `expect_tx` and `complete_tx` since the last phase completed; and the last
+    /// step of each finished thread that used one of them, where what it still owed went
+    /// unpaid; and every step that changed one of `astray`. A deadlock on those barriers
+    /// names these as its unmet obligation.
+    pub(crate) fn obligation_steps(&self, mbarriers: &[&str], astray: &[&str]) -> Vec<usize> {
+        let current_phase = |name: &str| {
+            self.history.iter().flat_map(|e| &e.mbarriers).filter(|c| c.name == name).map(|c| c.phase_after).last()
+        };
+        let touches = |e: &EventView| e.mbarriers.iter().any(|c| mbarriers.contains(&c.name.as_str()));
+        let mut steps: Vec<usize> = self
+            .history
+            .iter()
+            .filter(|e| {
+                e.mbarriers.iter().any(|c| {
+                    (mbarriers.contains(&c.name.as_str()) && Some(c.phase_before) == current_phase(&c.name)) || astray.contains(&c.name.as_str())
+                })
+            })
+            .map(|e| e.step)
+            .collect();
+        for (agent, a) in self.machine.agents.iter().enumerate() {
+            let finished_thread = matches!(a.kind, AgentKind::Thread(_)) && a.status == super::machine::Status::Done;
+            let used = self.history.iter().any(|e| e.agent as usize == agent && touches(e));
+            if finished_thread && used {
+                steps.extend(self.history.iter().filter(|e| e.agent as usize == agent).map(|e| e.step).last());
+            }
+        }
+        crate::sort::short_by_key(&mut steps, |s| *s);
+        steps.dedup();
+        steps
     }
 
     pub fn schedule(&self) -> Schedule {

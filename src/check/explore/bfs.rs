@@ -27,6 +27,8 @@ pub struct Deadlock {
     pub message: String,
     pub explanation: String,
     pub witness: Schedule,
+    /// For a livelock: the witness step where its round of the cycle starts.
+    pub cycle_from: Option<usize>,
 }
 
 /// New states between two progress calls: rare enough to cost nothing measurable, often
@@ -452,6 +454,7 @@ pub fn explore(
                         cycle.len()
                     ),
                     witness: schedule,
+                    cycle_from: Some(stem.steps.len()),
                 });
             }
         }
@@ -527,6 +530,7 @@ fn describe_deadlock(layout: &Layout, m: &Machine, blocked: &[(u32, String)], wi
         message: format!("deadlock: {} can never proceed ({done} of {} agents finished)", names.join(", "), m.agents.len()),
         explanation: lines.join("\n"),
         witness,
+        cycle_from: None,
     }
 }
 

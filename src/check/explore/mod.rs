@@ -10,6 +10,8 @@ mod scc;
 pub use crate::syntax::condition_text;
 use crate::syntax::expectation_text;
 
+use std::collections::BTreeSet;
+
 use crate::check::ambiguity;
 use crate::check::machine::Layout;
 use crate::check::report::{
@@ -95,12 +97,12 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
             explanation: f.explanation.clone(),
             accesses,
             blocked: Vec::new(),
-            missing_edge: f.edge.map_or_else(Vec::new, |edge| edge_ends(scenario, options.mode, witness, edge)),
+            missing_edge: f.edge.clone().map_or_else(Vec::new, |edge| edge_ends(scenario, options.mode, witness, edge)),
             witness: witness.clone(),
         });
     }
     for d in &ex.deadlocks {
-        let blocked = d
+        let blocked: Vec<Blocked> = d
             .blocked
             .iter()
             .map(|(agent, at, why)| Blocked {
@@ -114,10 +116,16 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
             kind: FindingKind::Deadlock,
             reason: None,
             message: d.message.clone(),
-            explanation: d.explanation.clone(),
+            explanation: match d.cycle_from {
+                Some(from) => livelock_explanation(scenario, options.mode, &d.witness, from, &d.explanation),
+                None => d.explanation.clone(),
+            },
             accesses: Vec::new(),
+            missing_edge: match d.cycle_from {
+                Some(from) => unwritten(scenario, options.mode, &d.witness, from),
+                None => obligation(scenario, options.mode, &d.witness, &blocked),
+            },
             blocked,
-            missing_edge: Vec::new(),
             witness: d.witness.clone(),
         });
     }
@@ -143,12 +151,103 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
 }
 
 /// The instructions at a failed edge's steps, found by replaying the witness that reaches it.
-fn edge_ends(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, (from, to): (Option<usize>, usize)) -> Vec<EdgeEnd> {
+fn edge_ends(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, (from, to): (Vec<usize>, usize)) -> Vec<EdgeEnd> {
     let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
     from.into_iter()
         .chain(std::iter::once(to))
         .filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step }))
         .collect()
+}
+
+/// A deadlock's unmet obligation, as the steps that paid into the phases its stuck waits
+/// need (arrivals, `expect_tx`, `complete_tx`), the last steps of the threads that left
+/// them unpaid, and signals into barriers no program waits on (payments gone astray): the
+/// stuck wait itself is rarely what to change.
+fn obligation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, blocked: &[Blocked]) -> Vec<EdgeEnd> {
+    let is_mbarrier = |name: &str| scenario.mbarriers.iter().any(|b| b.name == name);
+    let waited: Vec<&str> = blocked
+        .iter()
+        .filter_map(|b| scenario.threads.iter().find(|t| t.name == b.thread)?.program.get(b.instr))
+        .flat_map(|instr| instr.facts().names.into_iter().map(|n| n.name).filter(|n| is_mbarrier(n)))
+        .collect();
+    if waited.is_empty() {
+        return Vec::new();
+    }
+    // Signals into a barrier no program waits on were lost: a likely payment gone astray.
+    let unwaited: Vec<&str> = scenario.mbarriers.iter().map(|b| b.name.as_str()).filter(|b| !is_waited(scenario, b)).collect();
+    let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
+    stepper
+        .obligation_steps(&waited, &unwaited)
+        .into_iter()
+        .filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step }))
+        .collect()
+}
+
+/// Whether some program waits on mbarrier `bar`.
+fn is_waited(scenario: &Scenario, bar: &str) -> bool {
+    use crate::model::{Instr, MbarKind, MbarOp};
+    let waits = |i: &Instr| matches!(i.unwrapped(), Instr::Mbar(MbarOp { kind: MbarKind::Wait { .. }, bar: b, .. }) if b == bar);
+    scenario.threads.iter().flat_map(|t| &t.program).any(|i| match i.unwrapped() {
+        Instr::Wait { instr, .. } => waits(instr),
+        other => waits(other),
+    })
+}
+
+/// A livelock's unmet obligation: the last step of each thread outside the cycle that
+/// wrote a location the cycle's loops poll, where it ended without the write they wait for.
+fn unwritten(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, cycle_from: usize) -> Vec<EdgeEnd> {
+    let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
+    let history = stepper.history();
+    let polled: Vec<&str> = history.iter().skip(cycle_from).flat_map(|e| &e.reads).map(|r| r.location.as_str()).collect();
+    let spinning: BTreeSet<u32> = history.iter().skip(cycle_from).map(|e| e.agent).collect();
+    let others: BTreeSet<u32> = history.iter().map(|e| e.agent).filter(|a| !spinning.contains(a)).collect();
+    let mut ends = Vec::new();
+    for agent in others {
+        let steps = || history.iter().filter(move |e| e.agent == agent).filter_map(|e| stepper.instr_of_step(e.step).map(|(t, pc)| (t, pc, e.step)));
+        if steps().any(|(t, pc, _)| writes_any(scenario, &t, pc, &polled)) {
+            ends.extend(steps().last().map(|(thread, instr, step)| EdgeEnd { thread, instr, step }));
+        }
+    }
+    ends
+}
+
+/// Whether instruction `pc` of `thread` writes one of `locations`.
+fn writes_any(scenario: &Scenario, thread: &str, pc: usize, locations: &[&str]) -> bool {
+    use crate::model::{Object, Use};
+    let instr = scenario.threads.iter().find(|t| t.name == thread).and_then(|t| t.program.get(pc));
+    instr.is_some_and(|i| {
+        i.facts().names.iter().any(|n| {
+            n.object == Object::Location && matches!(n.how, Use::Write | Use::Update | Use::CopyTo) && locations.contains(&n.name)
+        })
+    })
+}
+
+/// A livelock's explanation, naming the writes its loops wait for that never ran: each is
+/// in another thread, behind where that thread is stuck or took another path.
+fn livelock_explanation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, cycle_from: usize, explanation: &str) -> String {
+    let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return explanation.to_string() };
+    let history = stepper.history();
+    let thread_of = |step: usize| stepper.instr_of_step(step).map(|(t, _)| t);
+    let polls: BTreeSet<(String, &str)> = history
+        .iter()
+        .skip(cycle_from)
+        .flat_map(|e| e.reads.iter().filter_map(move |r| Some((thread_of(e.step)?, r.location.as_str()))))
+        .collect();
+    let ran: BTreeSet<(String, usize)> = history.iter().filter_map(|e| stepper.instr_of_step(e.step)).collect();
+    let mut waited = Vec::new();
+    for t in &scenario.threads {
+        let polled_by_others: Vec<&str> = polls.iter().filter(|(p, _)| *p != t.name).map(|(_, l)| *l).collect();
+        for (pc, instr) in t.program.iter().enumerate() {
+            if !ran.contains(&(t.name.clone(), pc)) && writes_any(scenario, &t.name, pc, &polled_by_others) {
+                waited.push(format!("`{}` by `{}`", crate::syntax::instr_text(instr), t.name));
+            }
+        }
+    }
+    if waited.is_empty() {
+        explanation.to_string()
+    } else {
+        format!("{explanation} The writes the loops wait for never run: {}.", waited.join(", "))
+    }
 }
 
 fn outcomes(scenario: &Scenario, layout: &Layout, ex: &bfs::Explored, report: &mut Report) {

@@ -2,7 +2,7 @@
 //! synchronization (§4.5): release arrivals → acquire waits whose scopes include each other.
 
 use super::base::exec::{self, operand, Exec, Readiness};
-use super::base::async_agent;
+use super::base::{async_agent, completion};
 use super::base::sync::{self, bare_relaxed, defer, merge, synchronize};
 use crate::check::machine::{covers, merge_bare, AsyncWhat, BareArrival, Stage, TcWhat, Carried, FailedRec, Filter, Knowledge, Layout, Machine, MbarState, Message, Meta, Place, VersionVec};
 use crate::check::report::RaceReason;
@@ -135,14 +135,17 @@ pub fn step(ex: &mut Exec, op: &MbarOp, spin: bool) -> Result<(), String> {
         } else {
             ("uninitialized", "every mbarrier op except `init` needs a valid barrier (§9.7.13.15)")
         };
-        ub(ex, format!("`{text}` on {what} mbarrier `{}`", op.bar), fix);
+        // A barrier never initialized names its init (the other end a fix moves or publishes).
+        let fix = if state.invalidated { fix.to_string() } else { completion::with_init_quoted(ex, &op.bar, fix.to_string()) };
+        ex.undefined(format!("`{text}` on {what} mbarrier `{}`", op.bar), fix);
         return Ok(());
     }
     if let Some(init) = state.init_event {
         if !ex.me()?.knowledge.orders(ex.layout, init, loc, &crate::check::machine::Need::default()) {
             let me_name = ex.name_of(ex.agent);
-            ub(ex, format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar),
-               "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)");
+            let fix = "publish the init: `bar.sync` inside the CTA, or `fence.mbarrier_init.release.cluster` plus a cluster barrier for peers (§4.2)";
+            let fix = completion::with_init_quoted(ex, &op.bar, fix.to_string());
+            ex.undefined(format!("`{me_name}` uses `{}` before its `mbarrier.init` is visible", op.bar), fix);
             return Ok(());
         }
     }

@@ -188,11 +188,14 @@ fn write_cell(ex: &mut Exec, acc: &Access, cell: usize, value: i64, msgs: Vec<Me
             racing_reads.push(other.clone());
         }
     }
-    for other in racing_writes {
-        race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
-    }
+    // Reads first: a write racing both an earlier read and the write that read returned is
+    // mended by ordering it after the read (the reader's release moves), which orders it
+    // after that write too; the write-write race is the consequence, not the cause.
     for other in racing_reads {
         race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, false, other.key, other.event, other.strong);
+    }
+    for other in racing_writes {
+        race(ex, acc, true, other.event.agent, other.loc, other.instr, other.step.0, true, other.key, other.event, other.strong);
     }
     own_crossings(ex, acc, true, cell, true)?;
     let epoch = ex.me()?.knowledge.own_epoch(ex.agent);

@@ -23,6 +23,16 @@ fn inits<'l>(layout: &'l Layout, bar: &'l str) -> impl Iterator<Item = (&'l str,
     })
 }
 
+/// `explanation` quoting the other end of a use of barrier `bar` that is not (visibly)
+/// initialized: its `mbarrier.init`s, which a fix publishes or moves.
+pub fn with_init_quoted(ex: &Exec, bar: &str, explanation: String) -> String {
+    let layout = ex.layout;
+    match ex.text(|| inits(layout, bar).map(|(thread, i)| format!("`{}` by `{thread}`", instr_text(layout, i))).collect::<Vec<_>>().join(", ")) {
+        quoted if !quoted.is_empty() => format!("{explanation}; its init is {quoted}"),
+        _ => explanation,
+    }
+}
+
 /// Undefined behaviour of a signal on barrier `bar` (at `loc`). An asynchronous agent's
 /// step is no instruction of its own, so the finding names the instruction that issued
 /// it as its access; for a barrier not (visibly) initialized the explanation also quotes
@@ -30,11 +40,7 @@ fn inits<'l>(layout: &'l Layout, bar: &'l str) -> impl Iterator<Item = (&'l str,
 /// may not have run yet, so it is no access of the witness).
 fn undefined_signal(ex: &mut Exec, loc: usize, bar: &str, with_inits: bool, message: String, explanation: String) {
     let me = RawAccess { agent_name: ex.text(|| ex.name_of(ex.agent)), instr: ex.instr_ref(), loc, is_write: true, step: Some(ex.step) };
-    let layout = ex.layout;
-    let explanation = match ex.text(|| inits(layout, bar).map(|(thread, i)| format!("`{}` by `{thread}`", instr_text(layout, i))).collect::<Vec<_>>().join(", ")) {
-        quoted if with_inits && !quoted.is_empty() => format!("{explanation}; its init is {quoted}"),
-        _ => explanation,
-    };
+    let explanation = if with_inits { with_init_quoted(ex, bar, explanation) } else { explanation };
     ex.undefined(message, explanation);
     if let Some(f) = ex.out.findings.last_mut() {
         f.accesses.push(me);

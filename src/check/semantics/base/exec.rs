@@ -32,9 +32,9 @@ pub struct RawFinding {
     pub accesses: Vec<RawAccess>,
     /// Deduplication key: the instructions involved.
     pub key: Vec<InstrRef>,
-    /// For a race: the steps of the synchronization that failed to form and explains it
-    /// (release end, when one made it; acquire end).
-    pub edge: Option<(Option<usize>, usize)>,
+    /// For a race: the steps of the synchronization that explains it (release ends, when
+    /// any made it; acquire end).
+    pub edge: super::race::FailedEdge,
 }
 
 #[derive(Clone, Debug, Default)]

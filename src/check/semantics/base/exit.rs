@@ -4,7 +4,7 @@
 //! a `cta_group::2` mma reading its operands) has undefined behaviour (§2.2.2), and so does
 //! tensor memory the CTA still holds (§8.5).
 
-use super::exec::{Exec, RawAccess};
+use super::exec::{instr_text, Exec, RawAccess};
 use crate::check::machine::{AgentKind, InstrRef, Status};
 use crate::model::Space;
 
@@ -51,6 +51,19 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
             AgentKind::Async { .. } => None,
         })
         .collect();
+    // The other end: where each of the CTA's threads ended, which a fix keeps waiting.
+    let ends: Vec<String> = owners
+        .iter()
+        .filter_map(|a| match a.kind {
+            AgentKind::Thread(t) => {
+                let len = ex.layout.threads.get(t)?.program.len();
+                // A thread that ran `exit` stays at it; one that ran off its end ran its last line.
+                let last = InstrRef::new(t, if a.pc < len { a.pc } else { len.checked_sub(1)? });
+                Some(ex.text(|| format!("`{}` ended at `{}`", ex.layout.threads.get(t).map_or("?", |x| x.name.as_str()), instr_text(ex.layout, last))))
+            }
+            AgentKind::Async { .. } => None,
+        })
+        .collect();
     let cta = ex.layout.cta_name(owner).to_string();
     let from = ex.layout.cta_name(accessor_cta.unwrap_or(owner)).to_string();
     let who = ex.name_of(ex.agent);
@@ -67,7 +80,8 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
             "CTA `{cta}` exited when its last thread finished, and its {memory} went with it; \
              a peer's access there afterwards is undefined behaviour (§2.2.2). Keep `{cta}` alive until \
              its peers are done with its memory: end both CTAs with `barrier.cluster.arrive` and \
-             `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over)"
+             `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over){}",
+            if ends.is_empty() { String::new() } else { format!("; {}", ends.join(", ")) }
         ),
     );
     if let Some(f) = ex.out.findings.last_mut() {

@@ -4,19 +4,111 @@
 //! space? Did a synchronization attempt fail (scope, phase, no release/acquire)? Else
 //! nothing synchronizes the two agents at all.
 
-use super::exec::{op_of, Exec};
+use super::exec::{instr_text, op_of, Exec};
 use super::tc_explain;
-use crate::check::machine::{needed, EventId, Filter, ProxyKey, Via};
+use crate::check::machine::{needed, AsyncWhat, EventId, Filter, InstrRef, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
-/// The steps of a failed synchronization: its release end (none for an edge from nobody)
-/// and its acquire end.
-pub type FailedEdge = Option<(Option<usize>, usize)>;
+/// The steps of the synchronization that explains a race: its release ends (none for an
+/// edge from nobody) and its acquire end.
+pub type FailedEdge = Option<(Vec<usize>, usize)>;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
-/// agent's access through `to`, with a sentence for the learner, and the failed
-/// synchronization that explains it, when one does.
+/// agent's access through `to`, with a sentence for the learner, and the synchronization
+/// that explains it: the one that failed to form, or else the one that formed between the
+/// two sides but did not carry this access (a release before it, a path lacking a proxy
+/// fence or a state space, a phase completed before the access's completion).
 pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (RaceReason, String, FailedEdge) {
+    let (reason, text, edge) = classify_failed(ex, event, loc, from, to);
+    let unobserved = matches!(reason, RaceReason::AsyncNotObserved | RaceReason::NoSynchronization);
+    let text = match [event.agent, ex.agent].into_iter().find_map(|a| read_only_wait(ex, a)).filter(|_| unobserved) {
+        Some(wait) => ex.text(|| format!("{text}; `{}` waited only until the copy had read its source, not for its write", instr_text(ex.layout, wait))),
+        None => text,
+    };
+    let text = match (reason, last_wait_before_issue(ex, event.agent)) {
+        (RaceReason::MissingProxyFence, _) | (_, None) => text,
+        (_, Some(wait)) => ex.text(|| {
+            format!(
+                "{text}; `{}` is the issuer's last wait before the issue: what it acquires must include the earlier access's end",
+                instr_text(ex.layout, wait)
+            )
+        }),
+    };
+    (reason, text, edge.or_else(|| formed_between(ex, event.agent)))
+}
+
+/// For an asynchronous agent racing with another access of its own issuer's side (two
+/// copies of one thread into one slot): the issuer's last wait before the issue, where it
+/// should have learnt that the earlier access had ended (no edge joins the two sides).
+fn last_wait_before_issue(ex: &Exec, other: u32) -> Option<InstrRef> {
+    let (issue, _) = op_of(ex.m, ex.agent)?;
+    if other == ex.agent || side_of(ex, other) != issue.thread() as u32 || op_of(ex.m, other).is_none() {
+        return None;
+    }
+    let program = &ex.layout.threads.get(issue.thread())?.program;
+    let pc = (0..issue.pc()).rev().find(|pc| program.get(*pc).is_some_and(|i| matches!(i.unwrapped(), crate::model::Instr::Wait { .. })))?;
+    Some(InstrRef::new(issue.thread(), pc))
+}
+
+/// A `.bulk_group` copy's issuer waiting for it with `cp.async.bulk.wait_group.read` after
+/// the issue: that wait retires the copy's source reads only, so it closed early for a
+/// race with the copy's write.
+fn read_only_wait(ex: &Exec, agent: u32) -> Option<InstrRef> {
+    let (issue, op) = op_of(ex.m, agent)?;
+    if !matches!(op.what, AsyncWhat::BulkGroup { .. }) {
+        return None;
+    }
+    let program = &ex.layout.threads.get(issue.thread())?.program;
+    let pc = program
+        .iter()
+        .enumerate()
+        .skip(issue.pc() + 1)
+        .find(|(_, i)| matches!(i.unwrapped(), crate::model::Instr::BulkWait { read: true, .. }))?
+        .0;
+    Some(InstrRef::new(issue.thread(), pc))
+}
+
+/// The thread an agent stands for: itself, or the thread that issued an asynchronous agent
+/// (whose synchronization it inherits).
+fn side_of(ex: &Exec, agent: u32) -> u32 {
+    op_of(ex.m, agent).map_or(agent, |(issuer, _)| issuer.thread() as u32)
+}
+
+/// The latest synchronization formed between `other`'s side and the executing agent's, in
+/// either direction, else the latest into the executing agent's side (the phase or barrier
+/// it acquired through, completed before `other`'s access): where a race has no failed
+/// edge, the fix belongs on this one. Every release into that acquire is an end.
+fn formed_between(ex: &Exec, other: u32) -> FailedEdge {
+    let (them, me) = (side_of(ex, other), side_of(ex, ex.agent));
+    if them == me {
+        return None;
+    }
+    let edges: Vec<_> = ex.m.trace.0.edges().chain(&ex.out.edges).collect();
+    let between = |from: u32, to: u32| {
+        let (from, to) = (side_of(ex, from), side_of(ex, to));
+        (from == them && to == me) || (from == me && to == them)
+    };
+    let into_me = |from: u32, to: u32| side_of(ex, to) == me && side_of(ex, from) != me;
+    let chosen = edges
+        .iter()
+        .rev()
+        .find(|e| between(e.from_agent, e.to_agent))
+        .or_else(|| edges.iter().rev().find(|e| into_me(e.from_agent, e.to_agent)))?;
+    let mut releases: Vec<usize> = edges.iter().filter(|e| e.to_step == chosen.to_step).filter_map(|e| e.from_step).collect();
+    crate::sort::short_by_key(&mut releases, |s| *s);
+    releases.dedup();
+    Some((releases, chosen.to_step))
+}
+
+/// For an asynchronous agent racing with its own issuer's access by `writer`: the issuing
+/// instruction and the one before it, between which a missing proxy fence goes.
+fn issued_after(ex: &Exec, writer: u32) -> Option<(InstrRef, InstrRef)> {
+    let (issue, _) = op_of(ex.m, ex.agent)?;
+    let before = InstrRef::new(issue.thread(), issue.pc().checked_sub(1)?);
+    (side_of(ex, writer) == issue.thread() as u32).then_some((issue, before))
+}
+
+fn classify_failed(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (RaceReason, String, FailedEdge) {
     let Ok(me) = ex.me() else {
         return (RaceReason::NoSynchronization, String::new(), None);
     };
@@ -48,6 +140,19 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                      access only across {fences} (reference §1.8); add it between the two",
                     describe_via(ex, from),
                     describe_via(ex, to),
+                )
+            } else if let Some((issue, before)) = issued_after(ex, event.agent) {
+                // The issuing thread's own access: the fence goes into its program, after
+                // the access and before the issue.
+                format!(
+                    "`{}`'s {} access comes before it issues `{reader}` in program order, but program \
+                     order reaches the {} access only across {fences} (reference §1.8); add it after that \
+                     access, before `{}` (after `{}`)",
+                    writer(),
+                    describe_via(ex, from),
+                    describe_via(ex, to),
+                    instr_text(ex.layout, issue),
+                    instr_text(ex.layout, before),
                 )
             } else {
                 format!(
@@ -101,7 +206,7 @@ pub fn classify(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) -> (R
                     || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
         });
         if let Some(f) = hit {
-            return (reason, f.text.clone(), Some((f.from_step, f.to_step)));
+            return (reason, f.text.clone(), Some((f.from_step.into_iter().collect(), f.to_step)));
         }
     }
     if let Some(why) = unobserved(ex, event.agent) {

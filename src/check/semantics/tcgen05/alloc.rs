@@ -108,7 +108,22 @@ pub fn unallocated_access(ex: &mut Exec, text: &str, tmem_locs: &[usize], writte
             }
             (format!("not ordered after the `tcgen05.alloc` of CTA `{cta_name}`"), unordered_fix(ex, &state.live_allocs))
         } else if state.ever_allocated {
-            ("after `tcgen05.dealloc` freed it".to_string(), "free TMEM only after every tcgen05 op on it completed, and use it no more afterwards".to_string())
+            // The other end: the CTA's deallocs, quoted whole so the reader finds the line.
+            let deallocs: Vec<String> = ex
+                .layout
+                .threads
+                .iter()
+                .filter(|t| t.place.cta == cta)
+                .flat_map(|t| t.program.iter().filter(|i| matches!(i.unwrapped(), Instr::Tc(TcOp::Dealloc { .. }))).map(move |i| (t, i)))
+                .map(|(t, i)| format!("`{}` by `{}`", crate::check::text::instr(i), t.name))
+                .collect();
+            (
+                "after `tcgen05.dealloc` freed it".to_string(),
+                format!(
+                    "free TMEM only after every tcgen05 op on it completed, and use it no more afterwards (it was freed by {})",
+                    deallocs.join(", ")
+                ),
+            )
         } else {
             (format!("before any `tcgen05.alloc` of CTA `{cta_name}`"), "issue tcgen05 ops only after the `tcgen05.alloc` of their TMEM, ordered after it (same thread, or `tcgen05.fence::before_thread_sync` in the allocating thread, a thread synchronization, then `tcgen05.fence::after_thread_sync` in the issuing thread)".to_string())
         };

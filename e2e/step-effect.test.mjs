@@ -383,11 +383,8 @@ describe("step effect", { skip: skip ?? false }, () => {
         await page.close();
     });
 
-    // The core records a thread's reads in each step's `EventView::reads`, not an
-    // asynchronous agent's (src/check/step.rs, `reads_of_step`): the bulk copy's stale read
-    // of `buf` through the async proxy is only the step's description, so the dock cannot
-    // mark it. This passes once the core records it.
-    test("a TMA store without its fence.proxy.async: the copy's read says which view of memory it saw", { todo: "the core's EventView::reads omits asynchronous agents' reads" }, async () => {
+    // A bulk-group copy reads its source in one step and writes later (`reads_of_step`).
+    test("a TMA store without its fence.proxy.async: the copy's read says which view of memory it saw", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.setViewportSize(DESKTOP);
         await loadTemplate(page, "tma-store");

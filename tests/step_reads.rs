@@ -118,3 +118,22 @@ fn an_unpaid_transaction_debt_stays_on_the_gauge() {
     assert_eq!(st.snapshot().mbarriers.first().map(|b| b.tx), Some(16), "16 bytes still owed");
 }
 
+
+/// A bulk-group TMA store reads its source in one step and writes the destination in a
+/// later one. Without `fence.proxy.async`, its async-proxy read of `buf` may return the
+/// initial 0 while the writer's generic 42 sits newer in the cell: the step shows the read,
+/// through which proxy, and the write it missed.
+#[test]
+fn a_tma_store_copy_shows_its_stale_read_through_the_async_proxy() {
+    let src = include_str!("scenarios/templates/tma-store.fence").replace("    fence.proxy.async.shared::cta\n", "");
+    let mut st = stepper(&src);
+    take(&mut st, 0, 0); // buf = 42
+    take(&mut st, 0, 0); // the writer arrives at the barrier
+    take(&mut st, 1, 0); // the storer arrives; the barrier completes
+    take(&mut st, 1, 0); // the storer issues the copy (agent 2)
+    let event = take(&mut st, 2, 0); // the copy reads buf: choice 0 is the initial value
+    let [read] = event.reads.as_slice() else { panic!("the copy's read of buf: {:?}", event.reads) };
+    assert_eq!((read.location.as_str(), read.proxy.as_str(), read.value, read.from.writer.as_str()), ("buf", "async", 0, "init"), "{read:?}");
+    let stale = read.stale.as_ref().unwrap_or_else(|| panic!("the read of 0 is stale: {read:?}"));
+    assert_eq!((stale.missed_write.value, stale.missed_write.proxy.as_str()), (42, "generic"));
+}

@@ -303,6 +303,9 @@ fn reads_of_step(layout: &Layout, before: &Machine, after: &Machine, step: Step,
         .filter(|w| w.event.agent == step.agent && w.step.0 == Some(index))
         .map(|w| w.value)
         .collect();
+    // A bulk-group copy reads in one step and writes in a later one, keeping what it read
+    // in its `value` register (`semantics::tma::step`).
+    let value_read = value_read.or_else(|| if instr.is_none() && written_now.is_empty() { register_read("value") } else { None });
     let mut reads = Vec::new();
     for (loc, info) in layout.locs.iter().enumerate() {
         if info.mbarrier.is_some() || info.range.is_some() {

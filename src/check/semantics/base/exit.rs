@@ -76,9 +76,9 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
     let commit = commit.map_or_else(String::new, |t| {
         ex.text(|| {
             format!(
-                ". The `{}` that tracks this operation arrives on {} only, so no thread of `{cta}` can wait for it \
-                 to finish: make it arrive on a barrier of `{cta}` too (`.multicast::cluster`, §8.3) and wait on that \
-                 barrier in `{cta}`",
+                ". Or let `{cta}` wait for the operation: the `{}` that tracks it arrives on {} only, none of them \
+                 in `{cta}`, so make it arrive on a barrier of `{cta}` too (`.multicast::cluster`, §8.3) and wait on \
+                 that barrier there",
                 instr_text(ex.layout, t.commit),
                 tc_commit::targets_text(ex.layout, &t.targets)
             )

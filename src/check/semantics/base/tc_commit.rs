@@ -194,9 +194,9 @@ mod tests {
             assert_eq!(report.verdict, Verdict::Undefined, "{src}");
             report.findings.first().map(|f| f.explanation.clone()).unwrap_or_default()
         };
-        assert!(explanation(PEER_EXITS).contains(&format!("`{COMMIT}` that tracks this operation")));
+        assert!(explanation(PEER_EXITS).contains(&format!("`{COMMIT}` that tracks it arrives on `done0` only")));
         // The commit reaches `P`, but no thread of `P` waits: the commit is not what to change.
         let reaches_peer = PEER_EXITS.replace(COMMIT, MULTICAST).replace("mbarrier done0 @L count 1\n", "mbarrier done0 @L count 1\nmbarrier done1 @P count 1\n");
-        assert!(!explanation(&reaches_peer).contains("tracks this operation"));
+        assert!(!explanation(&reaches_peer).contains("that tracks it"));
     }
 }

@@ -303,12 +303,8 @@ fn a_verified_fix_changes(buggy: &Scenario, mode: fencelab::check::Mode, blamed:
         .any(|line| blamed.contains(&line))
 }
 
-/// Not yet true: 2 of the 142 pairs still blame a bystander, both `pairs/mainloop_stage_*`
-/// whose fix is the multicast `tcgen05.commit` (a deadlock on a barrier nothing signals, and
-/// an mma reading a peer CTA that exited); the list prints when run with `--ignored`. Kept
-/// ignored rather than weakened by an exception list.
+/// Every pair in the repository, with no exception list.
 #[test]
-#[ignore = "issue 50: 2 of 142 buggy/fixed pairs still blame a bystander"]
 fn every_first_finding_blames_a_line_its_fix_changes() {
     let pairs: Vec<Pair> = file_pairs().into_iter().chain(lesson_pairs()).collect();
     assert!(pairs.len() >= 60, "found only {} buggy/fixed pairs", pairs.len());
@@ -333,8 +329,7 @@ fn a_bystander_blame_is_caught() {
 
 /// Undefined behaviour an asynchronous agent meets when it signals an mbarrier names the
 /// instruction that issued it (a lapping `.noinc` arrive, a multicast TMA on a peer's
-/// barrier whose init is unpublished, quoted in the explanation): these pairs keep to
-/// the rule while others do not yet.
+/// barrier whose init is unpublished, quoted in the explanation).
 #[test]
 fn an_async_signal_blames_its_issue() {
     let pairs = file_pairs();
@@ -344,12 +339,13 @@ fn an_async_signal_blames_its_issue() {
     }
 }
 
-/// One pair per kind of blame the checker now gives where it once named a bystander, so the
-/// rule cannot slip back while the whole-repository test is ignored: a formed edge lacking
-/// a proxy fence (R1), a phase completed early by an `expect_tx` too small (R2), a
-/// restricted fence (R3), a deadlock's unmet debt and the thread that left it (R5), a
-/// livelock's writer that finished without the write, an exited CTA's last line and a
-/// freed TMEM's dealloc (R6), and a twin mended at another line by a verified fix (R7).
+/// One pair per kind of blame the checker gives where it once named a bystander, so a
+/// regression says which kind broke: a formed edge lacking a proxy fence (R1), a phase
+/// completed early by an `expect_tx` too small (R2), a restricted fence (R3), a deadlock's
+/// unmet debt and the thread that left it (R5), a livelock's writer that finished without
+/// the write, an exited CTA's last line and a freed TMEM's dealloc (R6), a twin mended at
+/// another line by a verified fix (R7), and the `tcgen05.commit` whose arrive-ons miss a
+/// barrier nothing signals or a peer CTA that exits under the pair's mma (R8).
 #[test]
 fn each_kind_of_blame_names_a_line_a_fix_changes() {
     let pairs = file_pairs();
@@ -362,6 +358,8 @@ fn each_kind_of_blame_names_a_line_a_fix_changes() {
         "bug35_bulk_push_after_owner_exit.fence",
         "bug34_ld_after_dealloc.fence",
         "relaxed_then_relaxed_same_flag.fence",
+        "mainloop_stage_commit_misses_peer.fence",
+        "mainloop_stage_peer_exits_during_mma.fence",
     ] {
         let pair = pairs.iter().find(|p| p.name.contains(name)).unwrap_or_else(|| panic!("no pair {name}"));
         assert_eq!(violation(pair), None);

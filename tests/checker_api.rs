@@ -172,6 +172,24 @@ thread consumer @B:\n    ld.acquire.gpu.global r0, [flag]\n";
     assert_eq!(st.snapshot().failed_edges.len(), ev.failed_edges.len());
 }
 
+/// Lesson 3's shape: `st.release.cta` read by `ld.acquire.gpu` in another CTA. The write is
+/// itself the release, so the one edge that failed to form is listed once, from the write.
+#[test]
+fn a_write_that_is_its_own_release_lists_its_failed_edge_once() {
+    let src = "cta A\ncta B\nglobal data = 0\nglobal flag = 0\n\
+thread producer @A:\n    st.global [data], 42\n    st.release.cta.global [flag], 1\n\
+thread consumer @B:\n    wait ld.acquire.gpu.global r1, [flag] == 1\n    ld.global r0, [data]\n";
+    let mut st = Stepper::new(&scenario(src), Mode::Pragmatic).unwrap_or_else(|e| panic!("{e}"));
+    for agent in [0, 0] {
+        st.step(Step { agent, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let ev = st.step(Step { agent: 1, choice: 0 }).unwrap_or_else(|e| panic!("{e}"));
+    let from_steps: Vec<Option<usize>> = ev.failed_edges.iter().map(|f| f.from_step).collect();
+    assert_eq!(from_steps, vec![Some(1)], "{:?}", ev.failed_edges);
+    assert!(ev.failed_edges[0].reason.contains("not morally strong"), "{}", ev.failed_edges[0].reason);
+    assert_eq!(st.snapshot().failed_edges, ev.failed_edges);
+}
+
 #[test]
 fn reading_data_already_ordered_is_not_a_failed_edge() {
     let handoff = |arrive_sem: &str| {

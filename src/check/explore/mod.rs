@@ -13,7 +13,8 @@ use crate::syntax::expectation_text;
 use std::collections::BTreeSet;
 
 use crate::check::ambiguity;
-use crate::check::machine::Layout;
+use crate::check::machine::{InstrRef, Layout};
+use crate::check::semantics::base::tc_commit;
 use crate::check::report::{
     Access, Blocked, ConditionResult, EdgeEnd, ExpectationResult, Finding, FindingKind, Options, Outcome, Progress,
     Report, Stats, Verdict,
@@ -112,18 +113,28 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
                 waits_for: why.clone(),
             })
             .collect();
+        // A wait nothing signals, for a result whose tracking commit arrives elsewhere.
+        let mut unsignalled: Vec<tc_commit::UnsignalledWait> = Vec::new();
+        for (_, at, _) in &d.blocked {
+            if let Some(u) = tc_commit::unsignalled_wait(layout, *at) {
+                if !unsignalled.iter().any(|x| x.bar == u.bar && x.tracking.commit == u.tracking.commit) {
+                    unsignalled.push(u);
+                }
+            }
+        }
+        let commits: Vec<InstrRef> = unsignalled.iter().map(|u| u.tracking.commit).collect();
         report.findings.push(Finding {
             kind: FindingKind::Deadlock,
             reason: None,
             message: d.message.clone(),
             explanation: match d.cycle_from {
                 Some(from) => livelock_explanation(scenario, options.mode, &d.witness, from, &d.explanation),
-                None => d.explanation.clone(),
+                None => std::iter::once(d.explanation.clone()).chain(unsignalled.iter().map(|u| u.sentence(layout))).collect::<Vec<_>>().join("\n"),
             },
             accesses: Vec::new(),
             missing_edge: match d.cycle_from {
                 Some(from) => unwritten(scenario, options.mode, &d.witness, from),
-                None => obligation(scenario, options.mode, &d.witness, &blocked),
+                None => obligation(scenario, options.mode, &d.witness, &blocked, &commits, layout),
             },
             blocked,
             witness: d.witness.clone(),
@@ -161,9 +172,17 @@ fn edge_ends(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::sch
 
 /// A deadlock's unmet obligation, as the steps that paid into the phases its stuck waits
 /// need (arrivals, `expect_tx`, `complete_tx`), the last steps of the threads that left
-/// them unpaid, and signals into barriers no program waits on (payments gone astray): the
+/// them unpaid, signals into barriers no program waits on (payments gone astray), and the
+/// steps that issued `commits`, which should have signalled a barrier nothing signals: the
 /// stuck wait itself is rarely what to change.
-fn obligation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::schedule::Schedule, blocked: &[Blocked]) -> Vec<EdgeEnd> {
+fn obligation(
+    scenario: &Scenario,
+    mode: crate::check::Mode,
+    witness: &crate::schedule::Schedule,
+    blocked: &[Blocked],
+    commits: &[InstrRef],
+    layout: &Layout,
+) -> Vec<EdgeEnd> {
     let is_mbarrier = |name: &str| scenario.mbarriers.iter().any(|b| b.name == name);
     let waited: Vec<&str> = blocked
         .iter()
@@ -176,11 +195,16 @@ fn obligation(scenario: &Scenario, mode: crate::check::Mode, witness: &crate::sc
     // Signals into a barrier no program waits on were lost: a likely payment gone astray.
     let unwaited: Vec<&str> = scenario.mbarriers.iter().map(|b| b.name.as_str()).filter(|b| !is_waited(scenario, b)).collect();
     let Ok(stepper) = crate::check::Stepper::replay(scenario, mode, witness) else { return Vec::new() };
-    stepper
-        .obligation_steps(&waited, &unwaited)
-        .into_iter()
-        .filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step }))
-        .collect()
+    // The step that issued each commit (the first that ran it).
+    let issued = commits.iter().filter_map(|c| {
+        let thread = layout.threads.get(c.thread())?.name.as_str();
+        stepper.history().iter().map(|e| e.step).find(|s| stepper.instr_of_step(*s).is_some_and(|(t, pc)| t == thread && pc == c.pc()))
+    });
+    let mut steps = stepper.obligation_steps(&waited, &unwaited);
+    steps.extend(issued);
+    crate::sort::short_by_key(&mut steps, |s| *s);
+    steps.dedup();
+    steps.into_iter().filter_map(|step| stepper.instr_of_step(step).map(|(thread, instr)| EdgeEnd { thread, instr, step })).collect()
 }
 
 /// Whether some program waits on mbarrier `bar`.

@@ -57,7 +57,7 @@ pub(super) fn knowledge(k: &Shared<Knowledge>) -> usize {
 
 pub(super) fn carried(c: &super::state::Carried) -> usize {
     match c {
-        super::state::Carried::Knowledge(k) => knowledge(k),
+        super::state::Carried::Knowledge(k) | super::state::Carried::ReleaseWrite(k, _) => knowledge(k),
         super::state::Carried::Event(_) => 0,
     }
 }

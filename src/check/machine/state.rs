@@ -299,21 +299,26 @@ pub struct FailedRec {
 }
 
 /// What a failed edge would have carried: a release's knowledge (shared with the release),
-/// or one event alone, a write or an arrival that released nothing. Most failed edges are
-/// relaxed reads of the second kind, which would otherwise allocate a knowledge each.
+/// one event alone, a write or an arrival that released nothing, or both, for a write that
+/// is itself a release (`st.release`: its knowledge precedes the write). Most failed edges
+/// are relaxed reads of the second kind, which would otherwise allocate a knowledge each.
 #[derive(Clone, Debug)]
 pub enum Carried {
     Knowledge(Shared<Knowledge>),
     Event(EventId),
+    ReleaseWrite(Shared<Knowledge>, EventId),
 }
 
 impl Carried {
     /// Whether `event` would have been ordered before the edge's target.
     pub fn contains(&self, event: EventId) -> bool {
+        // As a clock holding only `e`: every agent's epoch 0 (the initial values) too.
+        let up_to = |e: &EventId| event.epoch <= if event.agent == e.agent { e.epoch } else { 0 };
+        let released = |k: &Knowledge| k.entries.iter().any(|e| e.vv.contains(event));
         match self {
-            Carried::Knowledge(k) => k.entries.iter().any(|e| e.vv.contains(event)),
-            // As a clock holding only `e`: every agent's epoch 0 (the initial values) too.
-            Carried::Event(e) => event.epoch <= if event.agent == e.agent { e.epoch } else { 0 },
+            Carried::Knowledge(k) => released(k),
+            Carried::Event(e) => up_to(e),
+            Carried::ReleaseWrite(k, e) => released(k) || up_to(e),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::exec::{agent_name, instr_text, internal, pragmatic, Exec, RawAccess, RawFinding};
 use super::race::classify;
-use super::sync::{defer, fail, fail_event, merge, morally_strong, synchronize, OpSem, Side};
+use super::sync::{defer, fail, fail_event, fail_release_write, merge, morally_strong, synchronize, OpSem, Side};
 use crate::check::machine::{needed, Filter, Layout, Machine, Message, Meta, ProxyKey, ReadRec, Shared, Via, WriteRec};
 use crate::check::report::{FindingKind, RaceReason};
 use crate::model::Scope;
@@ -390,11 +390,20 @@ pub fn observe(ex: &mut Exec, acc: &Access, w: &WriteRec, op: OpSem, text: &str,
         } else {
             (RaceReason::ScopeMismatch, ex.text(|| format!("`{wtext}` by `{writer}` and `{text}` by `{reader}` are not morally strong: their scopes do not include each other's threads")))
         };
+        // A write that is itself a release (`st.release`) fails one edge, which would have
+        // carried the write with what it released; any other write fails its own besides
+        // those of the releases before it (pattern 2 and 3).
+        let is_the_write = |msg: &Message| msg.from_agent == w.event.agent && msg.step.0 == w.step.0;
         for msg in &w.msgs {
-            fail(ex, msg, reason, why.clone());
+            if is_the_write(msg) {
+                fail_release_write(ex, msg, w.event, reason, why.clone());
+            } else {
+                fail(ex, msg, reason, why.clone());
+            }
         }
-        // The write alone: what an edge from it would have carried.
-        fail_event(ex, w.event, w.step.0, reason, why);
+        if !w.msgs.iter().any(is_the_write) {
+            fail_event(ex, w.event, w.step.0, reason, why);
+        }
         return Ok(());
     }
     if w.msgs.is_empty() {

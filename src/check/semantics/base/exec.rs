@@ -22,6 +22,10 @@ pub struct RawAccess {
     pub step: Option<usize>,
 }
 
+/// The steps of the synchronization that explains a race: its release ends (none for an
+/// edge from nobody) and its acquire end.
+pub type FailedEdge = Option<(Vec<usize>, usize)>;
+
 /// A finding as a step detects it; the explorer adds the witness.
 #[derive(Clone, Debug)]
 pub struct RawFinding {
@@ -34,7 +38,7 @@ pub struct RawFinding {
     pub key: Vec<InstrRef>,
     /// For a race: the steps of the synchronization that explains it (release ends, when
     /// any made it; acquire end).
-    pub edge: super::race::FailedEdge,
+    pub edge: FailedEdge,
 }
 
 #[derive(Clone, Debug, Default)]

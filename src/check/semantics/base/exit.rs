@@ -5,6 +5,7 @@
 //! tensor memory the CTA still holds (§8.5).
 
 use super::exec::{instr_text, Exec, RawAccess};
+use super::tc_commit;
 use crate::check::machine::{AgentKind, InstrRef, Status};
 use crate::model::Space;
 
@@ -65,6 +66,24 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
         })
         .collect();
     let cta = ex.layout.cta_name(owner).to_string();
+    // A tcgen05 op whose commit reaches no barrier of the exited CTA: no thread there could
+    // wait for it, so that commit is what to change (§8.3, §8.5).
+    let commit = match ex.m.agents.get(ex.agent as usize).map(|a| &a.kind) {
+        Some(AgentKind::Async { issuer, .. }) => tc_commit::tracking_commit(ex.layout, *issuer)
+            .filter(|t| !t.targets.iter().any(|b| tc_commit::mbar_cta(ex.layout, *b) == Some(owner))),
+        Some(AgentKind::Thread(_)) | None => None,
+    };
+    let commit = commit.map_or_else(String::new, |t| {
+        ex.text(|| {
+            format!(
+                ". Or let `{cta}` wait for the operation: the `{}` that tracks it arrives on {} only, none of them \
+                 in `{cta}`, so make it arrive on a barrier of `{cta}` too (`.multicast::cluster`, §8.3) and wait on \
+                 that barrier there",
+                instr_text(ex.layout, t.commit),
+                tc_commit::targets_text(ex.layout, &t.targets)
+            )
+        })
+    });
     let from = ex.layout.cta_name(accessor_cta.unwrap_or(owner)).to_string();
     let who = ex.name_of(ex.agent);
     let what = what();
@@ -80,7 +99,7 @@ fn into_exited(ex: &mut Exec, owner: usize, memory: &str, loc: usize, is_write: 
             "CTA `{cta}` exited when its last thread finished, and its {memory} went with it; \
              a peer's access there afterwards is undefined behaviour (§2.2.2). Keep `{cta}` alive until \
              its peers are done with its memory: end both CTAs with `barrier.cluster.arrive` and \
-             `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over){}",
+             `barrier.cluster.wait` (the relaxed arrive suffices when no data is handed over){}{commit}",
             if ends.is_empty() { String::new() } else { format!("; {}", ends.join(", ")) }
         ),
     );

@@ -4,6 +4,7 @@
 //! - [`sync`]: the causality table (which operations release and acquire, and when a pair
 //!   synchronizes);
 //! - [`tc_explain`] and [`race`]: what a race is missing;
+//! - [`tc_commit`]: which `tcgen05.commit` tracks an operation, and whom it signals;
 //! - [`access`]: reads, writes and the race check, and the release/acquire patterns strong
 //!   accesses form;
 //! - [`async_agent`]: spawning asynchronous agents, their stages, what a completion publishes;
@@ -19,4 +20,5 @@ pub mod exit;
 pub mod flow;
 pub mod race;
 pub mod sync;
+pub mod tc_commit;
 pub mod tc_explain;

@@ -4,14 +4,10 @@
 //! space? Did a synchronization attempt fail (scope, phase, no release/acquire)? Else
 //! nothing synchronizes the two agents at all.
 
-use super::exec::{instr_text, op_of, Exec};
+use super::exec::{instr_text, op_of, Exec, FailedEdge};
 use super::tc_explain;
 use crate::check::machine::{needed, AsyncWhat, EventId, Filter, InstrRef, ProxyKey, Via};
 use crate::check::report::RaceReason;
-
-/// The steps of the synchronization that explains a race: its release ends (none for an
-/// edge from nobody) and its acquire end.
-pub type FailedEdge = Option<(Vec<usize>, usize)>;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
 /// agent's access through `to`, with a sentence for the learner, and the synchronization

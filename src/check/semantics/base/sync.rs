@@ -165,6 +165,20 @@ pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
     });
 }
 
+/// [`fail`] for a write that is itself the release `msg` (`st.release`): one edge, which
+/// would have carried what the release published and the write `write` too.
+pub fn fail_release_write(ex: &mut Exec, msg: &Message, write: EventId, reason: RaceReason, text: String) {
+    ex.out.failed.push(FailedRec {
+        from_agent: msg.from_agent,
+        from_step: msg.step.0,
+        to_agent: ex.agent,
+        to_step: ex.step,
+        reason,
+        text,
+        carried: Carried::ReleaseWrite(msg.knowledge.clone(), write),
+    });
+}
+
 /// [`fail`] for an edge that would have carried `event` alone (a write that released
 /// nothing, read by this agent), made at `step`.
 pub fn fail_event(ex: &mut Exec, event: EventId, step: Option<usize>, reason: RaceReason, text: String) {

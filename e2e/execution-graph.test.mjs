@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, openExplorer, requestNumber, screenshotDir, skipReason, themedShots, verdictAfter } from "./harness.mjs";
+import { launch, openExplorer, screenshotDir, setSource, skipReason, themedShots } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -25,13 +25,6 @@ thread right @A:
 
 exists (left:r0 == 1 && right:r1 == 1)
 `;
-
-async function setSource(page, text) {
-    const box = page.getByRole("textbox", { name: /Scenario source/ });
-    const before = await requestNumber(page);
-    await box.fill(text);
-    return verdictAfter(page, before);
-}
 
 describe("execution graph of an unreached outcome", { skip: skip ?? false }, () => {
     let browser;

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 
-import { launch, loadTemplate, openExplorer, requestNumber, screenshotDir, skipReason, verdictAfter } from "./harness.mjs";
+import { launch, loadTemplate, openExplorer, screenshotDir, setSource, skipReason } from "./harness.mjs";
 
 const skip = await skipReason();
 
@@ -29,13 +29,6 @@ thread consumer @A:
 expect race
 exists (consumer:r0 == 0)
 `;
-
-async function setSource(page, text) {
-    const box = page.getByRole("textbox", { name: /Scenario source/ });
-    const before = await requestNumber(page);
-    await box.fill(text);
-    return verdictAfter(page, before);
-}
 
 describe("hardware observations", { skip: skip ?? false }, () => {
     let browser;

@@ -209,6 +209,14 @@ export async function verdictAfter(page, after) {
     return page.locator('[data-region="verdict"] [data-verdict]').getAttribute("data-verdict");
 }
 
+/** Replaces the editor's text with `text` and returns the verdict word of its check. */
+export async function setSource(page, text) {
+    const box = page.getByRole("textbox", { name: /Scenario source/ });
+    const before = await requestNumber(page);
+    await box.fill(text);
+    return verdictAfter(page, before);
+}
+
 /** Chooses template `id` from the "new scenario" menu and returns its verdict word. */
 export async function loadTemplate(page, id) {
     const before = await requestNumber(page);

@@ -384,7 +384,7 @@ describe("step effect", { skip: skip ?? false }, () => {
     });
 
     // A bulk-group copy reads its source in one step and writes later (`reads_of_step`).
-    test("a TMA store without its fence.proxy.async: the copy's read says which view of memory it saw", { todo: "not yet run against a build with reads_of_step's bulk-copy read" }, async () => {
+    test("a TMA store without its fence.proxy.async: the copy's read says which view of memory it saw", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.setViewportSize(DESKTOP);
         await loadTemplate(page, "tma-store");

@@ -125,21 +125,28 @@ pub fn unreached_race(scenario: &Scenario, report: &Report, axioms: &Allowed) ->
     })
 }
 
-/// Adds [`unreached_race`]'s finding: the verdict becomes a race where it was correct, and
-/// the `expect` lines are judged again (they come first among the expectations, in order).
-fn add_unreached_race(scenario: &Scenario, report: &mut Report, axioms: &Allowed) {
-    let Some(finding) = unreached_race(scenario, report, axioms) else { return };
+/// Judges the `expect` verdict lines again (they come first among the expectations, in
+/// order) for a finding of kind `found` the axioms add: `expect correct` now fails on it,
+/// an expectation of that kind now holds, the others stand.
+fn rejudge_expectations(scenario: &Scenario, report: &mut Report, finding: &Finding, found: Expect) {
     let judged = scenario.expect.iter().filter(|e| e.holds_in(report.mode));
     for (expectation, line) in judged.zip(report.expectations.iter_mut()) {
         if line.declared != expectation_text(expectation) {
             break;
         }
-        match expectation.verdict {
-            Expect::Correct => *line = ExpectationResult { declared: line.declared.clone(), ok: false, actual: finding.message.clone() },
-            Expect::Race => *line = ExpectationResult { declared: line.declared.clone(), ok: true, actual: String::new() },
-            Expect::Deadlock | Expect::Undefined => {}
+        if expectation.verdict == Expect::Correct {
+            *line = ExpectationResult { declared: line.declared.clone(), ok: false, actual: finding.message.clone() };
+        } else if expectation.verdict == found {
+            *line = ExpectationResult { declared: line.declared.clone(), ok: true, actual: String::new() };
         }
     }
+}
+
+/// Adds [`unreached_race`]'s finding: the verdict becomes a race where it was correct, and
+/// the `expect` lines are judged again (they come first among the expectations, in order).
+fn add_unreached_race(scenario: &Scenario, report: &mut Report, axioms: &Allowed) {
+    let Some(finding) = unreached_race(scenario, report, axioms) else { return };
+    rejudge_expectations(scenario, report, &finding, Expect::Race);
     if report.verdict == Verdict::Correct {
         report.verdict = Verdict::Race;
     }
@@ -195,17 +202,7 @@ pub fn unreached_hang(scenario: &Scenario, hang: &Hang) -> Finding {
 fn add_unreached_hang(scenario: &Scenario, report: &mut Report) {
     let Some(hang) = axioms_hang(scenario, report) else { return };
     let finding = unreached_hang(scenario, &hang);
-    let judged = scenario.expect.iter().filter(|e| e.holds_in(report.mode));
-    for (expectation, line) in judged.zip(report.expectations.iter_mut()) {
-        if line.declared != expectation_text(expectation) {
-            break;
-        }
-        match expectation.verdict {
-            Expect::Correct => *line = ExpectationResult { declared: line.declared.clone(), ok: false, actual: finding.message.clone() },
-            Expect::Deadlock => *line = ExpectationResult { declared: line.declared.clone(), ok: true, actual: String::new() },
-            Expect::Race | Expect::Undefined => {}
-        }
-    }
+    rejudge_expectations(scenario, report, &finding, Expect::Deadlock);
     report.hangs = true;
     if report.verdict == Verdict::Correct {
         report.verdict = Verdict::Deadlock;

@@ -184,6 +184,10 @@ pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post
             post(encode(&CheckReply::Progress { id: req.id, progress }));
         }
     });
+    // The cause first, as `fencelab check` orders it (the engine carries the fix search);
+    // before the axioms add findings the re-checks cannot see.
+    #[cfg(feature = "fix")]
+    fencelab::fix::order_by_cause(&req.scenario, &mut report);
     fencelab::axiom::table::complete_outcomes(&req.scenario, &mut report);
     let timing = WorkerTiming {
         decode_ms: decoded - started,

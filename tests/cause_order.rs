@@ -8,11 +8,10 @@ use fencelab::check::{check, Mode, Options, RaceReason, Report};
 use fencelab::fix::order_by_cause;
 use fencelab::model::Scenario;
 
-/// B's consumer arrives (`.release.cta`) on the producer's empty barrier before
-/// `wgmma.wait_group` retired the wgmma reading the stage. In pragmatic mode (§12 #17) the
-/// narrow arrive would be accepted after the wait, so the early arrive is the cause and the
-/// refill's write-after-write through the narrow arrive its consequence.
-const RELEASE_BEFORE_WAIT_GROUP: &str = "tests/scenarios/production/sm90_multicast_release_before_wait_group.fence";
+/// A header written early and a payload written late, both published by one relaxed flag
+/// store: the header's race is discovered first (its witness is shorter), but the release
+/// the flag store lacks, nearest the payload's race, mends both.
+const HEADER_AND_PAYLOAD: &str = "tests/scenarios/checker/header_early_payload_late_relaxed_flag.fence";
 
 fn loaded(path: &str) -> Scenario {
     let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -31,19 +30,22 @@ fn both_orders(path: &str, mode: Mode) -> (Report, Report) {
 }
 
 #[test]
-fn an_early_release_goes_before_the_race_it_causes() {
-    let (discovered, ordered) = both_orders(RELEASE_BEFORE_WAIT_GROUP, Mode::Pragmatic);
-    // Discovery (shortest witness first) puts the consequence first.
+fn the_missing_release_goes_before_the_race_it_also_causes() {
+    let (discovered, ordered) = both_orders(HEADER_AND_PAYLOAD, Mode::Pragmatic);
+    // Discovery (shortest witness first) puts the header's race first.
     assert_eq!(discovered.findings.len(), 2);
-    assert_eq!(discovered.findings[0].reason, Some(RaceReason::ScopeMismatch), "{}", discovered.findings[0].message);
-    // The cause: the wgmma's read of `sb`, not yet retired when B arrives.
+    assert_eq!(discovered.findings[0].accesses.first().map(|a| a.location.as_str()), Some("header"), "{}", discovered.findings[0].message);
+    // By cause: the payload's race, whose mend (releasing the flag store) mends both.
     let first = &ordered.findings[0];
-    assert_eq!(first.reason, Some(RaceReason::AsyncNotObserved), "{}", first.message);
-    assert!(first.accesses.iter().any(|a| a.thread == "consumer_b" && a.instr == 4 && !a.is_write), "{:?}", first.accesses);
-    assert!(first.explanation.ends_with("Listed first: one edit here repairs both findings."), "{}", first.explanation);
+    assert_eq!(first.accesses.first().map(|a| a.location.as_str()), Some("payload"), "{}", first.message);
+    assert_eq!(first.reason, Some(RaceReason::ExecutionOrderOnly));
+    assert!(
+        first.explanation.ends_with("Listed first: writing `st.release.gpu.global [flag], 1` for `st.relaxed.gpu.global [flag], 1` repairs both findings."),
+        "{}",
+        first.explanation
+    );
     // Only the order (and that note) changes.
     assert_eq!(ordered.findings[1], discovered.findings[0]);
-    assert_eq!(ordered.verdict, discovered.verdict);
     let mut without_note = ordered.clone();
     without_note.findings[0].explanation = discovered.findings[1].explanation.clone();
     without_note.findings.swap(0, 1);
@@ -65,7 +67,7 @@ fn a_ranking_past_its_caps_keeps_discovery_order() {
     assert!(discovered.findings.len() >= 2 && discovered.stats.states > 10_000);
     assert_eq!(ordered, discovered);
     // An unfinished exploration is never ranked.
-    let scenario = loaded(RELEASE_BEFORE_WAIT_GROUP);
+    let scenario = loaded(HEADER_AND_PAYLOAD);
     let mut capped = check(&scenario, &Options { mode: Mode::Pragmatic, ..Options::default() });
     capped.stats.complete = false;
     let before = capped.clone();
@@ -76,7 +78,7 @@ fn a_ranking_past_its_caps_keeps_discovery_order() {
 #[test]
 fn the_cli_shows_the_cause_first() {
     let out = Command::new(env!("CARGO_BIN_EXE_fencelab"))
-        .args(["check", "--mode", "pragmatic", "--json", RELEASE_BEFORE_WAIT_GROUP])
+        .args(["check", "--mode", "pragmatic", "--json", HEADER_AND_PAYLOAD])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("fencelab runs");
@@ -85,7 +87,7 @@ fn the_cli_shows_the_cause_first() {
     let findings = report["findings"].as_array().cloned().unwrap_or_default();
     assert_eq!(findings.len(), 2, "{report}");
     let reasons: Vec<String> = findings.iter().map(|f| f["reason"].as_str().unwrap_or("").to_string()).collect();
-    let (_, ordered) = both_orders(RELEASE_BEFORE_WAIT_GROUP, Mode::Pragmatic);
+    let (_, ordered) = both_orders(HEADER_AND_PAYLOAD, Mode::Pragmatic);
     assert_eq!(findings[0]["message"], ordered.findings[0].message, "{reasons:?}");
     assert_eq!(findings[1]["message"], ordered.findings[1].message, "{reasons:?}");
 }

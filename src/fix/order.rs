@@ -28,7 +28,7 @@ const FEWEST_EDITS_PER_FINDING: usize = 6;
 /// Reports with more findings keep discovery order: ranking them would cost too many checks.
 const MAX_FINDINGS: usize = 8;
 /// States all re-checks together may explore; a ranking that would need more is not started.
-const STATE_BUDGET: u64 = 50_000;
+const STATE_BUDGET: u64 = 25_000;
 
 /// What identifies a finding across edits: its kind and the original instructions it
 /// names (`None` for one an edit inserted); with none named, its message.

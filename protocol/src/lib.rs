@@ -376,4 +376,24 @@ mod tests {
             assert!(progress.states <= report.stats.states);
         }
     }
+
+    /// The engine orders findings by cause as `fencelab check` does: the payload's race,
+    /// whose mend also mends the header's, before the header's (discovered first).
+    #[cfg(feature = "fix")]
+    #[test]
+    fn the_engine_lists_the_cause_first_as_the_cli_does() {
+        let src = include_str!("../../tests/scenarios/checker/header_early_payload_late_relaxed_flag.fence");
+        let request = CheckRequest { id: 3, scenario: fencelab::load(src).scenario, options: Options::default() };
+        let bytes = encode_request(&request).expect("the request encodes");
+        let report = replies(&bytes, 1.0)
+            .into_iter()
+            .find_map(|reply| match reply {
+                CheckReply::Done { report, .. } => Some(report),
+                _ => None,
+            })
+            .expect("a report");
+        let locations: Vec<&str> = report.findings.iter().filter_map(|f| f.accesses.first().map(|a| a.location.as_str())).collect();
+        assert_eq!(locations, ["payload", "header"]);
+        assert!(report.findings[0].explanation.contains("Listed first: writing `st.release.gpu.global [flag], 1`"), "{}", report.findings[0].explanation);
+    }
 }

@@ -3,12 +3,13 @@
 //! cause and not a consequence of it.
 //!
 //! For each finding, the search's nearest single edits for it ([`super::search::ordered`],
-//! as if it were the first finding) are re-checked with small caps. An edit repairs a
-//! finding when the re-checked program has no finding of the same kind at the same
-//! instructions, and no finding the original lacks (an edit that hangs or breaks the
-//! program earlier hides findings instead); a finding's score is the most findings one edit that repairs it repairs.
-//! Findings are sorted by score, ties keeping discovery order. The work is bounded (re-checks
-//! and states); where it cannot finish, the discovery order stays.
+//! as if it were the first finding; a few per place) are re-checked with small caps. An
+//! edit repairs a finding when the re-checked program has no finding of the same kind at
+//! the same instructions, and no finding the original lacks (an edit that hangs or breaks
+//! the program earlier hides findings instead); a finding's score is the most findings one
+//! edit that repairs it repairs. Findings are sorted by score, ties keeping discovery
+//! order. The work is bounded (re-checks and states); where it cannot finish, the
+//! discovery order stays.
 
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -56,7 +57,7 @@ fn key(finding: &Finding, origins: &[Vec<Option<usize>>], scenario: &Scenario) -
 pub fn order_by_cause(scenario: &Scenario, report: &mut Report) {
     let n = report.findings.len();
     // A finding without a witness is the axioms' (`axiom::table`): re-checks cannot see it.
-    if n < 2 || n > MAX_FINDINGS || !report.stats.complete || report.findings.iter().any(|f| f.witness.steps.is_empty()) {
+    if !(2..=MAX_FINDINGS).contains(&n) || !report.stats.complete || report.findings.iter().any(|f| f.witness.steps.is_empty()) {
         return;
     }
     let per_check = report.stats.states.saturating_mul(2).max(500);

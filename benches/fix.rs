@@ -1,13 +1,14 @@
 //! Fix search speed (`fencelab::fix`) with the CLI's default limits, on the reference bugs
 //! that have a fixed twin and that a lesson would show, plus seed 003's relay bug and the
-//! cheaper-variant search on its cluster-scope fix.
+//! cheaper-variant search on its cluster-scope fix; and the ordering of findings by cause
+//! (`fix::order_by_cause`) that `fencelab check` runs on reports with several findings.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fencelab::check::Mode;
-use fencelab::fix::{fix, improve, Limits};
+use fencelab::check::{check, Mode, Options};
+use fencelab::fix::{fix, improve, order_by_cause, Limits};
 
 const BUGS: &[&str] = &[
     "checker/bug1_relay_default_release_cta",
@@ -50,5 +51,25 @@ fn searches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, searches);
+/// Reports with several findings, from two findings on a few states to five on about 500.
+const SEVERAL_FINDINGS: &[&str] = &[
+    "checker/header_early_payload_late_relaxed_flag",
+    "checker/bug18_consumer_starts_parity_1",
+    "async/bug20_reuse_without_release",
+    "production/sm90_multicast_release_before_wait_group",
+    "async/bug29_multicast_war",
+];
+
+fn cause_order(c: &mut Criterion) {
+    let mut group = c.benchmark_group("order_by_cause");
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    for name in SEVERAL_FINDINGS {
+        let scenario = fencelab::load(&read(name)).scenario;
+        let report = check(&scenario, &Options::default());
+        group.bench_function(*name, |b| b.iter(|| order_by_cause(black_box(&scenario), &mut report.clone())));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, searches, cause_order);
 criterion_main!(benches);

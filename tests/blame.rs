@@ -1,6 +1,7 @@
 //! The blame rule (issue 50): for every buggy/fixed pair in the repository, the first
-//! finding on the buggy program blames at least one instruction that the fix changes, or
-//! one next to an instruction the fix inserts. A finding that blames a bystander sends the
+//! finding on the buggy program (ordered by cause, as the CLI and the app show it) blames
+//! at least one instruction that the fix changes, or one next to an instruction the fix
+//! inserts. A finding that blames a bystander sends the
 //! reader to change correct code. Where a bug has several mends, the rule is widened to a
 //! line that some single-edit fix changes, and only where the fix search (`fix::fix`)
 //! proves that fix correct (`a_verified_fix_changes`).
@@ -247,7 +248,9 @@ fn hits(buggy: &Scenario, blamed: &BTreeSet<(String, usize)>, lines: &BTreeSet<(
 fn violation(pair: &Pair) -> Option<String> {
     let (lines, names) = touched(&pair.buggy, &pair.fixed);
     for mode in stated_modes(&pair.buggy) {
-        let report = check(&pair.buggy, &Options { mode, max_states: 500_000, ..Options::default() });
+        let mut report = check(&pair.buggy, &Options { mode, max_states: 500_000, ..Options::default() });
+        // The first finding the reader meets: the CLI and the app order findings by cause.
+        fencelab::fix::order_by_cause(&pair.buggy, &mut report);
         if report.verdict == Verdict::Correct || report.verdict == Verdict::Partial {
             continue;
         }

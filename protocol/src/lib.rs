@@ -184,6 +184,10 @@ pub fn answer(request: &[u8], answered_by: Answerer, now: &dyn Fn() -> f64, post
             post(encode(&CheckReply::Progress { id: req.id, progress }));
         }
     });
+    // The cause first, as `fencelab check` orders it (the engine carries the fix search);
+    // before the axioms add findings the re-checks cannot see.
+    #[cfg(feature = "fix")]
+    fencelab::fix::order_by_cause(&req.scenario, &mut report);
     fencelab::axiom::table::complete_outcomes(&req.scenario, &mut report);
     let timing = WorkerTiming {
         decode_ms: decoded - started,
@@ -371,5 +375,25 @@ mod tests {
             let CheckReply::Progress { id: 9, progress } = reply else { panic!("only progress before Done: {reply:?}") };
             assert!(progress.states <= report.stats.states);
         }
+    }
+
+    /// The engine orders findings by cause as `fencelab check` does: the payload's race,
+    /// whose mend also mends the header's, before the header's (discovered first).
+    #[cfg(feature = "fix")]
+    #[test]
+    fn the_engine_lists_the_cause_first_as_the_cli_does() {
+        let src = include_str!("../../tests/scenarios/checker/header_early_payload_late_relaxed_flag.fence");
+        let request = CheckRequest { id: 3, scenario: fencelab::load(src).scenario, options: Options::default() };
+        let bytes = encode_request(&request).expect("the request encodes");
+        let report = replies(&bytes, 1.0)
+            .into_iter()
+            .find_map(|reply| match reply {
+                CheckReply::Done { report, .. } => Some(report),
+                _ => None,
+            })
+            .expect("a report");
+        let locations: Vec<&str> = report.findings.iter().filter_map(|f| f.accesses.first().map(|a| a.location.as_str())).collect();
+        assert_eq!(locations, ["payload", "header"]);
+        assert!(report.findings[0].explanation.contains("Listed first: writing `st.release.gpu.global [flag], 1`"), "{}", report.findings[0].explanation);
     }
 }

@@ -13,6 +13,9 @@
 //! killed ones mark necessary steps, surviving drops mark redundant ones, and a weakening
 //! that saves cost is repaired by one cheaper strengthening where one exists.
 //!
+//! [`order_by_cause`] puts first, among a report's findings, the one whose nearest
+//! single-edit fix repairs the most of them: the cause before its consequences.
+//!
 //! The search is behind the `search` feature (on with `cli`): the app's page wasm links
 //! only [`outcome`]'s types, to show what the worker's engine found (docs/loading.md).
 
@@ -28,10 +31,14 @@ mod handoffs;
 #[cfg(feature = "search")]
 mod improve;
 #[cfg(feature = "search")]
+mod order;
+#[cfg(feature = "search")]
 mod search;
 
 #[cfg(feature = "search")]
 pub use improve::improve;
+#[cfg(feature = "search")]
+pub use order::order_by_cause;
 #[cfg(feature = "search")]
 pub use search::{fix, FixError};
 

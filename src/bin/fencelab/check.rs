@@ -209,6 +209,9 @@ fn check_file(file: &Input, chosen: Option<Mode>, args: &Args, ui: Ui, graphs: &
         }
         let started = Instant::now();
         let mut report = check(&scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20), collapse: !args.full_history });
+        // The cause first, as the app's engine orders it; before the axioms add findings
+        // the re-checks cannot see.
+        fencelab::fix::order_by_cause(&scenario, &mut report);
         let unreached = fencelab::axiom::table::complete_outcomes(&scenario, &mut report);
         if args.graph.is_some() {
             graphs.extend(graphs_of(&file, &scenario, &report, &unreached));

@@ -237,7 +237,7 @@ struct Runner<'a> {
     hangs: bool,
     /// Per instruction, its bit in value chains (0 inside a loop or for a non-write).
     bits: &'a [u128],
-    seen: std::collections::HashSet<Trace>,
+    seen: std::collections::HashSet<Trace, super::rel::Words>,
     out: Traces,
 }
 
@@ -270,7 +270,7 @@ pub fn traces(
         spins,
         hangs,
         bits,
-        seen: std::collections::HashSet::new(),
+        seen: std::collections::HashSet::default(),
         out: Traces { traces: Vec::new(), written: vec![Vec::new(); domains.len()], cut: false },
     };
     let start = State {

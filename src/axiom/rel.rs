@@ -1,6 +1,8 @@
 //! Relations over at most [`MAX_EVENTS`] events as rows of bits (`u128`): the algebra the
 //! cat model is written in (`;`, `|`, `&`, `\`, `^-1`, `+`, `[S]`).
 
+use std::hash::{BuildHasherDefault, Hasher};
+
 /// Most events one execution may hold; larger scenarios are outside the engine's reach.
 pub const MAX_EVENTS: usize = 128;
 
@@ -22,6 +24,44 @@ pub fn members(mut s: Set) -> impl Iterator<Item = usize> {
         Some(i)
     })
 }
+
+/// FxHash's multiply-and-rotate over whole words, for maps keyed by bitsets and traces
+/// (`Static::cause`'s memo, the traces already seen): SipHash took more time there than
+/// the work the maps save.
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u128(&mut self, word: u128) {
+        self.add(word as u64);
+        self.add((word >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.add(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map's hasher builder of [`WordHasher`]s.
+pub type Words = BuildHasherDefault<WordHasher>;
 
 /// A binary relation: `rows[i]` holds every `j` with `(i, j)` in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +118,10 @@ impl Rel {
 
     pub fn add(&mut self, i: usize, j: usize) {
         self.rows[i] |= bit(j);
+    }
+
+    pub fn set_row(&mut self, i: usize, row: Set) {
+        self.rows[i] = row;
     }
 
     pub fn remove(&mut self, i: usize, j: usize) {
@@ -182,10 +226,12 @@ impl Rel {
         r
     }
 
-    /// `self+` (Warshall).
+    /// `self+` (Warshall). Only events with both a predecessor and a successor can lie
+    /// between two others: a row never gains a bit no row had, and an empty row stays empty.
     pub fn plus(&self) -> Rel {
         let mut r = self.clone();
-        for k in 0..r.len() {
+        let targets = self.rows.iter().fold(0, |acc, row| acc | row);
+        for k in members(targets).filter(|&k| self.rows[k] != 0) {
             let via = r.rows[k];
             let kb = bit(k);
             for row in r.rows.iter_mut() {
@@ -202,13 +248,39 @@ impl Rel {
     }
 
     pub fn is_acyclic(&self) -> bool {
-        self.plus().is_irreflexive()
+        acyclic(self.rows.len(), |i| self.rows[i])
+    }
+
+    /// Whether `self | o` has no cycle, without building it.
+    pub fn union_is_acyclic(&self, o: &Rel) -> bool {
+        acyclic(self.rows.len(), |i| self.rows[i] | o.rows[i])
     }
 
     /// The complement's "everything but" helper: `(_ * _) \ (s * t)`.
     pub fn all_but_product(n: usize, s: Set, t: Set) -> Rel {
         let full = Rel::product(n, Rel::empty(n).all(), Rel::empty(n).all());
         full.minus(&Rel::product(n, s, t))
+    }
+}
+
+/// Whether the relation with rows `row(0..n)` has no cycle: peels off events with no
+/// successor left until none remain, or none can go (the rest hold a cycle). Highest index
+/// first, so a program-order chain goes in one pass.
+fn acyclic(n: usize, row: impl Fn(usize) -> Set) -> bool {
+    let mut left = if n == MAX_EVENTS { Set::MAX } else { bit(n) - 1 };
+    loop {
+        let before = left;
+        for i in (0..n).rev() {
+            if left & bit(i) != 0 && row(i) & left == 0 {
+                left &= !bit(i);
+            }
+        }
+        if left == 0 {
+            return true;
+        }
+        if left == before {
+            return false;
+        }
     }
 }
 

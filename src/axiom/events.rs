@@ -595,7 +595,8 @@ impl<'a> Runner<'a> {
         let regs = s.regs.into_iter().map(|(k, v)| (k, v.value)).collect();
         let trace = Trace { events: s.events, regs, end };
         // Runs differing only in the chains of the values they read are one trace.
-        if self.seen.insert(trace.clone()) {
+        if !self.seen.contains(&trace) {
+            self.seen.insert(trace.clone());
             self.out.traces.push(trace);
         }
         Ok(())

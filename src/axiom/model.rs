@@ -341,8 +341,9 @@ impl Static {
         races
     }
 
-    /// axiom-NoThinAir (cat:103).
-    pub fn no_thin_air(&self, rf: &Rel) -> bool {
-        rf.union_is_acyclic(&self.dep)
+    /// axiom-NoThinAir (cat:103) for `rf` with the edge `w -> r` added, where `rf` meets it:
+    /// the edge closes a cycle exactly when `r` already leads to `w`.
+    pub fn no_thin_air_with(&self, rf: &Rel, w: usize, r: usize) -> bool {
+        w != r && !rf.union_reaches(&self.dep, r, w)
     }
 }

@@ -247,40 +247,46 @@ impl Rel {
         self.rows.iter().enumerate().all(|(i, row)| row & bit(i) == 0)
     }
 
-    pub fn is_acyclic(&self) -> bool {
-        acyclic(self.rows.len(), |i| self.rows[i])
+    /// Whether a path of one or more edges of `self | o` leads from `from` to `to`.
+    pub fn union_reaches(&self, o: &Rel, from: usize, to: usize) -> bool {
+        let mut seen = 0;
+        let mut frontier = bit(from);
+        while frontier != 0 {
+            let next = members(frontier).fold(0, |acc, i| acc | self.rows[i] | o.rows[i]);
+            if next & bit(to) != 0 {
+                return true;
+            }
+            seen |= frontier;
+            frontier = next & !seen;
+        }
+        false
     }
 
-    /// Whether `self | o` has no cycle, without building it.
-    pub fn union_is_acyclic(&self, o: &Rel) -> bool {
-        acyclic(self.rows.len(), |i| self.rows[i] | o.rows[i])
+    /// No cycle: peels off events with no successor left until none remain, or none can
+    /// go (the rest hold a cycle). Highest index first, so a program-order chain goes in
+    /// one pass.
+    pub fn is_acyclic(&self) -> bool {
+        let mut left = self.all();
+        loop {
+            let before = left;
+            for (i, row) in self.rows.iter().enumerate().rev() {
+                if left & bit(i) != 0 && row & left == 0 {
+                    left &= !bit(i);
+                }
+            }
+            if left == 0 {
+                return true;
+            }
+            if left == before {
+                return false;
+            }
+        }
     }
 
     /// The complement's "everything but" helper: `(_ * _) \ (s * t)`.
     pub fn all_but_product(n: usize, s: Set, t: Set) -> Rel {
         let full = Rel::product(n, Rel::empty(n).all(), Rel::empty(n).all());
         full.minus(&Rel::product(n, s, t))
-    }
-}
-
-/// Whether the relation with rows `row(0..n)` has no cycle: peels off events with no
-/// successor left until none remain, or none can go (the rest hold a cycle). Highest index
-/// first, so a program-order chain goes in one pass.
-fn acyclic(n: usize, row: impl Fn(usize) -> Set) -> bool {
-    let mut left = if n == MAX_EVENTS { Set::MAX } else { bit(n) - 1 };
-    loop {
-        let before = left;
-        for i in (0..n).rev() {
-            if left & bit(i) != 0 && row(i) & left == 0 {
-                left &= !bit(i);
-            }
-        }
-        if left == 0 {
-            return true;
-        }
-        if left == before {
-            return false;
-        }
     }
 }
 

@@ -419,8 +419,8 @@ fn reads_from(
         if values.is_empty() {
             continue;
         }
-        rf.add(w, r);
-        if st.no_thin_air(rf) {
+        if st.no_thin_air_with(rf, w, r) {
+            rf.add(w, r);
             let strong;
             let (here, consistent) = if st.ms.has(w, r) {
                 strong = Settled::of(st, rf, &shaped.no_fence_order);
@@ -445,8 +445,8 @@ fn reads_from(
                     }
                 }
             }
+            rf.remove(w, r);
         }
-        rf.remove(w, r);
     }
     Ok(())
 }

@@ -219,6 +219,8 @@ struct Shaped<'a> {
     st: Static,
     /// The empty relation: reads-from's choices come before any Fence-SC order.
     no_fence_order: Rel,
+    /// Program order as pairs, for drawing each witness.
+    po_pairs: Vec<(usize, usize)>,
 }
 
 impl Shaped<'_> {
@@ -291,7 +293,8 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep, strict });
     let ends = first.iter().map(|t| t.end).collect();
     let no_fence_order = Rel::empty(st.n);
-    let shaped = Shaped { per_thread, base, origin, events, ends, st, no_fence_order };
+    let po_pairs = st.po.pairs().collect();
+    let shaped = Shaped { per_thread, base, origin, events, ends, st, no_fence_order, po_pairs };
     let st = &shaped.st;
 
     // Reads-from candidates: same physical location, not the read's own RMW write. The
@@ -613,7 +616,7 @@ fn hang_of(shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, co: &Rel, cause: &Re
         rf: rf.pairs().collect(),
         co: co.pairs().collect(),
         sync: sync.pairs().collect(),
-        po: st.po.pairs().collect(),
+        po: shaped.po_pairs.clone(),
         races: st.data_races(cause).pairs().filter(|(a, b)| a < b).collect(),
     };
     Hang { execution, threads }
@@ -638,7 +641,7 @@ fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, 
         let rank = Rank { runs: runs.iter().rev().copied().collect(), seq: kept.seq };
         kept.seq += 1;
         let regs: Vec<BTreeMap<String, i64>> = runs.iter().enumerate().map(|(t, &run)| shaped.per_thread[t][run].regs.clone()).collect();
-        record(places, &events, st, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
+        record(places, &events, shaped, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
         if !next_pick(&mut pick, |k| alive[k].len()) {
             return;
         }
@@ -652,13 +655,14 @@ fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, 
 fn record(
     places: &Places,
     events: &[Event],
-    st: &Static,
+    shaped: &Shaped,
     (rf, co, sf, sync): (&Rel, &Rel, &Rel, &Rel),
     (time, races): (Option<&[usize]>, &[(usize, usize)]),
     regs: Vec<BTreeMap<String, i64>>,
     rank: Rank,
     kept: &mut Kept,
 ) {
+    let st = &shaped.st;
     // Per location, the values of its coherence-last writes.
     let mut choices: Vec<Vec<i64>> = Vec::with_capacity(places.locations.len());
     for &(phys, _) in &places.locations {
@@ -677,7 +681,7 @@ fn record(
         rf: rf.pairs().collect(),
         co: co.pairs().collect(),
         sync: sync.union(sf).pairs().collect(),
-        po: st.po.pairs().collect(),
+        po: shaped.po_pairs.clone(),
         races: races.to_vec(),
     };
     let in_time = time.is_some();

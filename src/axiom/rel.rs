@@ -307,6 +307,19 @@ mod tests {
     }
 
     #[test]
+    fn reachability_through_either_relation() {
+        let mut a = Rel::empty(4);
+        a.add(0, 1);
+        let mut b = Rel::empty(4);
+        b.add(1, 2);
+        assert!(a.union_reaches(&b, 0, 2));
+        assert!(!a.union_reaches(&b, 2, 0));
+        assert!(!a.union_reaches(&b, 0, 3));
+        b.add(2, 0);
+        assert!(a.union_reaches(&b, 0, 0));
+    }
+
+    #[test]
     fn sequence_inverse_restrict() {
         let mut a = Rel::empty(3);
         a.add(0, 1);

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::events::{BarrierKind, End, Ev, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
-use super::rel::{members, Rel};
+use super::rel::{members, Rel, Words};
 use super::{AxiomError, Execution, Final, Hang, Limits, Race, Stay, Witness};
 
 /// What the search looks for.
@@ -60,7 +60,9 @@ struct Rank {
 
 /// What the search has found so far, with the ranks of the kept witnesses.
 struct Kept {
-    finals: BTreeMap<Final, (Rank, Witness)>,
+    /// Hashed, not ordered, while the search runs: comparing final states (registers by
+    /// name) took more time than the search itself on programs with many runs.
+    finals: HashMap<Final, (Rank, Witness), Words>,
     candidates: u64,
     race: Option<(Rank, Race)>,
     hang: Option<Hang>,
@@ -80,7 +82,7 @@ impl Kept {
 
 /// Visits every combination of one shape of run per thread.
 pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits, goal: Goal) -> Result<Found, AxiomError> {
-    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, hang: None, seq: 0 };
+    let mut kept = Kept { finals: HashMap::default(), candidates: 0, race: None, hang: None, seq: 0 };
     if per_thread.iter().any(Vec::is_empty) {
         return Ok(kept.found());
     }

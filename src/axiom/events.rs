@@ -237,7 +237,7 @@ struct Runner<'a> {
     hangs: bool,
     /// Per instruction, its bit in value chains (0 inside a loop or for a non-write).
     bits: &'a [u128],
-    seen: std::collections::HashSet<Trace>,
+    seen: std::collections::HashSet<Trace, super::rel::Words>,
     out: Traces,
 }
 
@@ -270,7 +270,7 @@ pub fn traces(
         spins,
         hangs,
         bits,
-        seen: std::collections::HashSet::new(),
+        seen: std::collections::HashSet::default(),
         out: Traces { traces: Vec::new(), written: vec![Vec::new(); domains.len()], cut: false },
     };
     let start = State {
@@ -595,7 +595,8 @@ impl<'a> Runner<'a> {
         let regs = s.regs.into_iter().map(|(k, v)| (k, v.value)).collect();
         let trace = Trace { events: s.events, regs, end };
         // Runs differing only in the chains of the values they read are one trace.
-        if self.seen.insert(trace.clone()) {
+        if !self.seen.contains(&trace) {
+            self.seen.insert(trace.clone());
             self.out.traces.push(trace);
         }
         Ok(())

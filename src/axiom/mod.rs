@@ -242,11 +242,19 @@ fn runs(scenario: &Scenario, limits: &Limits, hangs: bool) -> Result<(events::Pl
     // longer; one inside a loop may run `max_visits` times.
     let write_events: usize = scenario.threads.iter().map(|t| events::computed_writes(&t.program, limits)).sum::<usize>() + 1;
     let mut rounds = 0;
+    // Per thread, its runs and the domains they were built from. A thread's runs depend on
+    // nothing else: while those are unchanged its runs are the same, and the values they
+    // write are in the domains already (or a shorter chain for them is).
+    let mut built: Vec<Option<(events::Domains, events::Traces)>> = scenario.threads.iter().map(|_| None).collect();
     let (per_thread, cut) = loop {
         let mut grown = false;
-        let mut all = Vec::with_capacity(scenario.threads.len());
         let mut cut = false;
-        for t in 0..scenario.threads.len() {
+        for (t, known) in built.iter_mut().enumerate() {
+            if let Some((_, traces)) = known.as_ref().filter(|(from, _)| *from == domains) {
+                cut |= traces.cut;
+                continue;
+            }
+            let from = domains.clone();
             let traces = events::traces(scenario, &places, &domains, limits, t, &bits[t], hangs)?;
             cut |= traces.cut;
             for (p, values) in traces.written.iter().enumerate() {
@@ -261,13 +269,13 @@ fn runs(scenario: &Scenario, limits: &Limits, hangs: bool) -> Result<(events::Pl
                     grown = true;
                 }
             }
-            all.push(traces.traces);
+            *known = Some((from, traces));
         }
         if domains.iter().any(|d| d.len() > limits.max_values) {
             return Err(AxiomError::TooLarge(format!("a location may hold more than {} values", limits.max_values)));
         }
         if !grown || rounds >= write_events {
-            break (all, cut);
+            break (built.into_iter().flatten().map(|(_, traces)| traces.traces).collect::<Vec<_>>(), cut);
         }
         rounds += 1;
     };

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::events::{BarrierKind, FenceKind, Kind, Order, Px};
-use super::rel::{bit, members, Rel, Set};
+use super::rel::{bit, members, Rel, Set, Words};
 
 /// One event of a candidate execution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub struct Static {
     proxy_fence_ops: Rel,
     /// `cause` by its inputs: it reads reads-from only through its morally strong part,
     /// which many choices share (every read from a weak access adds nothing).
-    causes: RefCell<HashMap<Vec<Set>, (Rel, Rel)>>,
+    causes: RefCell<HashMap<Vec<Set>, (Rel, Rel), Words>>,
 }
 
 /// Entries [`Static::cause`]'s memo keeps before it starts over.
@@ -207,7 +207,7 @@ impl Static {
             alias_fences,
             vloc,
             proxy_fence_ops,
-            causes: RefCell::new(HashMap::new()),
+            causes: RefCell::new(HashMap::default()),
         }
     }
 
@@ -215,7 +215,15 @@ impl Static {
     /// synchronizes-with edges of patterns and barriers (for drawing).
     pub fn cause(&self, rf: &Rel, sync_fence: &Rel) -> (Rel, Rel) {
         let strong_rf = self.ms.inter(rf);
-        let key: Vec<Set> = (0..self.n).map(|i| strong_rf.row(i)).chain((0..self.n).map(|i| sync_fence.row(i))).collect();
+        // The non-empty rows of each, as (index, row), the two parts split by an index no
+        // event has: most are empty, and the key is hashed on every call.
+        let mut key: Vec<Set> = Vec::with_capacity(8);
+        for rel in [&strong_rf, sync_fence] {
+            for i in (0..self.n).filter(|&i| rel.row(i) != 0) {
+                key.extend([i as Set, rel.row(i)]);
+            }
+            key.push(super::rel::MAX_EVENTS as Set);
+        }
         if let Some(known) = self.causes.borrow().get(&key) {
             return known.clone();
         }
@@ -275,13 +283,10 @@ impl Static {
     /// (Dat3M's must-set, `visitCoherence`) and causality-ordered same-location writes
     /// (axiom-Coherence, cat:90).
     pub fn forced_co(&self, cause: &Rel) -> Rel {
-        let mut co = cause.restrict(self.w, self.w).inter(&self.loc);
-        for i in members(self.init) {
-            for j in members(self.w & !self.init) {
-                if self.loc.has(i, j) {
-                    co.add(i, j);
-                }
-            }
+        let mut co = Rel::empty(self.n);
+        for i in members(self.w) {
+            let init_first = if self.init & bit(i) != 0 { self.w & !self.init } else { 0 };
+            co.set_row(i, (cause.row(i) | init_first) & self.w & self.loc.row(i));
         }
         co
     }
@@ -298,14 +303,26 @@ impl Static {
 
     /// axiom-FenceSC (cat:96).
     pub fn fence_sc(&self, cause: &Rel, sync_fence: &Rel) -> bool {
-        cause.restrict(self.sc_fences, self.sc_fences).minus(sync_fence).is_empty()
+        members(self.sc_fences).all(|f| cause.row(f) & self.sc_fences & !sync_fence.row(f) == 0)
     }
 
     /// axiom-Atomicity (cat:99) and axiom-Causality (cat:106) for a transitive `co`.
+    /// Walks each reads-from edge `w -> r` and `r`'s from-reads edges (`fr = rf^-1;co`,
+    /// cat:38: `r` to every write coherence-after `w`) instead of building `fr`.
     pub fn atomicity_and_causality(&self, rf: &Rel, co: &Rel, cause: &Rel) -> bool {
-        let fr = rf.inverse().seq(co); // cat:38
-        let atomicity = self.ms.inter(&fr).seq(&self.ms.inter(co)).inter(&self.rmw);
-        atomicity.is_empty() && rf.union(&fr).seq(cause).is_irreflexive()
+        (0..self.n).all(|w| members(rf.row(w)).all(|r| self.read_consistent(w, r, co, cause)))
+    }
+
+    /// The terms of axiom-Atomicity and axiom-Causality that reads-from's edge `w -> r`
+    /// adds: all of them hold for every edge exactly when the two axioms do.
+    pub fn read_consistent(&self, w: usize, r: usize, co: &Rel, cause: &Rel) -> bool {
+        let after = co.row(w);
+        // Causality, `(rf | fr) ; cause` irreflexive: rf's edge, then fr's.
+        if cause.has(r, w) || members(after).any(|x| cause.has(x, r)) {
+            return false;
+        }
+        // Atomicity, `(ms & fr) ; (ms & co) & rmw` empty.
+        members(self.rmw.row(r)).all(|own| !members(after & self.ms.row(r)).any(|x| co.has(x, own) && self.ms.has(x, own)))
     }
 
     /// Data races (reference §1.4): overlapping accesses, one of them a write, neither
@@ -313,12 +330,20 @@ impl Static {
     pub fn data_races(&self, cause: &Rel) -> Rel {
         let accesses = self.mem & !self.init;
         let writes = self.w & !self.init;
-        let conflicting = self.loc.restrict(writes, accesses).union(&self.loc.restrict(accesses, writes));
-        conflicting.minus(&self.ms).minus(cause).minus(&cause.inverse()).irreflexive_part()
+        let mut races = Rel::empty(self.n);
+        for a in members(accesses) {
+            let conflicting = if writes & bit(a) != 0 { accesses } else { writes };
+            let unordered = self.loc.row(a) & conflicting & !self.ms.row(a) & !cause.row(a) & !bit(a);
+            for b in members(unordered).filter(|&b| !cause.has(b, a)) {
+                races.add(a, b);
+            }
+        }
+        races
     }
 
-    /// axiom-NoThinAir (cat:103).
-    pub fn no_thin_air(&self, rf: &Rel) -> bool {
-        rf.union(&self.dep).is_acyclic()
+    /// axiom-NoThinAir (cat:103) for `rf` with the edge `w -> r` added, where `rf` meets it:
+    /// the edge closes a cycle exactly when `r` already leads to `w`.
+    pub fn no_thin_air_with(&self, rf: &Rel, w: usize, r: usize) -> bool {
+        w != r && !rf.union_reaches(&self.dep, r, w)
     }
 }

@@ -1,6 +1,8 @@
 //! Relations over at most [`MAX_EVENTS`] events as rows of bits (`u128`): the algebra the
 //! cat model is written in (`;`, `|`, `&`, `\`, `^-1`, `+`, `[S]`).
 
+use std::hash::{BuildHasherDefault, Hasher};
+
 /// Most events one execution may hold; larger scenarios are outside the engine's reach.
 pub const MAX_EVENTS: usize = 128;
 
@@ -22,6 +24,44 @@ pub fn members(mut s: Set) -> impl Iterator<Item = usize> {
         Some(i)
     })
 }
+
+/// FxHash's multiply-and-rotate over whole words, for maps keyed by bitsets and traces
+/// (`Static::cause`'s memo, the traces already seen): SipHash took more time there than
+/// the work the maps save.
+#[derive(Default)]
+pub struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u128(&mut self, word: u128) {
+        self.add(word as u64);
+        self.add((word >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.add(word as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map's hasher builder of [`WordHasher`]s.
+pub type Words = BuildHasherDefault<WordHasher>;
 
 /// A binary relation: `rows[i]` holds every `j` with `(i, j)` in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +118,10 @@ impl Rel {
 
     pub fn add(&mut self, i: usize, j: usize) {
         self.rows[i] |= bit(j);
+    }
+
+    pub fn set_row(&mut self, i: usize, row: Set) {
+        self.rows[i] = row;
     }
 
     pub fn remove(&mut self, i: usize, j: usize) {
@@ -182,10 +226,12 @@ impl Rel {
         r
     }
 
-    /// `self+` (Warshall).
+    /// `self+` (Warshall). Only events with both a predecessor and a successor can lie
+    /// between two others: a row never gains a bit no row had, and an empty row stays empty.
     pub fn plus(&self) -> Rel {
         let mut r = self.clone();
-        for k in 0..r.len() {
+        let targets = self.rows.iter().fold(0, |acc, row| acc | row);
+        for k in members(targets).filter(|&k| self.rows[k] != 0) {
             let via = r.rows[k];
             let kb = bit(k);
             for row in r.rows.iter_mut() {
@@ -201,8 +247,40 @@ impl Rel {
         self.rows.iter().enumerate().all(|(i, row)| row & bit(i) == 0)
     }
 
+    /// Whether a path of one or more edges of `self | o` leads from `from` to `to`.
+    pub fn union_reaches(&self, o: &Rel, from: usize, to: usize) -> bool {
+        let mut seen = 0;
+        let mut frontier = bit(from);
+        while frontier != 0 {
+            let next = members(frontier).fold(0, |acc, i| acc | self.rows[i] | o.rows[i]);
+            if next & bit(to) != 0 {
+                return true;
+            }
+            seen |= frontier;
+            frontier = next & !seen;
+        }
+        false
+    }
+
+    /// No cycle: peels off events with no successor left until none remain, or none can
+    /// go (the rest hold a cycle). Highest index first, so a program-order chain goes in
+    /// one pass.
     pub fn is_acyclic(&self) -> bool {
-        self.plus().is_irreflexive()
+        let mut left = self.all();
+        loop {
+            let before = left;
+            for (i, row) in self.rows.iter().enumerate().rev() {
+                if left & bit(i) != 0 && row & left == 0 {
+                    left &= !bit(i);
+                }
+            }
+            if left == 0 {
+                return true;
+            }
+            if left == before {
+                return false;
+            }
+        }
     }
 
     /// The complement's "everything but" helper: `(_ * _) \ (s * t)`.
@@ -226,6 +304,19 @@ mod tests {
         r.add(2, 0);
         assert!(!r.is_acyclic());
         assert!(r.plus().has(1, 1));
+    }
+
+    #[test]
+    fn reachability_through_either_relation() {
+        let mut a = Rel::empty(4);
+        a.add(0, 1);
+        let mut b = Rel::empty(4);
+        b.add(1, 2);
+        assert!(a.union_reaches(&b, 0, 2));
+        assert!(!a.union_reaches(&b, 2, 0));
+        assert!(!a.union_reaches(&b, 0, 3));
+        b.add(2, 0);
+        assert!(a.union_reaches(&b, 0, 0));
     }
 
     #[test]

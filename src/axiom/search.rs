@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::events::{BarrierKind, End, Ev, Kind, Places, Trace};
 use super::model::{Event, Inputs, Static};
-use super::rel::{members, Rel};
+use super::rel::{members, Rel, Words};
 use super::{AxiomError, Execution, Final, Hang, Limits, Race, Stay, Witness};
 
 /// What the search looks for.
@@ -60,7 +60,9 @@ struct Rank {
 
 /// What the search has found so far, with the ranks of the kept witnesses.
 struct Kept {
-    finals: BTreeMap<Final, (Rank, Witness)>,
+    /// Hashed, not ordered, while the search runs: comparing final states (registers by
+    /// name) took more time than the search itself on programs with many runs.
+    finals: HashMap<Final, (Rank, Witness), Words>,
     candidates: u64,
     race: Option<(Rank, Race)>,
     hang: Option<Hang>,
@@ -80,7 +82,7 @@ impl Kept {
 
 /// Visits every combination of one shape of run per thread.
 pub fn search(places: &Places, per_thread: &[Vec<Trace>], limits: &Limits, goal: Goal) -> Result<Found, AxiomError> {
-    let mut kept = Kept { finals: BTreeMap::new(), candidates: 0, race: None, hang: None, seq: 0 };
+    let mut kept = Kept { finals: HashMap::default(), candidates: 0, race: None, hang: None, seq: 0 };
     if per_thread.iter().any(Vec::is_empty) {
         return Ok(kept.found());
     }
@@ -217,6 +219,10 @@ struct Shaped<'a> {
     /// Per thread, how its runs end.
     ends: Vec<End>,
     st: Static,
+    /// The empty relation: reads-from's choices come before any Fence-SC order.
+    no_fence_order: Rel,
+    /// Program order as pairs, for drawing each witness.
+    po_pairs: Vec<(usize, usize)>,
 }
 
 impl Shaped<'_> {
@@ -288,7 +294,9 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     let strict = limits.mode == crate::model::Mode::Strict;
     let st = Static::new(&Inputs { events: &events, covers: &covers, place: &place, rmw: &rmw, dep: &dep, strict });
     let ends = first.iter().map(|t| t.end).collect();
-    let shaped = Shaped { per_thread, base, origin, events, ends, st };
+    let no_fence_order = Rel::empty(st.n);
+    let po_pairs = st.po.pairs().collect();
+    let shaped = Shaped { per_thread, base, origin, events, ends, st, no_fence_order, po_pairs };
     let st = &shaped.st;
 
     // Reads-from candidates: same physical location, not the read's own RMW write. The
@@ -316,11 +324,16 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     }
     let alive: Vec<Vec<usize>> = runs.iter().map(|r| r.to_vec()).collect();
     let mut rf = Rel::empty(st.n);
+    let start = Settled::of(st, &rf, &shaped.no_fence_order);
+    if !start.co.is_irreflexive() {
+        return Ok(());
+    }
+    let pairs = st.strong_write_pairs();
     // Set once a hang is found: the search wants one.
     let done = Cell::new(false);
-    reads_from(&shaped, &reads, &candidates, 0, &mut rf, alive, &done, &mut |rf, alive| {
+    reads_from(&shaped, &reads, &candidates, 0, &mut rf, &alive, &start, &done, &mut |rf, alive, settled| {
         let mut sync_fence = Rel::empty(st.n);
-        fence_orders(st, rf, &sc_pairs, 0, &mut sync_fence, &mut |sf, cause, sync| {
+        fence_orders(st, rf, settled, &sc_pairs, 0, &mut sync_fence, &mut |sf, Settled { cause, sync, co }| {
             if done.get() {
                 return Ok(());
             }
@@ -330,12 +343,10 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
             if kept.candidates > limits.max_candidates {
                 return Err(AxiomError::TooLarge(format!("more than {} candidate executions", limits.max_candidates)));
             }
-            let co = st.forced_co(cause).plus();
             if !co.is_irreflexive() {
                 return Ok(());
             }
-            let pairs = st.strong_write_pairs();
-            coherence(st, rf, cause, co, &pairs, &mut |co| match goal {
+            coherence(st, rf, cause, co.clone(), &pairs, &mut |co| match goal {
                 Goal::Outcomes => record_all(places, &shaped, alive, rf, co, cause, sf, sync, kept),
                 Goal::Hang => {
                     if !done.get() && stuck_reads_see_newest(&shaped, rf, co) {
@@ -349,7 +360,26 @@ fn combination(places: &Places, per_thread: &[Vec<Trace>], runs: &[&[usize]], li
     })
 }
 
-type Leaf<'a> = dyn FnMut(&Rel, &[Vec<usize>]) -> Result<(), AxiomError> + 'a;
+/// What reads-from and a Fence-SC order settle before coherence is branched on.
+struct Settled {
+    /// cat:83.
+    cause: Rel,
+    /// Synchronizes-with edges of patterns and barriers (for drawing).
+    sync: Rel,
+    /// The coherence the axioms force ([`Static::forced_co`]), transitive; cyclic when
+    /// no coherence fits.
+    co: Rel,
+}
+
+impl Settled {
+    fn of(st: &Static, rf: &Rel, sync_fence: &Rel) -> Settled {
+        let (cause, sync) = st.cause(rf, sync_fence);
+        let co = st.forced_co(&cause).plus();
+        Settled { cause, sync, co }
+    }
+}
+
+type Leaf<'a> = dyn FnMut(&Rel, &[Vec<usize>], &Settled) -> Result<(), AxiomError> + 'a;
 
 /// Chooses the write each read reads from, one read after another (threads in order, each
 /// in program order), dropping a partial choice as soon as it breaks an axiom: every
@@ -358,6 +388,10 @@ type Leaf<'a> = dyn FnMut(&Rel, &[Vec<usize>]) -> Result<(), AxiomError> + 'a;
 /// one whatever the rest. The axioms read no value, so a choice is tested once for every
 /// value it may carry; each value then keeps the runs (`alive`) that read it there and,
 /// for a write of a thread, that write it there. Once `done` is set, it stops.
+///
+/// `settled` is the choice so far's, which meets the axioms. `cause` reads reads-from only
+/// through its morally strong part, so a weak read leaves it and the forced coherence as
+/// they were, and only the new edge's terms of axiom-Atomicity and axiom-Causality are new.
 #[allow(clippy::too_many_arguments)]
 fn reads_from(
     shaped: &Shaped,
@@ -365,7 +399,8 @@ fn reads_from(
     candidates: &[Vec<usize>],
     k: usize,
     rf: &mut Rel,
-    alive: Vec<Vec<usize>>,
+    alive: &[Vec<usize>],
+    settled: &Settled,
     done: &Cell<bool>,
     visit: &mut Leaf,
 ) -> Result<(), AxiomError> {
@@ -373,7 +408,7 @@ fn reads_from(
         return Ok(());
     }
     let Some(&r) = reads.get(k) else {
-        return visit(rf, &alive);
+        return visit(rf, alive, settled);
     };
     let st = &shaped.st;
     let Some((t, at)) = shaped.origin[r] else { return Ok(()) };
@@ -389,38 +424,55 @@ fn reads_from(
         if values.is_empty() {
             continue;
         }
-        rf.add(w, r);
-        if st.no_thin_air(rf) {
-            let (cause, _) = st.cause(rf, &Rel::empty(st.n));
-            let co = st.forced_co(&cause).plus();
-            if co.is_irreflexive() && st.atomicity_and_causality(rf, &co, &cause) {
+        if st.no_thin_air_with(rf, w, r) {
+            rf.add(w, r);
+            let strong;
+            let (here, consistent) = if st.ms.has(w, r) {
+                strong = Settled::of(st, rf, &shaped.no_fence_order);
+                (&strong, strong.co.is_irreflexive() && st.atomicity_and_causality(rf, &strong.co, &strong.cause))
+            } else {
+                (settled, st.read_consistent(w, r, &settled.co, &settled.cause))
+            };
+            if consistent {
                 for v in values {
-                    let mut next = alive.clone();
+                    let keeps = |u: usize, at: usize| alive[u].iter().all(|&run| shaped.value(u, run, at) == v);
+                    if keeps(t, at) && shaped.origin[w].is_none_or(|(u, wat)| keeps(u, wat)) {
+                        reads_from(shaped, reads, candidates, k + 1, rf, alive, here, done, visit)?;
+                        continue;
+                    }
+                    let mut next = alive.to_vec();
                     next[t].retain(|&run| shaped.value(t, run, at) == v);
                     if let Some((u, wat)) = shaped.origin[w] {
                         next[u].retain(|&run| shaped.value(u, run, wat) == v);
                     }
                     if next.iter().all(|runs| !runs.is_empty()) {
-                        reads_from(shaped, reads, candidates, k + 1, rf, next, done, visit)?;
+                        reads_from(shaped, reads, candidates, k + 1, rf, &next, here, done, visit)?;
                     }
                 }
             }
+            rf.remove(w, r);
         }
-        rf.remove(w, r);
     }
     Ok(())
 }
 
-type Visit<'a> = dyn FnMut(&Rel, &Rel, &Rel) -> Result<(), AxiomError> + 'a;
+type Visit<'a> = dyn FnMut(&Rel, &Settled) -> Result<(), AxiomError> + 'a;
 
 /// Every Fence-SC order: an acyclic orientation of the pairs of `fence.sc` whose scopes
 /// cover each other (Dat3M orders them by clocks, `WmmEncoder.visitSyncFence`), kept
-/// when axiom-FenceSC (cat:96) holds.
-fn fence_orders(st: &Static, rf: &Rel, pairs: &[(usize, usize)], at: usize, sf: &mut Rel, visit: &mut Visit) -> Result<(), AxiomError> {
+/// when axiom-FenceSC (cat:96) holds. `settled` is reads-from's, without a Fence-SC order.
+#[allow(clippy::too_many_arguments)]
+fn fence_orders(st: &Static, rf: &Rel, settled: &Settled, pairs: &[(usize, usize)], at: usize, sf: &mut Rel, visit: &mut Visit) -> Result<(), AxiomError> {
+    if pairs.is_empty() {
+        if st.fence_sc(&settled.cause, sf) {
+            visit(sf, settled)?;
+        }
+        return Ok(());
+    }
     if at == pairs.len() {
-        let (cause, sync) = st.cause(rf, sf);
-        if st.fence_sc(&cause, sf) {
-            visit(sf, &cause, &sync)?;
+        let ordered = Settled::of(st, rf, sf);
+        if st.fence_sc(&ordered.cause, sf) {
+            visit(sf, &ordered)?;
         }
         return Ok(());
     }
@@ -429,7 +481,7 @@ fn fence_orders(st: &Static, rf: &Rel, pairs: &[(usize, usize)], at: usize, sf: 
         let mut next = sf.clone();
         next.add(x, y);
         if next.is_acyclic() {
-            fence_orders(st, rf, pairs, at + 1, &mut next, visit)?;
+            fence_orders(st, rf, settled, pairs, at + 1, &mut next, visit)?;
         }
     }
     Ok(())
@@ -490,10 +542,11 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
     }
     // The first event, by index, all of whose predecessors are placed, one after another.
     let before = order.inverse();
+    let everything = if st.n == super::rel::MAX_EVENTS { u128::MAX } else { (1u128 << st.n) - 1 };
     let mut placed = 0u128;
     let mut time = Vec::with_capacity(st.n);
     while time.len() < st.n {
-        let Some(next) = (0..st.n).find(|&e| placed & (1 << e) == 0 && before.row(e) & !placed == 0) else {
+        let Some(next) = members(everything & !placed).find(|&e| before.row(e) & !placed == 0) else {
             return None;
         };
         placed |= 1 << next;
@@ -510,13 +563,14 @@ fn fits_in_time(st: &Static, places: &Places, events: &[Event], rf: &Rel, co: &R
             return None;
         }
     }
+    // Each write before every later write to its location.
     let mut total = co.clone();
-    for (i, &a) in time.iter().enumerate() {
-        for &b in &time[i + 1..] {
-            if st.w & (1 << a) != 0 && st.w & (1 << b) != 0 && st.loc.has(a, b) {
-                total.add(a, b);
-            }
+    let mut later = 0u128;
+    for &a in time.iter().rev() {
+        if st.w & (1 << a) != 0 {
+            total.set_row(a, total.row(a) | (later & st.w & st.loc.row(a)));
         }
+        later |= 1 << a;
     }
     st.atomicity_and_causality(rf, &total.plus(), cause).then_some(time)
 }
@@ -564,7 +618,7 @@ fn hang_of(shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, co: &Rel, cause: &Re
         rf: rf.pairs().collect(),
         co: co.pairs().collect(),
         sync: sync.pairs().collect(),
-        po: st.po.pairs().collect(),
+        po: shaped.po_pairs.clone(),
         races: st.data_races(cause).pairs().filter(|(a, b)| a < b).collect(),
     };
     Hang { execution, threads }
@@ -589,7 +643,7 @@ fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, 
         let rank = Rank { runs: runs.iter().rev().copied().collect(), seq: kept.seq };
         kept.seq += 1;
         let regs: Vec<BTreeMap<String, i64>> = runs.iter().enumerate().map(|(t, &run)| shaped.per_thread[t][run].regs.clone()).collect();
-        record(places, &events, st, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
+        record(places, &events, shaped, (rf, co, sf, sync), (time.as_deref(), &races), regs, rank, kept);
         if !next_pick(&mut pick, |k| alive[k].len()) {
             return;
         }
@@ -603,13 +657,14 @@ fn record_all(places: &Places, shaped: &Shaped, alive: &[Vec<usize>], rf: &Rel, 
 fn record(
     places: &Places,
     events: &[Event],
-    st: &Static,
+    shaped: &Shaped,
     (rf, co, sf, sync): (&Rel, &Rel, &Rel, &Rel),
     (time, races): (Option<&[usize]>, &[(usize, usize)]),
     regs: Vec<BTreeMap<String, i64>>,
     rank: Rank,
     kept: &mut Kept,
 ) {
+    let st = &shaped.st;
     // Per location, the values of its coherence-last writes.
     let mut choices: Vec<Vec<i64>> = Vec::with_capacity(places.locations.len());
     for &(phys, _) in &places.locations {
@@ -628,7 +683,7 @@ fn record(
         rf: rf.pairs().collect(),
         co: co.pairs().collect(),
         sync: sync.union(sf).pairs().collect(),
-        po: st.po.pairs().collect(),
+        po: shaped.po_pairs.clone(),
         races: races.to_vec(),
     };
     let in_time = time.is_some();
@@ -645,10 +700,10 @@ fn record(
             .collect()
     });
     let mut pick = vec![0usize; choices.len()];
+    let mut fin = Final { regs, mem: Vec::new() };
     loop {
-        let mem: Vec<i64> = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
-        let in_time = timed.as_ref().is_some_and(|last| *last == mem);
-        let fin = Final { regs: regs.clone(), mem };
+        fin.mem = pick.iter().zip(&choices).map(|(&i, c)| c[i]).collect();
+        let in_time = timed.as_ref().is_some_and(|last| *last == fin.mem);
         match kept.finals.get_mut(&fin) {
             Some((kept_rank, witness)) if *kept_rank <= rank => witness.in_time |= in_time,
             Some((kept_rank, witness)) => {
@@ -656,7 +711,7 @@ fn record(
                 *witness = Witness { execution: execution(), in_time: in_time || witness.in_time };
             }
             None => {
-                kept.finals.insert(fin, (rank.clone(), Witness { execution: execution(), in_time }));
+                kept.finals.insert(fin.clone(), (rank.clone(), Witness { execution: execution(), in_time }));
             }
         }
         if !next_pick(&mut pick, |k| choices[k].len()) {

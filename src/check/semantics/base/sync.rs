@@ -154,29 +154,18 @@ pub fn release_place(ex: &Exec, msg: &Message) -> Place {
 }
 
 pub fn fail(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String) {
-    ex.out.failed.push(FailedRec {
-        from_agent: msg.from_agent,
-        from_step: msg.step.0,
-        to_agent: ex.agent,
-        to_step: ex.step,
-        reason,
-        text,
-        carried: Carried::Knowledge(msg.knowledge.clone()),
-    });
+    fail_carrying(ex, msg, reason, text, Carried::Knowledge(msg.knowledge.clone()));
 }
 
 /// [`fail`] for a write that is itself the release `msg` (`st.release`): one edge, which
 /// would have carried what the release published and the write `write` too.
 pub fn fail_release_write(ex: &mut Exec, msg: &Message, write: EventId, reason: RaceReason, text: String) {
-    ex.out.failed.push(FailedRec {
-        from_agent: msg.from_agent,
-        from_step: msg.step.0,
-        to_agent: ex.agent,
-        to_step: ex.step,
-        reason,
-        text,
-        carried: Carried::ReleaseWrite(msg.knowledge.clone(), write),
-    });
+    fail_carrying(ex, msg, reason, text, Carried::ReleaseWrite(msg.knowledge.clone(), write));
+}
+
+/// Records the failed edge from `msg`'s release to this step, which would have carried `carried`.
+fn fail_carrying(ex: &mut Exec, msg: &Message, reason: RaceReason, text: String, carried: Carried) {
+    ex.out.failed.push(FailedRec { from_agent: msg.from_agent, from_step: msg.step.0, to_agent: ex.agent, to_step: ex.step, reason, text, carried });
 }
 
 /// [`fail`] for an edge that would have carried `event` alone (a write that released

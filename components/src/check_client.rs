@@ -373,8 +373,9 @@ impl CheckClient {
     }
 
     fn finish(self, id: u64, report: Report, worker: WorkerTiming, reply_at: f64) {
-        // Only the newest request's answer counts.
+        // Only the newest request's answer counts, or the engine's ranking of the report shown.
         if self.wanted.get_value() != Some(id) {
+            self.show_ranked(id, report, worker);
             return;
         }
         self.wanted.set_value(None);
@@ -388,6 +389,25 @@ impl CheckClient {
                     t.shown_at = Some(now_ms());
                 }
             });
+        });
+    }
+
+    /// The engine's answer to request `id`, whose report the app's own checker gave with
+    /// its findings in discovery order (the worker asks the engine again once it has
+    /// loaded, `crate::worker`): the same findings ranked by cause replace that report in
+    /// place. No state in between, so the panel does not flash "checking", and the
+    /// stepping session is not touched. Any other late answer is stale.
+    fn show_ranked(self, id: u64, report: Report, worker: WorkerTiming) {
+        let shown_unranked = self.state.with_untracked(|s| matches!(s, CheckState::Done { request, .. } if *request == id))
+            && self.timing.with_untracked(|t| t.is_some_and(|t| t.request == id && t.worker.answered_by == Answerer::Worker));
+        if worker.answered_by != Answerer::Engine || !shown_unranked {
+            return;
+        }
+        self.state.set(CheckState::Done { request: id, report });
+        self.timing.update(|t| {
+            if let Some(t) = t.as_mut() {
+                t.worker = worker;
+            }
         });
     }
 }

@@ -1,7 +1,7 @@
 //! Which finding's accesses the lanes and the timeline mark: the one hovered or focused in
 //! the verdict panel, else the one pinned by "Show me" / "Follow witness".
 
-use fencelab::check::{Access, Blocked};
+use fencelab::check::{Access, Blocked, Finding};
 use fencelab::schedule::{Schedule, Step};
 
 /// One finding, as far as marking goes.
@@ -45,6 +45,21 @@ impl FindingMarks {
 
     pub fn is_pinned(&self, finding: usize) -> bool {
         self.pinned.as_ref().is_some_and(|m| m.finding == finding)
+    }
+
+    /// Follows the marked findings to their places in `findings`, a report that replaced
+    /// the one they were marked in (the same findings ranked by cause lists them in another
+    /// order); one not listed there keeps its number. Says whether a number changed.
+    pub fn renumber(&mut self, findings: &[Finding]) -> bool {
+        let mut changed = false;
+        for marked in [&mut self.pinned, &mut self.hovered].into_iter().flatten() {
+            let place = findings.iter().position(|f| f.accesses == marked.accesses && f.blocked == marked.blocked && f.witness == marked.witness);
+            if let Some(place) = place.filter(|&p| p != marked.finding) {
+                marked.finding = place;
+                changed = true;
+            }
+        }
+        changed
     }
 }
 
@@ -116,6 +131,37 @@ mod tests {
         assert!(marks.is_pinned(0) && !marks.is_pinned(1));
         marks.pin(marked(1));
         assert!(!marks.is_pinned(0), "choosing another finding replaces the pin");
+    }
+
+    fn finding_of(marked: &Marked) -> Finding {
+        Finding {
+            kind: fencelab::check::FindingKind::Race,
+            reason: None,
+            message: String::new(),
+            explanation: String::new(),
+            accesses: marked.accesses.clone(),
+            blocked: marked.blocked.clone(),
+            missing_edge: Vec::new(),
+            witness: marked.witness.clone(),
+        }
+    }
+
+    #[test]
+    fn marks_follow_their_findings_into_a_reordered_report() {
+        let first = marked(0);
+        let mut second = marked(1);
+        second.witness.steps.push(Step { agent: 0, choice: 1 });
+        let mut marks = FindingMarks::default();
+        marks.pin(first.clone());
+        marks.hover(second.clone());
+        // Ranked by cause: the second finding now comes first.
+        assert!(marks.renumber(&[finding_of(&second), finding_of(&first)]));
+        assert!(marks.is_pinned(1) && !marks.is_pinned(0));
+        assert_eq!(marks.shown().map(|m| m.finding), Some(0), "the hovered finding moved to the top");
+        assert!(!marks.renumber(&[finding_of(&second), finding_of(&first)]), "the same order changes nothing");
+        // A report without the pinned finding leaves its number alone.
+        assert!(!marks.renumber(&[]));
+        assert!(marks.is_pinned(1));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use fencelab::schedule::Schedule;
 use leptos::prelude::*;
 
 use crate::analysis::Analysis;
-use crate::check_client::CheckClient;
+use crate::check_client::{CheckClient, CheckState};
 use crate::finding_marks::FindingMarks;
 use crate::history::EditHistory;
 use crate::instr_notes::InstrNotes;
@@ -172,6 +172,15 @@ impl AppState {
         let sessions = StoredValue::new(0_u64);
         let pending_schedule = RwSignal::new(None::<Schedule>);
         let marks = RwSignal::new(FindingMarks::default());
+        // A report replaced in place (ranked by cause, `CheckClient`) lists the marked
+        // findings elsewhere: the marks follow them, so the finding chosen stays chosen.
+        Effect::new(move |_| {
+            check.state.with(|s| {
+                if let CheckState::Done { report, .. } = s {
+                    marks.maybe_update(|m| m.renumber(&report.findings));
+                }
+            })
+        });
         // A new text or mode starts a fresh session from the initial state (or on the
         // schedule a shared link carried).
         Effect::new(move |_| {

@@ -16,7 +16,10 @@
 //! answered a request and the page has had time to load, it fetches the speed-built
 //! checker engine (`engine/`, `fencelab-engine.js`) and, once that has instantiated and
 //! warmed up, hands it every request; if it fails to load or to run, the worker goes on
-//! answering checks with its own wasm (docs/performance.md).
+//! answering checks with its own wasm (docs/performance.md). The app's wasm has no fix
+//! search, so its report lists findings in discovery order, not ranked by cause: when it
+//! listed several, the engine answers that request again once it has loaded (unless a
+//! newer one came), and the page shows the ranked report in place.
 //!
 //! Fix requests (the fix panel's own worker) are answered by the engine alone: the page's
 //! wasm is built without the fix search (docs/loading.md). A fix request that comes before
@@ -32,7 +35,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::analysis::Analysis;
 use crate::lazy::ChunkLoadFailed;
-use crate::protocol::{answer, encode, Answerer, CheckReply};
+use crate::protocol::{answer, decode_reply, encode, Answerer, CheckReply};
 use crate::state::STARTER_SCENARIO;
 
 #[wasm_bindgen]
@@ -89,7 +92,11 @@ pub fn serve() {
                     if NEWEST_REQUEST.get() != number {
                         return Ok(());
                     }
-                    answer_with_checker(bytes).await
+                    // Kept only for a report the engine would order differently.
+                    if answer_with_checker(bytes.clone()).await? {
+                        engine::rank_once_loaded(number, bytes);
+                    }
+                    Ok::<(), ChunkLoadFailed>(())
                 };
                 if answered.await.is_err() {
                     let message = "the checker's code did not load (the browser's console says why): edit the text to try again, or reload the page".to_string();
@@ -199,14 +206,25 @@ async fn load_checker(scope: &DedicatedWorkerGlobalScope) -> Result<(), ChunkLoa
 }
 
 /// Answers one check request with the app's own checker, whose code is the `checker`
-/// chunk (`load_checker`).
+/// chunk (`load_checker`). Says whether its report lists several findings: this wasm has
+/// no fix search, so they are in discovery order, not ranked by cause as the engine ranks
+/// them (`protocol::answer`).
 #[leptos::wasm_split::wasm_split(checker, fallible, preload(preload_checker), wasm_split_path = ::leptos::wasm_split)]
-fn answer_with_checker(request: Vec<u8>) -> Result<(), ChunkLoadFailed> {
+fn answer_with_checker(request: Vec<u8>) -> Result<bool, ChunkLoadFailed> {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let clock = scope.performance();
     let now = || clock.as_ref().map_or(0.0, |p| p.now());
-    answer(&request, Answerer::Worker, &now, &mut |reply| post(&scope, &reply));
-    Ok(())
+    let mut last = Vec::new();
+    answer(&request, Answerer::Worker, &now, &mut |reply| {
+        post(&scope, &reply);
+        last = reply;
+    });
+    Ok(lists_several_findings(&last))
+}
+
+/// Whether `reply` is a report with two or more findings: the only order ranking can change.
+fn lists_several_findings(reply: &[u8]) -> bool {
+    matches!(decode_reply(reply), Ok(CheckReply::Done { report, .. }) if report.findings.len() >= 2)
 }
 
 /// Runs `work` once, in a task `delay_ms` from now.
@@ -260,6 +278,10 @@ mod engine {
         static ENGINE: RefCell<Stage> = const { RefCell::new(Stage::NotWanted) };
         /// A fix request that came before the engine had loaded: answered once it has.
         static PENDING_FIX: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+        /// The newest check request the app's own checker answered with several findings,
+        /// with its number: the engine answers it again once it has loaded, so the page can
+        /// show those findings ranked by cause (`crate::check_client`).
+        static TO_RANK: RefCell<Option<(u64, Vec<u8>)>> = const { RefCell::new(None) };
     }
 
     enum Stage {
@@ -301,6 +323,28 @@ mod engine {
                 give_up("failed a request", &err);
                 false
             }
+        }
+    }
+
+    /// Has the engine answer check request `number` (its `bytes`) again, now if it has
+    /// loaded, else once it has; a newer request by then replaces it.
+    pub(super) fn rank_once_loaded(number: u64, bytes: Vec<u8>) {
+        TO_RANK.set(Some((number, bytes)));
+        if let Some(engine) = loaded() {
+            rank_waiting(&engine);
+        }
+    }
+
+    /// Answers the request waiting to be ranked, unless a newer one has come since: its
+    /// answer is the one the page shows.
+    fn rank_waiting(engine: &Engine) {
+        let Some((number, bytes)) = TO_RANK.take() else { return };
+        if super::NEWEST_REQUEST.get() != number {
+            return;
+        }
+        let request = js_sys::Uint8Array::from(bytes.as_slice());
+        if let Err(err) = engine.answer.call3(&JsValue::NULL, &request, &engine.now, &engine.post) {
+            give_up("failed a request", &err);
         }
     }
 
@@ -384,6 +428,7 @@ mod engine {
         let pending = match instantiate(warm_up_runs).await {
             Ok(engine) => {
                 ENGINE.with(|e| *e.borrow_mut() = Stage::Loaded(engine.clone()));
+                rank_waiting(&engine);
                 Ok(engine)
             }
             Err(err) => Err(give_up("did not load", &err)),

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 
 use wasm_bindgen::JsValue;
 
+mod checks;
 mod course;
 mod exercise;
 mod files;

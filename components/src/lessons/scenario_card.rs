@@ -63,7 +63,7 @@ pub fn ScenarioCard(
     mode: Option<Mode>,
     /// Lesson line of the source's first line (`data-lesson-line`, for an author).
     line: usize,
-    /// Position among the lesson's scenarios, to stagger the sessions and the checker runs.
+    /// Position among the lesson's scenarios, to stagger the sessions and the checks' parses.
     order: usize,
 ) -> impl IntoView {
     let checked = RwSignal::new(None::<Checked>);
@@ -72,11 +72,9 @@ pub fn ScenarioCard(
     // has a title (`tests/lessons.rs`), and a preview's untitled one is named by its place.
     let name = fencelab::syntax::title(&source).unwrap_or_else(|| format!("Scenario {order}"));
     let label = name.clone();
+    // Its parse too waits for the lesson's first paint; the check is the worker's.
     let to_check = source.clone();
-    later(20 + 10 * order as u64, move || {
-        // The card may be gone by now (the learner navigated away).
-        let _ = checked.try_set(Some(check_source(&to_check, mode)));
-    });
+    later(20 + 10 * order as u64, move || super::checks::check_in_worker(to_check, mode, checked));
     let app = use_app_state();
     let to_open = source.clone();
     let session_source = source.clone();

@@ -14,11 +14,12 @@ install:
 
 # The release wasm is built with the standard library rebuilt for it, a panic as a bare
 # trap (no message, no formatting code): 24 KB gzipped less in the first load, and `Debug`
-# formatting that prints nothing: 3.4 KB less (docs/loading.md; tests/wasm_text.rs keeps
-# `{:?}` out of the texts the browser shows). All are unstable cargo and rustc features,
-# which RUSTC_BOOTSTRAP enables on this stable toolchain; debug builds and native builds
-# keep panic messages and `Debug`. Cargo appends the wasm target's flags given here to
-# .cargo/config.toml's.
+# formatting that prints nothing: 3.4 KB less
+# (benches/results/2026-11-25-loading-rounds.md, eighth and eleventh rounds;
+# tests/wasm_text.rs keeps `{:?}` out of the texts the browser shows). All are unstable
+# cargo and rustc features, which RUSTC_BOOTSTRAP enables on this stable toolchain; debug
+# builds and native builds keep panic messages and `Debug`. Cargo appends the wasm target's
+# flags given here to .cargo/config.toml's.
 RELEASE_WASM := RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort \
 	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zfmt-debug=none"
 

@@ -27,7 +27,8 @@ export async function skipReason() {
 }
 
 // FENCELAB_EXTRA_ARGS: more browser switches for an experiment, space-separated
-// (e.g. `--js-flags=--no-wasm-lazy-compilation`, docs/loading.md).
+// (e.g. `--js-flags=--no-wasm-lazy-compilation`,
+// benches/results/2026-11-25-loading-rounds.md, "Chunk packs").
 const CHROMIUM_ARGS = [
     ...(process.env.FENCELAB_EXTRA_ARGS ? process.env.FENCELAB_EXTRA_ARGS.split(" ") : []),
     "--headless",
@@ -40,8 +41,8 @@ const CHROMIUM_ARGS = [
     // Chromium 156 loads its omnibox popup (a WebUI page of its own renderer) for every
     // new window, which each isolated page's context is: about 0.5 s of main-thread and
     // 0.25 s of worker CPU in the first 800 ms, on a core the page under test needed
-    // (docs/loading.md, twenty-third session). A visitor's page opens in a window
-    // whose omnibox is long loaded.
+    // (benches/results/2026-11-25-loading-rounds.md, twenty-third session).
+    // A visitor's page opens in a window whose omnibox is long loaded.
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ];
 const VIEWPORT = { width: 1280, height: 900 };

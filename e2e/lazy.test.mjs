@@ -218,7 +218,8 @@ describe("lazy panels", { skip: skip ?? false }, () => {
     // Leaving the explorer clears the fix search's step marks (the fix panel's cleanup),
     // which wakes the lanes' program lists. Inside Leptos's <Suspense> the lanes outlived
     // their page by a turn of the task queue, ran, and panicked on their disposed signals
-    // ("already been disposed", docs/loading.md, "Seventh round").
+    // ("already been disposed",
+    // benches/results/2026-11-25-loading-rounds.md, "Seventh round").
     test("leaving the explorer once its lanes and fix panel are up, and coming back, breaks nothing", async () => {
         const { page, problems } = await openExplorer(browser);
         await page.locator('[data-region="lanes"]').waitFor();

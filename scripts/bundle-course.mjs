@@ -1,8 +1,9 @@
 // Trunk's post_build hook (Trunk.toml) that puts the course in one file: every `.md` of
 // the staged `lessons/` (the index and the lessons) in `lessons/course.txt`, which a
 // lessons page fetches instead of the index and then each lesson it lists, two rounds of
-// requests of which the second is fifteen files (docs/loading.md). The `.md` files stay
-// next to it: a page that finds no bundle fetches them as before.
+// requests of which the second is one per lesson
+// (benches/results/2026-11-25-loading-rounds.md, "A lessons page that opens first").
+// The `.md` files stay next to it: a page that finds no bundle fetches them as before.
 // Usage: node scripts/bundle-course.mjs DIR (default: $TRUNK_STAGING_DIR)
 //
 // The format (components/src/lessons/course.rs `unbundle`): a first line

@@ -1,5 +1,6 @@
 // Packs the lazy panels' wasm modules that load together into one file each, and points
-// the chunk loader (__wasm_split.js) at the packs (docs/loading.md, "Chunk packs").
+// the chunk loader (__wasm_split.js) at the packs (docs/loading.md, "What comes later";
+// why and what they saved: benches/results/2026-11-25-loading-rounds.md, "Chunk packs").
 // Run by scripts/split-app-wasm.sh on trunk's staging directory.
 // Usage: node scripts/pack-chunks.mjs DIR
 //

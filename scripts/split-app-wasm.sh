@@ -12,7 +12,7 @@
 #                    tells trunk to skip it: trunk's pass would run on the wasm replaced here)
 #   pack-chunks.mjs  modules that load together (the explorer's waves, the lessons, the
 #                    worker's checker) in one file each, and the loader pointed at them
-#                    (docs/loading.md, "Chunk packs")
+#                    (docs/loading.md, "What comes later")
 set -euo pipefail
 cd "${TRUNK_SOURCE_DIR:-$(dirname "$0")/..}"
 out=${TRUNK_STAGING_DIR:?run by trunk (Trunk.toml hooks), which sets TRUNK_STAGING_DIR}

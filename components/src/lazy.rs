@@ -37,8 +37,8 @@ impl From<leptos::wasm_split::SplitLoaderError> for ChunkLoadFailed {
 /// disposed owner had held: leaving the explorer clears the fix search's step marks (its
 /// cleanup writes `InstrNotes`), which woke the lanes' program lists ahead of the
 /// Suspense's task, and they panicked reading their disposed `programs` signal
-/// (docs/loading.md, "Seventh round"). Here the panel is the value of a reactive closure,
-/// so it goes with its page like any other view.
+/// (benches/results/2026-11-25-loading-rounds.md, "Seventh round"). Here the panel is the
+/// value of a reactive closure, so it goes with its page like any other view.
 pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView, ChunkLoadFailed>> + 'static) -> impl IntoView {
     let mut panel = Box::pin(panel);
     let (gate, first) = first_poll(&mut panel);
@@ -52,7 +52,8 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
             let result = rest(gate, panel).await;
             // Rendered in a task of its own: one pack brings several panels' chunks at
             // once, and their renders in the task that instantiated it were one task of
-            // 25 ms of CPU (docs/loading.md). Gone by then if the learner left.
+            // 25 ms of CPU (benches/results/2026-11-25-loading-rounds.md).
+            // Gone by then if the learner left.
             set_timeout(move || drop(arrived.try_set(Some(result))), std::time::Duration::ZERO);
         });
     }
@@ -141,7 +142,7 @@ mod gate {
     /// - the explorer's first verdict (`crate::explore`): the panels it renders (the fix
     ///   panel, the outcome table's observations) start their chunks' fetches after the
     ///   frame that shows it, not in the task that renders it, which the fetches' own
-    ///   work made long (docs/loading.md).
+    ///   work made long (benches/results/2026-11-25-loading-rounds.md).
     ///
     /// Provided at the root; without one, nothing waits.
     #[derive(Clone, Copy)]

@@ -71,8 +71,9 @@ pub fn start() {
 /// The whole app: header plus the page the URL hash names.
 #[component]
 pub fn App() -> impl IntoView {
-    // Parses the starter scenario, the largest piece of work in the load: the page itself
-    // renders in the next task, so that the two are not one long task (docs/loading.md).
+    // The app's state (the starter's load decoded from the build, a parse of any other
+    // text): the page itself renders in the next task, so that the two are not one long
+    // task (docs/loading.md).
     perf::measured("fencelab:state", state::provide_app_state);
     let rendered = RwSignal::new(false);
     set_timeout(move || rendered.set(true), std::time::Duration::ZERO);

@@ -246,7 +246,8 @@ fn post(scope: &DedicatedWorkerGlobalScope, reply: &[u8]) {
 /// explorer takes its first text's load and verdict from the build and parses nothing as
 /// it loads (`crate::starter`), so its worker does it once the page has loaded, before a
 /// first edit would have the page compile the parser: earlier, it only competed with the
-/// page's load for this machine's two cores (docs/loading.md).
+/// page's load for this machine's two cores
+/// (benches/results/2026-11-25-loading-rounds.md).
 fn warm_up() {
     let _ = Analysis::of(STARTER_SCENARIO);
 }

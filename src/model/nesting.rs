@@ -7,7 +7,7 @@
 //! overflow the stack (1 MiB on wasm32). So those fields deserialize through [`nested`],
 //! which counts the levels; counting only there, rather than wrapping the whole
 //! deserializer, keeps one copy of every model type's deserializer in the wasm
-//! (docs/loading.md, "Tenth round").
+//! (benches/results/2026-11-25-loading-rounds.md, "Tenth round").
 
 use std::cell::Cell;
 

@@ -1,5 +1,7 @@
 //! The progress file's JSON, read and written by hand: a file this small does not need
-//! serde_json's code in the wasm (about 10 KiB gzipped, see docs/loading.md).
+//! serde_json's code in the wasm (out of it, with the observations' reading, the first load
+//! was 14.4 KiB gzipped smaller: benches/results/2026-11-25-loading-rounds.md,
+//! "Where it stands (third round)").
 
 /// A parsed JSON value. Numbers keep their text; the reader converts what it needs.
 #[derive(Clone, Debug, PartialEq)]

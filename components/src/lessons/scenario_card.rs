@@ -108,7 +108,8 @@ pub fn ScenarioCard(
             // alone. Only the card's own panels see its state (a Provider, so siblings keep
             // theirs). Built after the page has painted, one card after another: with every
             // card's and exercise's parse, session and lanes in the lesson's first render, a
-            // first visit's lesson came in one task of 85-120 ms of work (docs/loading.md).
+            // first visit's lesson came in one task of 85-120 ms of work
+            // (benches/results/2026-11-25-loading-rounds.md).
             // The state (its parse and session) and the lanes take a task each.
             <AfterPaint delay_ms=10 * order as u64>
                 {

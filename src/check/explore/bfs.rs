@@ -336,7 +336,9 @@ pub fn explore(
                 let first = enabled.iter().map(|(a, _)| reduction.component_of(&m, *a)).min().unwrap_or(0);
                 let component = |a: u32| reduction.component_of(&m, a) == first;
                 let agents: Vec<u32> = enabled.iter().map(|(a, _)| *a).collect();
-                match stubborn.as_ref().and_then(|s| s.ample(&m, &agents)) {
+                // Sets start in the component the component rule runs: the reduction never
+                // starts one that rule leaves for later (it may end in UB or an unmodelled step).
+                match stubborn.as_ref().and_then(|s| s.ample(&m, &agents, |a| component(a))) {
                     Some(in_set) => {
                         let chosen = |a: u32| in_set.get(a as usize).copied().unwrap_or(false);
                         ample.extend(enabled.iter().copied().filter(|(a, _)| chosen(*a)));

@@ -161,18 +161,14 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
     report
 }
 
-/// Whether ample sets narrow to closed agent groups (`por::Stubborn`): only in the tests
-/// that compare the searches with and without it. Off in every other run: on the verdict
-/// digest's random scenarios (undefined behaviour in several threads) it reached an
-/// unmodelled instruction the full search never reaches and lost deadlock and race
-/// findings beside undefined behaviour, not yet explained
-/// (`benches/results/2026-12-06-import-scale.md`).
+/// Whether ample sets narrow to closed agent groups (`por::Stubborn`): always, but in
+/// the tests that compare the searches with and without it.
 fn stubborn_on() -> bool {
     #[cfg(test)]
-    if tests::STUBBORN_ON.get() {
-        return true;
+    if tests::UNREDUCED.get() {
+        return false;
     }
-    false
+    true
 }
 
 /// The instructions at a failed edge's steps, found by replaying the witness that reaches it.
@@ -369,8 +365,8 @@ mod tests {
     use crate::check::{check_one_mode, Mode, Options, Report};
 
     thread_local! {
-        /// Explore with `por::Stubborn`, for the comparison below.
-        pub(super) static STUBBORN_ON: Cell<bool> = const { Cell::new(false) };
+        /// Explore without `por::Stubborn`, for the comparison below.
+        pub(super) static UNREDUCED: Cell<bool> = const { Cell::new(false) };
     }
 
     /// Runs without the reduction above this many states are skipped (slow in debug).
@@ -411,13 +407,13 @@ mod tests {
         let mut counts = Vec::new();
         for (name, scenario) in programs {
             for mode in [Mode::Pragmatic, Mode::Strict] {
+                UNREDUCED.set(true);
                 let full = check_one_mode(scenario, &Options { mode, max_states: FULL_STATES, ..Options::default() });
+                UNREDUCED.set(false);
                 if !full.stats.complete {
                     continue;
                 }
-                STUBBORN_ON.set(true);
                 let reduced = check_one_mode(scenario, &Options { mode, ..Options::default() });
-                STUBBORN_ON.set(false);
                 if decided(&reduced) != decided(&full) {
                     differ.push(format!("{name} ({}):\n  full:    {}\n  reduced: {}", mode.name(), decided(&full), decided(&reduced)));
                 }
@@ -452,5 +448,24 @@ mod tests {
         let (differ, _) = compare(&programs);
         super::por::tests::ALL_COMMUTE.set(false);
         assert!(differ.len() >= 5, "a wrong rule changed only {differ:?}");
+    }
+
+    /// A step followed only by labels ends its thread (the same step skips them): it is
+    /// no private step when a peer names the thread's CTA, in either search, so the
+    /// order where the peer's store comes first, and its deadlock, are explored.
+    #[test]
+    fn a_step_before_trailing_labels_ends_the_thread_in_both_searches() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/checker/peer_store_then_stuck_past_owner_exit_label.fence");
+        let scenario = crate::load(&std::fs::read_to_string(path).unwrap_or_default()).scenario;
+        for unreduced in [true, false] {
+            UNREDUCED.set(unreduced);
+            let report = check_one_mode(&scenario, &Options::default());
+            UNREDUCED.set(false);
+            let kinds: Vec<_> = report.findings.iter().map(|f| f.kind).collect();
+            assert!(
+                kinds.contains(&crate::check::FindingKind::Undefined) && kinds.contains(&crate::check::FindingKind::Deadlock),
+                "unreduced {unreduced}: {kinds:?}"
+            );
+        }
     }
 }

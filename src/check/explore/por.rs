@@ -205,7 +205,7 @@ impl Reduction {
         let Some(a) = m.agents.get(agent as usize) else { return false };
         let AgentKind::Thread(t) = a.kind else { return false };
         let Some(thread) = layout.threads.get(t) else { return false };
-        let ends_visibly = a.pc + 1 >= thread.program.len() && self.peer_touched.contains(&thread.place.cta);
+        let ends_visibly = thread.step_may_end(a.pc) && self.peer_touched.contains(&thread.place.cta);
         !ends_visibly && current_step_facts(layout, m, agent).is_some_and(|facts| facts.local)
     }
 
@@ -353,7 +353,7 @@ impl Stubborn {
                 for (r, touch) in rs {
                     set.add(*r, *touch);
                 }
-                let ends_thread = pc + 1 >= len || matches!(instr.unwrapped(), Instr::Exit) || target(instr).is_some_and(|to| to >= len);
+                let ends_thread = t.step_may_end(pc);
                 let mut issued = set.clone();
                 issued.add(*own_asyncs, Touch::Read);
                 ops.push(issued);
@@ -474,8 +474,10 @@ impl Stubborn {
 
     /// The agents of the smallest closed set of groups that has an enabled agent and whose
     /// enabled agents are off loops, or `None` when no set is smaller than every group.
-    /// `enabled` lists the enabled agents.
-    pub fn ample(&self, m: &Machine, enabled: &[u32]) -> Option<Vec<bool>> {
+    /// `enabled` lists the enabled agents. Only groups whose agents are `in_scope` (the
+    /// component the component rule runs, which shares nothing with the others) start or
+    /// join a set.
+    pub fn ample(&self, m: &Machine, enabled: &[u32], in_scope: impl Fn(u32) -> bool) -> Option<Vec<bool>> {
         let live: Vec<usize> = (0..m.agents.len()).filter(|&a| m.agents.get(a).is_some_and(|x| x.status != Status::Done)).collect();
         let owners: Vec<Option<usize>> = (0..m.agents.len()).map(|a| self.group(m, a)).collect();
         let owner_of = |a: usize| owners.get(a).copied().flatten();
@@ -519,10 +521,16 @@ impl Stubborn {
                 *slot = true;
             }
         }
+        let mut scoped = vec![false; groups];
+        for &a in live.iter().filter(|&&a| in_scope(a as u32)) {
+            if let Some(slot) = owner_of(a).and_then(|g| scoped.get_mut(g)) {
+                *slot = true;
+            }
+        }
         let at = |v: &[bool], g: usize| v.get(g).copied().unwrap_or(false);
         let mut best: Option<Vec<bool>> = None;
-        let mut best_size = live_group.iter().filter(|l| **l).count();
-        for start in (0..groups).filter(|g| at(&enabled_group, *g)) {
+        let mut best_size = (0..groups).filter(|g| at(&live_group, *g) && at(&scoped, *g)).count();
+        for start in (0..groups).filter(|g| at(&enabled_group, *g) && at(&scoped, *g)) {
             let mut member = vec![false; groups];
             if let Some(slot) = member.get_mut(start) {
                 *slot = true;
@@ -557,7 +565,7 @@ impl Stubborn {
                     }
                 }
                 let joining: Vec<usize> = (0..groups)
-                    .filter(|&k| at(&live_group, k) && !at(&member, k) && !at(&dormant, k))
+                    .filter(|&k| at(&live_group, k) && at(&scoped, k) && !at(&member, k) && !at(&dormant, k))
                     .filter(|&k| ahead.get(k).is_none_or(|f| set_next.conflicts(f)))
                     .collect();
                 if joining.is_empty() || size >= best_size {

@@ -47,7 +47,7 @@ test-native:
 	# The fix search over every bug/twin pair, the 3x3 pipelines and the check that
 	# forgetting writes changes no report take minutes in a debug build (ignored there).
 	cargo test --release --test fix_twins --test big_pipelines
-	cargo test --release --lib explore::collapse
+	cargo test --release --lib explore::
 
 # Runs once lessons exist and the CLI knows `lessons check`.
 test-lessons:

@@ -71,6 +71,8 @@ pub struct Caps {
     pub bytes: u64,
     /// Forget writes nobody can observe any more (`collapse.rs`), where the scenario allows.
     pub collapse: bool,
+    /// Narrow each state's ample set to a closed set of agent groups (`por::Stubborn`).
+    pub stubborn: bool,
 }
 
 /// What remembering one state costs besides the machine: its node, where its successors
@@ -252,6 +254,7 @@ pub fn explore(
     on_progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Explored, String> {
     let reduction = por::Reduction::new(layout);
+    let stubborn = caps.stubborn.then(|| por::Stubborn::new(layout));
     let collapse = if caps.collapse { Collapse::new(layout) } else { None };
     let mut out = Explored {
         states: 1,
@@ -278,6 +281,7 @@ pub fn explore(
     let mut enabled: Vec<(u32, usize)> = Vec::new();
     let mut blocked: Vec<(u32, String)> = Vec::new();
     let mut ample: Vec<(u32, usize)> = Vec::new();
+    let mut widen: Vec<(u32, usize)> = Vec::new();
     'bfs: while let Some((id, m)) = queue.pop(layout, mode, collapse.as_ref(), &mut bytes)? {
         succs.begin(id);
         if m.undefined {
@@ -325,21 +329,39 @@ pub fn explore(
             continue;
         }
         ample.clear();
+        widen.clear();
         match local {
             Some(one) => ample.push(one),
             None => {
                 let first = enabled.iter().map(|(a, _)| reduction.component_of(&m, *a)).min().unwrap_or(0);
-                ample.extend(enabled.iter().copied().filter(|(a, _)| reduction.component_of(&m, *a) == first));
+                let component = |a: u32| reduction.component_of(&m, a) == first;
+                let agents: Vec<u32> = enabled.iter().map(|(a, _)| *a).collect();
+                // Sets start in the component the component rule runs: the reduction never
+                // starts one that rule leaves for later (it may end in UB or an unmodelled step).
+                match stubborn.as_ref().and_then(|s| s.ample(&m, &agents, |a| component(a))) {
+                    Some(in_set) => {
+                        let chosen = |a: u32| in_set.get(a as usize).copied().unwrap_or(false);
+                        ample.extend(enabled.iter().copied().filter(|(a, _)| chosen(*a)));
+                        widen.extend(enabled.iter().copied().filter(|(a, _)| !chosen(*a) && component(*a)));
+                    }
+                    None => ample.extend(enabled.iter().copied().filter(|(a, _)| component(*a))),
+                }
             }
         }
+        // Undefined behaviour ends an execution, so a step of the narrowed set that has it
+        // would hide what the steps left out could still do first: the component's other
+        // steps are then taken too. Until then the expanded state stays for them.
+        let mut narrowed = !widen.is_empty();
         let depth = nodes.get(id as usize).map_or(0, |n| n.depth);
         // The last successor takes `m` itself rather than a copy: `m` is dropped after its
         // expansion anyway, and a part only it holds is then changed in place, not copied.
         // Unless its successors are deferred (`Waiting`): then they hold it.
         let defer = defers(queue.len() as u64, u64::from(id) + 1, out.states, caps.states);
-        let mut successors_left: usize = ample.iter().map(|(_, choices)| choices).sum();
+        let mut successors_left: usize = ample.iter().map(|(_, choices)| choices).sum::<usize>() + usize::from(narrowed);
         let mut source = if defer { Source::Kept(Rc::new(m)) } else { Source::Owned(Some(m)) };
-        for &(agent, choices) in &ample {
+        let mut k = 0;
+        while let Some(&(agent, choices)) = ample.get(k) {
+            k += 1;
             for choice in 0..choices as u32 {
                 let step = Step { agent, choice };
                 successors_left -= 1;
@@ -347,6 +369,11 @@ pub fn explore(
                 let result = perform(layout, mode, &mut next, step, false)?;
                 if let Some(c) = &collapse {
                     c.apply(layout, &mut next);
+                }
+                if narrowed && next.undefined {
+                    narrowed = false;
+                    successors_left += widen.iter().map(|(_, choices)| choices).sum::<usize>() - 1;
+                    ample.append(&mut widen);
                 }
                 out.transitions += 1;
                 for f in result.findings {

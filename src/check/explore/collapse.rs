@@ -250,7 +250,7 @@ fn successors(instr: &Instr, pc: usize, labels: &std::collections::HashMap<Strin
 mod fence_files;
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::cell::Cell;
     use std::path::Path;
 
@@ -268,7 +268,7 @@ mod tests {
     const FULL_STATES: u64 = 20_000;
 
     /// Every repository scenario and lesson program, named.
-    fn programs() -> Vec<(String, Scenario)> {
+    pub(in crate::check::explore) fn programs() -> Vec<(String, Scenario)> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
         super::fence_files::fence_files(&root.join("tests/scenarios"), &mut files);

@@ -66,7 +66,7 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
         stats: Stats::default(),
     };
     let explored = started.as_ref().map_err(String::clone).and_then(|(layout, m0)| {
-        let ex = bfs::explore(layout, options.mode, m0.clone(), bfs::Caps { states: options.max_states, bytes: options.max_bytes, collapse: options.collapse }, on_progress)?;
+        let ex = bfs::explore(layout, options.mode, m0.clone(), bfs::Caps { states: options.max_states, bytes: options.max_bytes, collapse: options.collapse, stubborn: stubborn_on() }, on_progress)?;
         Ok((layout, ex))
     });
     let (layout, ex) = match explored {
@@ -159,6 +159,16 @@ fn check_mode(scenario: &Scenario, options: &Options, started: &Started, on_prog
     outcomes(scenario, layout, &ex, &mut report);
     report.expectations = expectations(scenario, &report);
     report
+}
+
+/// Whether ample sets narrow to closed agent groups (`por::Stubborn`): always, but in
+/// the tests that compare the searches with and without it.
+fn stubborn_on() -> bool {
+    #[cfg(test)]
+    if tests::UNREDUCED.get() {
+        return false;
+    }
+    true
 }
 
 /// The instructions at a failed edge's steps, found by replaying the witness that reaches it.
@@ -346,4 +356,116 @@ fn expectations(scenario: &Scenario, report: &Report) -> Vec<ExpectationResult> 
         out.push(ExpectationResult { declared: condition_text(c), ok, actual });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use crate::check::{check_one_mode, Mode, Options, Report};
+
+    thread_local! {
+        /// Explore without `por::Stubborn`, for the comparison below.
+        pub(super) static UNREDUCED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// Runs without the reduction above this many states are skipped (slow in debug).
+    const FULL_STATES: u64 = 20_000;
+
+    /// What a report decides: its verdict, its findings (kind, reason and accesses: the
+    /// witness, and so the agent numbers a message quotes and which end of a race comes
+    /// first, may differ), the outcomes
+    /// reached (not their path counts), its conditions and expectations.
+    fn decided(r: &Report) -> String {
+        let mut findings: Vec<String> = r
+            .findings
+            .iter()
+            .map(|f| {
+                // Which end of a race a schedule reaches first is the witness's choice.
+                let mut accesses: Vec<String> = f.accesses.iter().map(|a| format!("{}:{}:{}:{}", a.thread, a.instr, a.location, a.is_write)).collect();
+                accesses.sort();
+                let blocked: Vec<String> = f.blocked.iter().map(|b| format!("{}:{}", b.thread, b.instr)).collect();
+                format!("{:?} {:?} {accesses:?} {blocked:?}", f.kind, f.reason)
+            })
+            .collect();
+        findings.sort();
+        let mut outcomes: Vec<String> = r.outcomes.iter().map(|o| format!("{:?}", o.values)).collect();
+        outcomes.sort();
+        let conditions: Vec<bool> = r.conditions.iter().map(|c| c.holds).collect();
+        let expectations: Vec<bool> = r.expectations.iter().map(|e| e.ok).collect();
+        format!("{:?} {findings:?} {outcomes:?} {conditions:?} {expectations:?} {:?}", r.verdict, r.hangs)
+    }
+
+    /// The reduction keeps every decision: each repository scenario and lesson program
+    /// whose unreduced search finishes gets the same verdict, findings, outcomes,
+    /// conditions and expectations with it, in both modes; and it explores fewer states
+    /// where groups of agents run apart.
+    /// Per program and mode whose unreduced search finishes: the name where the reduced
+    /// search decides otherwise, and the state counts of both searches.
+    fn compare(programs: &[(String, crate::model::Scenario)]) -> (Vec<String>, Vec<(u64, u64)>) {
+        let mut differ = Vec::new();
+        let mut counts = Vec::new();
+        for (name, scenario) in programs {
+            for mode in [Mode::Pragmatic, Mode::Strict] {
+                UNREDUCED.set(true);
+                let full = check_one_mode(scenario, &Options { mode, max_states: FULL_STATES, ..Options::default() });
+                UNREDUCED.set(false);
+                if !full.stats.complete {
+                    continue;
+                }
+                let reduced = check_one_mode(scenario, &Options { mode, ..Options::default() });
+                if decided(&reduced) != decided(&full) {
+                    differ.push(format!("{name} ({}):\n  full:    {}\n  reduced: {}", mode.name(), decided(&full), decided(&reduced)));
+                }
+                counts.push((full.stats.states, reduced.stats.states));
+            }
+        }
+        (differ, counts)
+    }
+
+    /// The reduction keeps every decision: each repository scenario and lesson program
+    /// whose unreduced search finishes gets the same verdict, findings, outcomes,
+    /// conditions and expectations with it, in both modes; it never reaches a state the
+    /// full search does not, and it explores fewer where groups of agents run apart.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "run in release by make test-native")]
+    fn stubborn_sets_change_no_decision_and_cut_states() {
+        let (differ, counts) = compare(&super::collapse::tests::programs());
+        assert!(differ.is_empty(), "decisions changed by the reduction:\n{}", differ.join("\n"));
+        assert!(counts.len() > 400, "only {} runs compared", counts.len());
+        assert!(counts.iter().all(|(full, reduced)| reduced <= full), "more states with the reduction");
+        let fewer = counts.iter().filter(|(full, reduced)| reduced < full).count();
+        assert!(fewer > 50, "the reduction cut states in only {fewer} of {} runs", counts.len());
+    }
+
+    /// The comparison above catches a wrong rule: letting every step commute loses races,
+    /// stale-read outcomes and deadlocks.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "run in release by make test-native")]
+    fn stubborn_sets_that_let_dependent_steps_commute_are_caught() {
+        let programs: Vec<_> = super::collapse::tests::programs().into_iter().filter(|(name, _)| name.contains("tests/scenarios/checker/")).collect();
+        super::por::tests::ALL_COMMUTE.set(true);
+        let (differ, _) = compare(&programs);
+        super::por::tests::ALL_COMMUTE.set(false);
+        assert!(differ.len() >= 5, "a wrong rule changed only {differ:?}");
+    }
+
+    /// A step followed only by labels ends its thread (the same step skips them): it is
+    /// no private step when a peer names the thread's CTA, in either search, so the
+    /// order where the peer's store comes first, and its deadlock, are explored.
+    #[test]
+    fn a_step_before_trailing_labels_ends_the_thread_in_both_searches() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios/checker/peer_store_then_stuck_past_owner_exit_label.fence");
+        let scenario = crate::load(&std::fs::read_to_string(path).unwrap_or_default()).scenario;
+        for unreduced in [true, false] {
+            UNREDUCED.set(unreduced);
+            let report = check_one_mode(&scenario, &Options::default());
+            UNREDUCED.set(false);
+            let kinds: Vec<_> = report.findings.iter().map(|f| f.kind).collect();
+            assert!(
+                kinds.contains(&crate::check::FindingKind::Undefined) && kinds.contains(&crate::check::FindingKind::Deadlock),
+                "unreduced {unreduced}: {kinds:?}"
+            );
+        }
+    }
 }

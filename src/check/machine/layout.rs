@@ -146,6 +146,19 @@ pub struct ThreadInfo {
     pub labels: HashMap<String, usize>,
 }
 
+impl ThreadInfo {
+    /// Whether the step at `pc` may end the thread: it exits, or the pc it moves to may
+    /// lie past the end once the labels there are skipped (the same step skips them).
+    pub fn step_may_end(&self, pc: usize) -> bool {
+        let runs_off = |from: usize| self.program.iter().skip(from).all(|i| matches!(i, Instr::Label(_)));
+        match self.program.get(pc).map(Instr::unwrapped) {
+            None | Some(Instr::Exit) => true,
+            Some(Instr::Branch { target, .. }) => runs_off(pc + 1) || self.labels.get(target).is_none_or(|&to| runs_off(to)),
+            Some(_) => runs_off(pc + 1),
+        }
+    }
+}
+
 /// Everything about a scenario that does not change while it runs.
 #[derive(Clone, Debug)]
 pub struct Layout {

@@ -569,3 +569,22 @@ fn cutlass_sm100_2sm_umma_keeps_apart_only_the_lanes_that_signal_after_the_other
     let mmas = t.lines().filter(|l| l.trim_start().starts_with("tcgen05.mma.cta_group::2")).count();
     assert_eq!(mmas, 2, "one tile's run of MMAs on each pair leader's MMA lane");
 }
+
+#[test]
+fn a_load_of_global_memory_nothing_writes_is_dropped_and_counted() {
+    // Every lane loads a word the launch gave (CUTLASS's warps each load a `Params` field).
+    let with_load = ELECTED_COPY
+        .replace(".entry k(.param .u64 src)", ".entry k(.param .u64 src, .param .u64 cfg)")
+        .replace(" bar.sync 0;\n", " bar.sync 0;\n ld.param.u64 %rd2, [cfg];\n ld.global.u32 %r7, [%rd2];\n");
+    let load = line_of(&with_load, "ld.global.u32");
+    let imported = import(&with_load, &opts(2)).expect("imports");
+    assert!(!imported.text.contains("ld.global"), "{}", imported.text);
+    assert!(imported.text.contains(&format!("# dropped: ptx {load}: 1 plain loads of global memory no instruction writes")), "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?}", report.mode);
+    }
+    // Once a lane writes that memory, the loads can race with it and stay.
+    let written = with_load.replace(" ld.global.u32 %r7, [%rd2];\n", " ld.global.u32 %r7, [%rd2];\n @%p1 bra NOWRITE;\n st.global.u32 [%rd2], 1;\nNOWRITE:\n");
+    let imported = import(&written, &opts(2)).expect("imports");
+    assert!(imported.text.contains("ld.global") && !imported.text.contains("plain loads of global memory"), "{}", imported.text);
+}

@@ -403,3 +403,50 @@ pub fn fold_barrier_only(threads: &mut Vec<Thread>) -> Vec<String> {
     }
     notes
 }
+
+/// A plain (weak) global load, the only kind of step `drop_unwritten_loads` may drop.
+fn plain_global_load(op: &Op) -> bool {
+    op.class == Class::Data
+        && op.text.starts_with("ld.global")
+        && ![".acquire", ".relaxed", ".volatile", ".mmio"].iter().any(|q| op.text.contains(q))
+        && op.objs.iter().all(|o| matches!(o, Obj::Mem { span, .. } if !matches!(span.region, super::exec::Region::Shared { .. } | super::exec::Region::Tmem { .. })))
+}
+
+/// Whether `text` names register `reg` (a whole word).
+fn names_register(text: &str, reg: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == reg)
+}
+
+/// Drops each plain global load of memory no instruction of the launch writes (what the
+/// launch gave: CUTLASS's every warp loads a field of its `Params` struct) whose register
+/// nothing after it reads. With no write, it races with nothing, reads the initial value
+/// in every execution and, being weak, orders nothing. Returns the PTX lines dropped and
+/// how many loads.
+pub fn drop_unwritten_loads(threads: &mut [Thread]) -> (Vec<usize>, usize) {
+    let touched: BTreeSet<super::exec::Region> = threads
+        .iter()
+        .flat_map(|t| &t.steps)
+        .filter(|s| !plain_global_load(&s.op))
+        .flat_map(|s| s.op.objs.iter().filter_map(|o| if let Obj::Mem { span, .. } = o { Some(span.region) } else { None }))
+        .collect();
+    let mut lines = BTreeSet::new();
+    let mut dropped = 0usize;
+    for t in threads.iter_mut() {
+        let mut i = 0;
+        while i < t.steps.len() {
+            let op = &t.steps[i].op;
+            let unwritten = plain_global_load(op)
+                && op.objs.iter().all(|o| matches!(o, Obj::Mem { span, .. } if !touched.contains(&span.region)));
+            let reg = op.text.split_whitespace().nth(1).map(|r| r.trim_end_matches(','));
+            let unread = reg.is_some_and(|r| !t.steps[i + 1..].iter().any(|s| names_register(&s.op.text, r)));
+            if unwritten && unread {
+                lines.insert(t.steps[i].line);
+                dropped += 1;
+                t.steps.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    (lines.into_iter().collect(), dropped)
+}

@@ -1,9 +1,11 @@
 //! Lanes to scenario threads. The lanes of a warp (of a warpgroup, when it issues wgmma)
-//! become one thread when that hides no ordering: every instruction only some lanes run
-//! is separated from the other lanes' data accesses by a barrier all of them pass
-//! (`bar.warp.sync`, `bar.sync`, a cluster barrier). Otherwise each set of lanes that
-//! runs the same instructions becomes a thread of its own, and `bar.warp.sync` becomes
-//! a named barrier among them.
+//! become one thread when that hides no ordering: no instruction only some lanes run sits,
+//! without a barrier all of them pass (`bar.warp.sync`, `bar.sync`, a cluster barrier)
+//! between, on the side of another lanes' instruction where program order would order
+//! them (`ordering_matters`: a release after their accesses, a wait before anything, a
+//! copy after their accesses of its bytes). Otherwise each set of lanes that runs the same
+//! instructions becomes a thread of its own, and `bar.warp.sync` becomes a named barrier
+//! among them.
 
 use std::collections::{BTreeSet, HashMap};
 

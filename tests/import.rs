@@ -442,3 +442,149 @@ fn each_lanes_cp_async_mbarrier_arrive_counts() {
         assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
     }
 }
+
+/// One warp of 32 lanes: lane 0 initialises `bar`, arrives on it expecting 128 bytes and
+/// copies `buf` from global memory; every lane waits and reads its word of `buf`.
+const ELECTED_COPY: &str = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k(.param .u64 src)\n.maxntid 32\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<3>;\n.shared .align 8 .b8 bar[8];\n.shared .align 16 .b8 buf[128];\n.shared .align 16 .b8 other[128];\n mov.u32 %r1, %tid.x;\n shl.b32 %r4, %r1, 2;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 1;\nSKIP:\n bar.sync 0;\n @%p1 bra NOCOPY;\n mbarrier.arrive.expect_tx.shared.b64 _, [bar], 128;\n ld.param.u64 %rd1, [src];\n cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [buf], [%rd1], 128, [bar];\nNOCOPY:\nW:\n mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n @!%p2 bra W;\n mov.u32 %r5, buf;\n add.s32 %r5, %r5, %r4;\n ld.shared.u32 %r3, [%r5];\n ret;\n}\n";
+
+fn thread_names(imported: &Imported) -> Vec<&str> {
+    imported.scenario.threads.iter().map(|t| t.name.as_str()).collect()
+}
+
+#[test]
+fn an_elected_lanes_arrive_and_copy_before_the_warps_wait_leave_one_thread() {
+    // What follows a release or a copy's issue gains no ordering from them, so the other
+    // lanes' reads after the wait need no barrier to share lane 0's thread.
+    let imported = import(ELECTED_COPY, &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0"], "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn a_wait_only_the_elected_lane_makes_splits_the_warp_and_the_others_reads_race() {
+    // The other lanes skip the wait: one thread would order their reads after the copy.
+    let skip_wait = ELECTED_COPY.replace("NOCOPY:\nW:\n mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n @!%p2 bra W;\n", "W:\n mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n @!%p2 bra W;\nNOCOPY:\n");
+    let imported = import(&skip_wait, &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0_l0", "w0_l1_31"], "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Race, "{:?}", report.mode);
+        assert!(report.findings.iter().any(|f| f.accesses.iter().any(|a| a.thread == "w0_l1_31")), "{:?}", report.findings.first().map(|f| &f.message));
+    }
+}
+
+/// `ELECTED_COPY` with an `expect_tx` of lane 0 and an arrive of every lane (a barrier of
+/// 32), after every lane read its word of `READ` (`other` or `buf`).
+fn elected_copy_after_reads_of(read: &str) -> String {
+    ELECTED_COPY
+        .replace("[bar], 1;", "[bar], 32;")
+        .replace(" bar.sync 0;\n", &format!(" bar.sync 0;\n mov.u32 %r5, {read};\n add.s32 %r5, %r5, %r4;\n ld.shared.u32 %r3, [%r5];\n"))
+        .replace(" mbarrier.arrive.expect_tx.shared.b64 _, [bar], 128;\n", " mbarrier.expect_tx.relaxed.cta.shared.b64 [bar], 128;\n")
+        .replace("NOCOPY:\n", "NOCOPY:\n mbarrier.arrive.shared.b64 _, [bar];\n")
+}
+
+#[test]
+fn an_elected_lanes_copy_after_the_warps_reads_of_other_bytes_leaves_one_thread() {
+    // The copy's agent starts from what its thread knows at issue: the other lanes' reads
+    // of `other` are no bytes it touches, and a relaxed expect_tx orders nothing.
+    let imported = import(&elected_copy_after_reads_of("other"), &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0"], "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn an_elected_lanes_copy_over_bytes_the_others_read_splits_the_warp_and_races() {
+    // Lanes 1-31 read `buf` before lane 0's copy overwrites it, with no fence or barrier
+    // between: in one thread the copy would inherit their reads and hide the race.
+    let imported = import(&elected_copy_after_reads_of("buf"), &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0_l0", "w0_l1_31"], "{}", imported.text);
+    let pragmatic = check(&imported.scenario, &Options { mode: Mode::Pragmatic, ..Options::default() });
+    assert_eq!(pragmatic.verdict, Verdict::Race);
+    let race = pragmatic.findings.iter().find(|f| f.accesses.iter().any(|a| a.thread == "w0_l1_31")).expect("the other lanes' read races");
+    let lines: Vec<usize> = race.accesses.iter().filter_map(|a| imported.ptx_line(&a.thread, a.instr)).collect();
+    let read = line_of(&elected_copy_after_reads_of("buf"), "ld.shared.u32 %r3, [%r5];");
+    let copy = line_of(&elected_copy_after_reads_of("buf"), "cp.async.bulk.shared::cluster");
+    assert!(lines.contains(&read) && lines.contains(&copy), "{lines:?} (read {read}, copy {copy})");
+}
+
+/// Two warps: warp 0's lanes each write a word of `words` and lane 0 arrives on `bar`;
+/// warp 1 waits on `bar` and reads the words.
+const ELECTED_ARRIVE: &str = ".version 9.0\n.target sm_90a\n.address_size 64\n.entry k()\n.maxntid 64\n{\n.reg .b32 %r<8>;\n.reg .pred %p<4>;\n.shared .align 8 .b8 bar[8];\n.shared .align 16 .b8 words[128];\n mov.u32 %r1, %tid.x;\n and.b32 %r6, %r1, 31;\n shl.b32 %r4, %r6, 2;\n mov.u32 %r5, words;\n add.s32 %r5, %r5, %r4;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 1;\nSKIP:\n bar.sync 0;\n setp.gt.u32 %p3, %r1, 31;\n @%p3 bra READER;\n st.shared.u32 [%r5], 1;\n @%p1 bra DONE;\n mbarrier.arrive.release.cta.shared.b64 _, [bar];\n bra.uni DONE;\nREADER:\nW:\n mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;\n @!%p2 bra W;\n ld.shared.u32 %r3, [%r5];\nDONE:\n ret;\n}\n";
+
+#[test]
+fn an_elected_lanes_arrive_after_the_others_writes_splits_the_warp_unless_a_syncwarp_orders_them() {
+    // The arrive releases only lane 0's own write: lane 0 signals for the warp after the
+    // other lanes' accesses, so it stays a thread of its own.
+    let imported = import(ELECTED_ARRIVE, &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0_l0", "w0_l1_31", "w1"], "{}", imported.text);
+    // With `bar.warp.sync` before it, the arrive does release every lane's write.
+    let synced = ELECTED_ARRIVE.replace(" @%p1 bra DONE;\n", " bar.warp.sync -1;\n @%p1 bra DONE;\n");
+    let imported = import(&synced, &opts(2)).expect("imports");
+    assert_eq!(thread_names(&imported), ["w0", "w1"], "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
+#[test]
+fn a_fence_repeated_right_after_itself_is_one_instruction_named_in_the_header() {
+    let twice = ELECTED_COPY.replace(" bar.sync 0;\n", " bar.sync 0;\n fence.proxy.async.shared::cta;\n fence.proxy.async.shared::cta;\n");
+    let imported = import(&twice, &opts(2)).expect("imports");
+    let fences = imported.text.lines().filter(|l| l.trim_start().starts_with("fence.proxy.async")).count();
+    assert_eq!(fences, 1, "{}", imported.text);
+    let second = line_of(&twice, "fence.proxy.async") + 1;
+    assert!(imported.text.contains(&format!("# merged: 1 repeats of a fence, or of a tcgen05.mma on the same locations, right after the same instruction, into it: ptx {second}")), "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?}", report.mode);
+    }
+}
+
+#[test]
+fn cutlass_sm100_2sm_umma_keeps_apart_only_the_lanes_that_signal_after_the_others() {
+    let text = gunzip(include_bytes!("import/cutlass_sm100_ex70_2sm.ptx.gz"));
+    let imported = import(&text, &ImportOptions { iterations: 1, ..ex70_options() }).expect("imports");
+    let names = thread_names(&imported);
+    // The scheduler warp's lanes 0-3 each arrive on one CTA's response barrier and lane 0
+    // issues the cancel; the epilogue-load warp's lane 0 issues the C copies. Nothing any
+    // other lane did before is published by those, so each warp is one thread.
+    for (cta, warp) in [(0, 1), (0, 3), (1, 3), (2, 3), (3, 3)] {
+        assert!(names.contains(&format!("c{cta}_w{warp}").as_str()), "c{cta}_w{warp} in {names:?}");
+    }
+    // The MMA warp's elected lane commits the MMAs after every lane read the cancel
+    // response: its commit would publish their reads, so it stays a thread of its own.
+    for cta in [0, 2] {
+        for part in ["w0_l0", "w0_l1_31"] {
+            assert!(names.contains(&format!("c{cta}_{part}").as_str()), "c{cta}_{part} in {names:?}");
+        }
+    }
+    assert_eq!(names.len(), 34, "{names:?}");
+    // The mbarrier-init fences every warp runs six times in a row are one per run, and
+    // the MMA warp's four MMAs of a stage on the same locations are one.
+    let t = &imported.text;
+    let threads = imported.scenario.threads.len();
+    assert!(t.contains("# merged: ") && t.matches("fence.mbarrier_init.release.cluster").count() < 2 * threads, "{}", &t[..3000]);
+    let mmas = t.lines().filter(|l| l.trim_start().starts_with("tcgen05.mma.cta_group::2")).count();
+    assert_eq!(mmas, 2, "one tile's run of MMAs on each pair leader's MMA lane");
+}
+
+#[test]
+fn a_load_of_global_memory_nothing_writes_is_dropped_and_counted() {
+    // Every lane loads a word the launch gave (CUTLASS's warps each load a `Params` field).
+    let with_load = ELECTED_COPY
+        .replace(".entry k(.param .u64 src)", ".entry k(.param .u64 src, .param .u64 cfg)")
+        .replace(" bar.sync 0;\n", " bar.sync 0;\n ld.param.u64 %rd2, [cfg];\n ld.global.u32 %r7, [%rd2];\n");
+    let load = line_of(&with_load, "ld.global.u32");
+    let imported = import(&with_load, &opts(2)).expect("imports");
+    assert!(!imported.text.contains("ld.global"), "{}", imported.text);
+    assert!(imported.text.contains(&format!("# dropped: ptx {load}: 1 plain loads of global memory no instruction writes")), "{}", imported.text);
+    for report in both_modes(&imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?}", report.mode);
+    }
+    // Once a lane writes that memory, the loads can race with it and stay.
+    let written = with_load.replace(" ld.global.u32 %r7, [%rd2];\n", " ld.global.u32 %r7, [%rd2];\n @%p1 bra NOWRITE;\n st.global.u32 [%rd2], 1;\nNOWRITE:\n");
+    let imported = import(&written, &opts(2)).expect("imports");
+    assert!(imported.text.contains("ld.global") && !imported.text.contains("plain loads of global memory"), "{}", imported.text);
+}

@@ -355,6 +355,9 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         out.push_str(h);
         out.push('\n');
     }
+    let header_end = out.len();
+    let mut repeats: BTreeSet<usize> = BTreeSet::new();
+    let mut repeated = 0usize;
     let cta_name = |c: u32| format!("cta{c}");
     let clusters: BTreeSet<u32> = (0..names.ctas).map(cluster_of).collect();
     for k in &clusters {
@@ -382,6 +385,8 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
         let tname = if names.ctas > 1 { format!("c{}_{}", t.cta, t.name) } else { t.name.clone() };
         out.push_str(&format!("\nthread {tname} @{} lanes {}:\n", cta_name(t.cta), t.lanes));
         let mut tl = Vec::new();
+        // The last instruction written in full, for `repeat_is_one`.
+        let mut last: Option<String> = None;
         for s in &coalesce(&t.steps, &locs) {
             // A data access of several lanes covering part of its location becomes one
             // access per 16 (or W) bytes, so the lanes' bytes stay apart from others'.
@@ -399,6 +404,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
                         tl.push(s.line);
                         at += chunk;
                     }
+                    last = None;
                     continue;
                 }
             }
@@ -415,6 +421,7 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
                         out.push_str(&format!("    cp.async.ca.shared.global [{}+{at}], [{src}], {len}  # ptx {}\n", loc.name, s.line));
                         tl.push(s.line);
                     }
+                    last = None;
                     continue;
                 }
             }
@@ -446,14 +453,38 @@ pub fn emit(threads: &[Thread], names: &Names, header: &[String], cluster_of: &d
             text = text.replace("{n}", &count);
             // An arrive without a count operand stands once for each lane that made it.
             let times = if matches!(s.op.class, Class::Arrive(_)) && !s.op.text.contains("{n}") { s.count.max(1) } else { 1 };
+            if repeat_is_one(&s.op) && last.as_deref() == Some(text.as_str()) {
+                repeats.insert(s.line);
+                repeated += 1;
+                continue;
+            }
             for _ in 0..times {
                 out.push_str(&format!("    {text}  # ptx {}\n", s.line));
                 tl.push(s.line);
             }
+            last = Some(text);
         }
         lines.push((tname, tl));
     }
+    if repeated > 0 {
+        let shown: Vec<String> = repeats.iter().take(8).map(usize::to_string).collect();
+        let more = if repeats.len() > 8 { format!(", … ({} lines)", repeats.len()) } else { String::new() };
+        let note = format!(
+            "# merged: {repeated} repeats of a fence, or of a tcgen05.mma on the same locations, right after the same instruction, into it: ptx {}{more}\n",
+            shown.join(", ")
+        );
+        out.insert_str(header_end, &note);
+    }
     Ok(Emitted { text: out, lines })
+}
+
+/// Whether an instruction written again right after itself (the same text, so the same
+/// locations after naming) is one instruction to the checker: a fence orders the same
+/// pairs twice over, and a second tcgen05 MMA is pipelined after the first (reference
+/// §8.2), starts from the same knowledge, touches the same locations and completes at the
+/// same commit, so any access racing with one races with the other.
+fn repeat_is_one(op: &super::exec::Op) -> bool {
+    op.text.starts_with("fence.") || op.text.starts_with("tcgen05.mma")
 }
 
 /// Runs of a thread's data accesses with nothing between them, of one kind (`ld` or `st`

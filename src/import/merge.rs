@@ -1,9 +1,11 @@
 //! Lanes to scenario threads. The lanes of a warp (of a warpgroup, when it issues wgmma)
-//! become one thread when that hides no ordering: every instruction only some lanes run
-//! is separated from the other lanes' data accesses by a barrier all of them pass
-//! (`bar.warp.sync`, `bar.sync`, a cluster barrier). Otherwise each set of lanes that
-//! runs the same instructions becomes a thread of its own, and `bar.warp.sync` becomes
-//! a named barrier among them.
+//! become one thread when that hides no ordering: no instruction only some lanes run sits,
+//! without a barrier all of them pass (`bar.warp.sync`, `bar.sync`, a cluster barrier)
+//! between, on the side of another lanes' instruction where program order would order
+//! them (`ordering_matters`: a release after their accesses, a wait before anything, a
+//! copy after their accesses of its bytes). Otherwise each set of lanes that runs the same
+//! instructions becomes a thread of its own, and `bar.warp.sync` becomes a named barrier
+//! among them.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -244,25 +246,109 @@ fn orderable(op: &Op) -> bool {
             || op.objs.iter().any(|o| matches!(o, Obj::Mem { span, .. } if matches!(span.region, super::exec::Region::Shared { .. }))))
 }
 
-/// Whether one thread may stand for all the unit's lanes (see the module doc).
+/// What an op of some lanes does to the ordering the merged thread's program order would
+/// give it, when lanes become one thread (`docs/import.md`, "Lanes to threads").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// A data access: only accesses of the same bytes care where it sits.
+    Data,
+    /// A release arrive: orders the thread's earlier operations before it, gives the
+    /// thread nothing, never blocks.
+    Release,
+    /// A wait: orders the thread's later operations after what it acquires, and blocks them.
+    Acquire,
+    /// A bulk copy into shared memory completing on an mbarrier: its agent starts from
+    /// what the thread knows at issue, and its completion publishes only its own writes
+    /// (reference §6.2, §9 item 1), so only the thread's earlier operations reach it.
+    Copy,
+    /// `mbarrier.expect_tx`: relaxed, orders nothing and never blocks.
+    Neutral,
+    /// Anything else (fences, tcgen05 operations, per-thread groups, collectives):
+    /// ordered both ways with everything.
+    Other,
+}
+
+fn role(op: &Op) -> Role {
+    let text = op.text.as_str();
+    match op.class {
+        Class::Data => Role::Data,
+        // `cp.async.mbarrier.arrive` tracks the thread's own earlier copies.
+        Class::Arrive(_) if text.starts_with("cp.async.mbarrier.arrive") => Role::Other,
+        Class::Arrive(_) => Role::Release,
+        Class::WarpBarrier => Role::Other,
+        Class::Sync if text.starts_with("wait ") => Role::Acquire,
+        Class::Sync if text.starts_with("mbarrier.arrive") => Role::Release,
+        Class::Sync if text.starts_with("mbarrier.expect_tx") => Role::Neutral,
+        Class::Sync if text.starts_with("cp.async.bulk") && text.contains(".mbarrier::complete_tx") => Role::Copy,
+        Class::Sync => Role::Other,
+    }
+}
+
+/// Whether program order from `earlier` (of some lanes) to `later` (of others), which the
+/// merged thread would add, changes what the checker can see.
+fn ordering_matters(earlier: Role, later: Role, same_bytes: bool) -> bool {
+    use Role::*;
+    match (earlier, later) {
+        // A wait orders everything after it, and holds it back.
+        (Acquire, _) => true,
+        (Neutral, _) | (_, Neutral) => false,
+        (Data, Data) => same_bytes,
+        // What a thread did before a release or a copy's issue reaches their observers.
+        (Data, Release) => true,
+        (Data, Copy) => same_bytes,
+        (Other, _) | (_, Other) => true,
+        // A release gives the thread nothing, and a copy's later completion publishes
+        // only its own writes: what follows them in the thread gains no ordering; a data
+        // access gives the thread nothing a later wait would need.
+        (Release | Copy, Data | Release | Copy | Acquire) | (Data, Acquire) => false,
+    }
+}
+
+/// Whether two lane groups' accesses may touch the same bytes (an inexact span may touch
+/// any byte of its region).
+fn share_bytes(a: &[&Op], b: &[&Op]) -> bool {
+    let spans = |ops: &[&Op]| -> Vec<Span> {
+        ops.iter().flat_map(|op| op.objs.iter().filter_map(|o| if let Obj::Mem { span, .. } = o { Some(*span) } else { None })).collect()
+    };
+    let (sa, sb) = (spans(a), spans(b));
+    sa.iter().any(|x| {
+        sb.iter().any(|y| x.region == y.region && (!x.exact || !y.exact || (x.start < y.start + y.len.max(1) && y.start < x.start + x.len.max(1))))
+    })
+}
+
+/// Whether one thread may stand for all the unit's lanes: for every op only some lanes
+/// run, no other lanes' op that its place in program order would order differently
+/// (`ordering_matters`) sits on either side of it without a barrier all lanes pass between
+/// them. Ops every lane runs alike (all but data accesses, whose bytes differ by lane) are
+/// each lane's own and order nothing new.
 fn mergeable(at: &[Vec<(Vec<usize>, Vec<&Op>)>], barrier: &[bool], total: usize) -> bool {
-    // Positions of data accesses, with the lanes making them.
-    let data: Vec<(usize, &Vec<usize>)> = at
+    // (position, lanes, ops, role) of every op that can matter to another lane's op.
+    let others: Vec<(usize, &Vec<usize>, &Vec<&Op>, Role)> = at
         .iter()
         .enumerate()
-        .flat_map(|(i, groups)| groups.iter().filter(|(_, ops)| orderable(ops[0])).map(move |(ls, _)| (i, ls)))
+        .flat_map(|(i, groups)| groups.iter().map(move |(ls, ops)| (i, ls, ops, role(ops[0]))))
+        .filter(|(_, ls, ops, role)| match role {
+            Role::Data => orderable(ops[0]),
+            _ => ls.len() < total && ops[0].class != Class::WarpBarrier,
+        })
         .collect();
     for (i, groups) in at.iter().enumerate() {
         for (ls, ops) in groups {
             if ls.len() == total || ops[0].class == Class::WarpBarrier {
                 continue;
             }
-            for (j, dls) in &data {
+            let mine = role(ops[0]);
+            for (j, dls, dops, theirs) in &others {
                 if *j == i || dls.iter().all(|l| ls.contains(l)) {
                     continue;
                 }
                 let (lo, hi) = if *j < i { (*j, i) } else { (i, *j) };
-                if !barrier[lo + 1..hi].iter().any(|b| *b) {
+                if barrier[lo + 1..hi].iter().any(|b| *b) {
+                    continue;
+                }
+                let same_bytes = share_bytes(ops, dops);
+                let matters = if *j < i { ordering_matters(*theirs, mine, same_bytes) } else { ordering_matters(mine, *theirs, same_bytes) };
+                if matters {
                     return false;
                 }
             }
@@ -318,4 +404,51 @@ pub fn fold_barrier_only(threads: &mut Vec<Thread>) -> Vec<String> {
         }
     }
     notes
+}
+
+/// A plain (weak) global load, the only kind of step `drop_unwritten_loads` may drop.
+fn plain_global_load(op: &Op) -> bool {
+    op.class == Class::Data
+        && op.text.starts_with("ld.global")
+        && ![".acquire", ".relaxed", ".volatile", ".mmio"].iter().any(|q| op.text.contains(q))
+        && op.objs.iter().all(|o| matches!(o, Obj::Mem { span, .. } if !matches!(span.region, super::exec::Region::Shared { .. } | super::exec::Region::Tmem { .. })))
+}
+
+/// Whether `text` names register `reg` (a whole word).
+fn names_register(text: &str, reg: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == reg)
+}
+
+/// Drops each plain global load of memory no instruction of the launch writes (what the
+/// launch gave: CUTLASS's every warp loads a field of its `Params` struct) whose register
+/// nothing after it reads. With no write, it races with nothing, reads the initial value
+/// in every execution and, being weak, orders nothing. Returns the PTX lines dropped and
+/// how many loads.
+pub fn drop_unwritten_loads(threads: &mut [Thread]) -> (Vec<usize>, usize) {
+    let touched: BTreeSet<super::exec::Region> = threads
+        .iter()
+        .flat_map(|t| &t.steps)
+        .filter(|s| !plain_global_load(&s.op))
+        .flat_map(|s| s.op.objs.iter().filter_map(|o| if let Obj::Mem { span, .. } = o { Some(span.region) } else { None }))
+        .collect();
+    let mut lines = BTreeSet::new();
+    let mut dropped = 0usize;
+    for t in threads.iter_mut() {
+        let mut i = 0;
+        while i < t.steps.len() {
+            let op = &t.steps[i].op;
+            let unwritten = plain_global_load(op)
+                && op.objs.iter().all(|o| matches!(o, Obj::Mem { span, .. } if !touched.contains(&span.region)));
+            let reg = op.text.split_whitespace().nth(1).map(|r| r.trim_end_matches(','));
+            let unread = reg.is_some_and(|r| !t.steps[i + 1..].iter().any(|s| names_register(&s.op.text, r)));
+            if unwritten && unread {
+                lines.insert(t.steps[i].line);
+                dropped += 1;
+                t.steps.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+    (lines.into_iter().collect(), dropped)
 }

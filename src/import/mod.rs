@@ -292,8 +292,15 @@ pub fn import(text: &str, options: &ImportOptions) -> Result<Imported, ImportErr
         }
     }
     let sized = emit::tensor_bytes(&mut threads_out, &shared_bytes)?;
+    let (unwritten_lines, unwritten) = merge::drop_unwritten_loads(&mut threads_out);
     let folded = merge::fold_barrier_only(&mut threads_out);
     let mut header = header(entry, cluster, ctas, threads, options, &notes, &dropped, &threads_out);
+    if unwritten > 0 {
+        header.push(format!(
+            "dropped: ptx {}: {unwritten} plain loads of global memory no instruction writes, into registers nothing reads",
+            line_list(&unwritten_lines)
+        ));
+    }
     header.extend(folded.iter().map(|f| format!("merged: {f}")));
     header.extend(sized.iter().map(|f| format!("fixed: {f}")));
     let params: Vec<String> = entry.params.iter().map(|p| p.name.clone()).collect();

@@ -46,13 +46,13 @@ fn the_report_is_the_same_as_without_progress() {
 
 #[test]
 fn a_capped_run_reports_the_cap_and_stops_there() {
-    let options = Options { max_states: 3000, collapse: false, ..Options::default() };
+    let options = Options { max_states: 1000, collapse: false, ..Options::default() };
     let (report, seen) = run(CONTENDED, &options);
     assert_eq!(report.verdict, Verdict::Partial);
     let last = seen.last().expect("a call");
-    assert_eq!(last.states, 3000);
+    assert_eq!(last.states, 1000);
     assert_eq!(last.states, report.stats.states);
-    assert!(seen.iter().all(|p| p.states <= 3000 && p.max_states == 3000));
+    assert!(seen.iter().all(|p| p.states <= 1000 && p.max_states == 1000));
 }
 
 #[test]

@@ -70,7 +70,8 @@ fn code_lines(text: &str) -> Vec<(usize, &str)> {
             in_tests = line != "}";
             continue;
         }
-        if after_cfg_test && line.starts_with("mod ") && line.ends_with('{') {
+        let module = line.starts_with("mod ") || (line.starts_with("pub") && line.contains(" mod "));
+        if after_cfg_test && module && line.ends_with('{') {
             in_tests = true;
             after_cfg_test = false;
             continue;
@@ -116,6 +117,9 @@ fn the_scan_sees_debug_specs_and_skips_test_modules() {
     let text = "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn b() { format!(\"{:?}\", 1); }\n}\nfn c() {}\n";
     let kept: Vec<usize> = code_lines(text).iter().map(|(n, _)| *n).collect();
     assert_eq!(kept, [1, 2, 6]);
+    let shared = "#[cfg(test)]\npub(super) mod tests {\n    fn b() { format!(\"{:?}\", 1); }\n}\nfn c() {}\n";
+    let kept: Vec<usize> = code_lines(shared).iter().map(|(n, _)| *n).collect();
+    assert_eq!(kept, [1, 5]);
     let declared = "#[cfg(test)]\nmod machine_tests;\nfn d() {}\n";
     assert_eq!(code_lines(declared).len(), 3);
 }

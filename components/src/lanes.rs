@@ -47,6 +47,7 @@ pub fn Lanes(
     });
     let lanes_ref = NodeRef::<leptos::html::Div>::new();
     keep_current_lines_in_view(lanes_ref, agents);
+    open_each_program_on_its_first_lane(lanes_ref, programs);
     let effect_ref = NodeRef::<leptos::html::Div>::new();
     show_each_effect_from_its_head(effect_ref, agents);
     view! {
@@ -108,6 +109,20 @@ fn keep_current_lines_in_view(lanes: NodeRef<leptos::html::Div>, agents: Memo<Ve
                 if at < top || at + tall > top + height {
                     element.set_scroll_top((at - height / 3).max(0));
                 }
+            }
+        });
+    });
+}
+
+/// A new program opens the strip on its first lane: the strip is kept across programs,
+/// and where lanes overflow it sideways (a phone's near-full-width lanes) it would keep
+/// the last program's scroll, showing some later lane first.
+fn open_each_program_on_its_first_lane(lanes: NodeRef<leptos::html::Div>, programs: Memo<Vec<Vec<String>>>) {
+    Effect::new(move |_| {
+        programs.track();
+        request_animation_frame(move || {
+            if let Some(lanes) = lanes.try_get_untracked().flatten() {
+                lanes.set_scroll_left(0);
             }
         });
     });

@@ -26,6 +26,12 @@ fn both_modes(imported: &Imported) -> Vec<Report> {
     [Mode::Pragmatic, Mode::Strict].into_iter().map(|mode| check(&imported.scenario, &Options { mode, ..Options::default() })).collect()
 }
 
+fn assert_correct_in_both_modes(imported: &Imported) {
+    for report in both_modes(imported) {
+        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
+    }
+}
+
 fn ptx_lines_of(imported: &Imported, report: &Report) -> Vec<usize> {
     let mut lines: Vec<usize> = report.findings.iter().flat_map(|f| f.accesses.iter().filter_map(|a| imported.ptx_line(&a.thread, a.instr))).collect();
     lines.sort_unstable();
@@ -238,9 +244,7 @@ fn tma_store_epilogue_is_correct_in_both_modes() {
     // The tensor map parameter is a global location; the store reads the whole tile.
     assert!(t.contains("cp.async.bulk.tensor.global.shared::cta.bulk_group [tmap_param0_at0], [tile], 256"), "{t}");
     assert!(t.contains("fence.proxy.async.shared::cta"), "{t}");
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 #[test]
@@ -371,9 +375,7 @@ const TRAMPOLINE: &str = include_str!("import/pair_trampoline.ptx");
 #[test]
 fn cutlass_3324_trampoline_arrive_at_release_cta_races_at_its_ptx_lines() {
     let imported = import(TRAMPOLINE, &opts(2)).expect("imports");
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
     // CUTLASS's ClusterBarrier::arrive(cta_id): the same arrive at the default .release.cta.
     // A data handoff through it is a race in both modes (reference §10 #1; §12 #17's
     // pragmatic leniency covers only a stage release after async-proxy reads completed).
@@ -407,9 +409,7 @@ fn st_async_push_imports_with_its_complete_tx_and_is_correct() {
     assert!(t.contains(&format!("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add [pushes_c0], 1, [bar_c0]  # ptx {red}")), "{t}");
     // The owner arms its barrier for the 16 + 4 bytes the two complete.
     assert!(t.contains("mbarrier.arrive.expect_tx.release.cta.shared::cta [bar_c0], 20"), "{t}");
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 #[test]
@@ -453,9 +453,7 @@ fn each_lanes_cp_async_mbarrier_arrive_counts() {
     let ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 src)\n.maxntid 4\n{\n.reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n.shared .align 8 .b8 bar[8];\n.shared .align 16 .b8 buf[16];\n mov.u32 %r1, %tid.x;\n setp.ne.s32 %p1, %r1, 0;\n @%p1 bra SKIP;\n mbarrier.init.shared.b64 [bar], 4;\nSKIP:\n bar.sync 0;\n ld.param.u64 %rd1, [src];\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, buf;\n add.s32 %r3, %r3, %r2;\n cp.async.ca.shared.global [%r3], [%rd3], 4;\n cp.async.mbarrier.arrive.noinc.shared.b64 [bar];\nW:\n mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;\n @!%p1 bra W;\n ld.shared.u32 %r4, [buf];\n ret;\n}\n";
     let imported = import(ptx, &opts(2)).expect("imports");
     assert_eq!(imported.text.matches("cp.async.mbarrier.arrive.noinc.shared::cta [bar]").count(), 4, "{}", imported.text);
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 /// One warp of 32 lanes: lane 0 initialises `bar`, arrives on it expecting 128 bytes and
@@ -472,9 +470,7 @@ fn an_elected_lanes_arrive_and_copy_before_the_warps_wait_leave_one_thread() {
     // lanes' reads after the wait need no barrier to share lane 0's thread.
     let imported = import(ELECTED_COPY, &opts(2)).expect("imports");
     assert_eq!(thread_names(&imported), ["w0"], "{}", imported.text);
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 #[test]
@@ -505,9 +501,7 @@ fn an_elected_lanes_copy_after_the_warps_reads_of_other_bytes_leaves_one_thread(
     // of `other` are no bytes it touches, and a relaxed expect_tx orders nothing.
     let imported = import(&elected_copy_after_reads_of("other"), &opts(2)).expect("imports");
     assert_eq!(thread_names(&imported), ["w0"], "{}", imported.text);
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 #[test]
@@ -539,9 +533,7 @@ fn an_elected_lanes_arrive_after_the_others_writes_splits_the_warp_unless_a_sync
     let synced = ELECTED_ARRIVE.replace(" @%p1 bra DONE;\n", " bar.warp.sync -1;\n @%p1 bra DONE;\n");
     let imported = import(&synced, &opts(2)).expect("imports");
     assert_eq!(thread_names(&imported), ["w0", "w1"], "{}", imported.text);
-    for report in both_modes(&imported) {
-        assert_eq!(report.verdict, Verdict::Correct, "{:?} {:?}", report.mode, report.findings.first().map(|f| &f.message));
-    }
+    assert_correct_in_both_modes(&imported);
 }
 
 #[test]

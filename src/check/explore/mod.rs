@@ -5,6 +5,7 @@ mod bfs;
 mod collapse;
 mod outcome;
 mod por;
+mod seal;
 mod scc;
 
 pub use crate::syntax::condition_text;

@@ -15,6 +15,7 @@
 
 use std::collections::HashMap;
 
+use super::seal::{self, Tally};
 use crate::check::machine::{AgentKind, AsyncWhat, Layout, Machine, Place, Status, TcWhat};
 use crate::check::semantics::current_step_facts;
 use crate::model::{By, Footprint, Instr, Object, Shared, Space, TcOp, Use, Via};
@@ -37,10 +38,13 @@ enum Resource {
     Asyncs(usize),
 }
 
-/// How a step uses a resource: reads commute with reads, nothing else commutes.
+/// How a step uses a resource: reads commute with reads; counts on an mbarrier commute
+/// with counts and waits there while its phase is sealed (`seal`); writes with nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Touch {
     Read,
+    /// A plain arrive, expect-tx or complete-tx ([`seal::Signal::Count`]).
+    Count,
     Write,
 }
 
@@ -56,10 +60,13 @@ fn footprint(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<Resourc
 /// [`footprint`], each resource with how the step uses it.
 fn footprint_touch(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<(Resource, Touch)>) {
     let facts = instr.facts();
+    let signals = seal::indexed(layout, instr);
+    let counts = |name: &str| layout.mbar(name).is_ok_and(|b| signals.iter().any(|(bar, s)| *bar == b && matches!(s, seal::Signal::Count { .. })));
     for named in &facts.names {
         // A wait writes only the barrier's "observed" flag, which every wait sets alike.
         let touch = match (named.object, named.how) {
             (Object::Location | Object::Tmem, Use::Read | Use::CopyFrom) | (Object::Mbarrier, Use::Wait) => Touch::Read,
+            (Object::Mbarrier, Use::Arrive | Use::Transaction) if counts(named.name) => Touch::Count,
             _ => Touch::Write,
         };
         let (resource, loc) = match named.object {
@@ -234,21 +241,23 @@ fn observes_asyncs(instr: &Instr, accumulators: &[&str]) -> bool {
     issues || orders || tensor || facts.accumulator.is_some() || facts.touched().any(|r| accumulators.contains(&r))
 }
 
-/// Resources as bit sets, reads and writes apart (bit `r` of each: resource `r`).
+/// Resources as bit sets, by how they are touched (bit `r` of each: resource `r`).
 #[derive(Clone, Debug, Default)]
 struct Touches {
     reads: Vec<u64>,
+    counts: Vec<u64>,
     writes: Vec<u64>,
 }
 
 impl Touches {
     fn empty(words: usize) -> Touches {
-        Touches { reads: vec![0; words], writes: vec![0; words] }
+        Touches { reads: vec![0; words], counts: vec![0; words], writes: vec![0; words] }
     }
 
     fn add(&mut self, r: usize, touch: Touch) {
         let set = match touch {
             Touch::Read => &mut self.reads,
+            Touch::Count => &mut self.counts,
             Touch::Write => &mut self.writes,
         };
         if let Some(word) = set.get_mut(r / 64) {
@@ -257,22 +266,27 @@ impl Touches {
     }
 
     fn union(&mut self, other: &Touches) {
-        for (a, b) in self.reads.iter_mut().zip(&other.reads) {
-            *a |= b;
-        }
-        for (a, b) in self.writes.iter_mut().zip(&other.writes) {
-            *a |= b;
+        for (mine, theirs) in [(&mut self.reads, &other.reads), (&mut self.counts, &other.counts), (&mut self.writes, &other.writes)] {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a |= b;
+            }
         }
     }
 
-    /// Some resource one writes and the other touches (symmetric).
-    fn conflicts(&self, other: &Touches) -> bool {
+    /// Whether these next steps may depend on steps that touch `ahead`: a write against any
+    /// touch; a read (a wait) against a count unless the barrier is `sealed`; a count
+    /// against a count or a wait unless it is `quiet` (`seal::quiet` for these counts).
+    fn conflicts(&self, ahead: &Touches, sealed: &[u64], quiet: &[u64]) -> bool {
         #[cfg(test)]
         if tests::ALL_COMMUTE.get() {
             return false;
         }
-        let words = self.reads.iter().zip(&self.writes).zip(other.reads.iter().zip(&other.writes));
-        words.into_iter().any(|((r, w), (or, ow))| w & (or | ow) != 0 || r & ow != 0)
+        (0..self.writes.len()).any(|i| {
+            let at = |v: &[u64]| v.get(i).copied().unwrap_or(0);
+            let (r, c, w) = (at(&self.reads), at(&self.counts), at(&self.writes));
+            let (or, oc, ow) = (at(&ahead.reads), at(&ahead.counts), at(&ahead.writes));
+            w & (or | oc | ow) != 0 || (r | c) & ow != 0 || r & oc & !at(sealed) != 0 || c & (oc | or) & !at(quiet) != 0
+        })
     }
 }
 
@@ -302,10 +316,43 @@ pub struct Stubborn {
     /// Per thread and pc: what a TMA or `st.async` op issued there touches (see
     /// [`Stubborn::apart`]).
     op: Vec<Vec<Touches>>,
+    /// Per thread and pc, for a multicast copy: what each destination's op touches (its
+    /// destination, by location index, its barrier and the source), rather than all of them.
+    multicast: Vec<Vec<Vec<(usize, Touches)>>>,
     /// Per thread and pc: a `barrier.cluster.wait` that does not end the thread. Once it
     /// may pass, its instance has completed and the next cannot complete without it: it
     /// reads only that completed instance and writes only its thread.
     cluster_wait: Vec<Vec<bool>>,
+    /// Per thread and pc: the instruction's counts and waits on mbarriers (an op it issues
+    /// signals the same).
+    signals: Vec<Vec<Vec<(usize, seal::Signal)>>>,
+    /// Per thread and pc: what the thread and the ops it issues may still signal, by
+    /// mbarrier, from there on (unbounded on loops).
+    future_signals: Vec<Vec<Vec<(usize, Tally)>>>,
+    /// Per thread and pc: the first blocking wait on an mbarrier parity the thread reaches
+    /// from there with no branch between (`gate`), and what it touches and signals before
+    /// it. While the barrier is sealed and the wait blocks, the thread goes no further.
+    gates: Vec<Vec<Option<Gate>>>,
+    /// Per mbarrier: its resource's bit, where some step touches it.
+    mbar_bit: Vec<Option<usize>>,
+}
+
+/// A spin wait on an mbarrier parity ahead of a thread, and what the thread does before it.
+#[derive(Clone, Debug)]
+struct Gate {
+    bar: usize,
+    parity: bool,
+    before: Touches,
+    signals: Vec<(usize, Tally)>,
+}
+
+/// What the groups outside a stubborn set can do on paths of their own steps: what they
+/// may touch, the mbarriers whose phase they cannot complete (sealed), and those where the
+/// members' next counts commute with them too (quiet).
+struct Outlook {
+    ahead: Vec<Touches>,
+    sealed: Vec<u64>,
+    quiet: Vec<u64>,
 }
 
 impl Stubborn {
@@ -339,6 +386,10 @@ impl Stubborn {
         let mut in_barrier = Vec::new();
         let mut op = Vec::new();
         let mut cluster_wait = Vec::new();
+        let mut signals = Vec::new();
+        let mut future_signals = Vec::new();
+        let mut gates = Vec::new();
+        let mut multicast = Vec::new();
         for (((t, per_pc), exit), own_asyncs) in layout.threads.iter().zip(&raw).zip(&exits).zip(&asyncs) {
             let len = t.program.len();
             let accumulators: Vec<&str> = t.program.iter().filter_map(|i| i.facts().accumulator).collect();
@@ -387,11 +438,27 @@ impl Stubborn {
                     *slot = set;
                 }
             }
+            let own_signals: Vec<Vec<(usize, seal::Signal)>> = t.program.iter().map(|i| seal::indexed(layout, i)).collect();
+            let mut signal_suffix: Vec<Vec<Tally>> = vec![vec![Tally::default(); layout.mbar_locs.len()]; len + 1];
+            for pc in (0..len).rev() {
+                let mut sums = signal_suffix.get(pc + 1).cloned().unwrap_or_default();
+                for (bar, signal) in own_signals.get(pc).into_iter().flatten() {
+                    if let Some(sum) = sums.get_mut(*bar) {
+                        sum.add_signal(*signal);
+                    }
+                }
+                if let Some(slot) = signal_suffix.get_mut(pc) {
+                    *slot = sums;
+                }
+            }
             let mut reach = Vec::with_capacity(len);
+            let mut reach_signals = Vec::with_capacity(len);
             for pc in 0..len {
                 let mut lowest = pc;
+                let mut loops_ahead = false;
                 loop {
                     let back = t.program.iter().enumerate().skip(lowest).filter_map(|(j, i)| target(i).filter(|to| *to <= j)).min();
+                    loops_ahead |= back.is_some();
                     match back {
                         Some(to) if to < lowest => lowest = to,
                         _ => break,
@@ -402,7 +469,60 @@ impl Stubborn {
                     set.add(*r, Touch::Write);
                 }
                 reach.push(set);
+                let sums = signal_suffix.get(lowest).map(Vec::as_slice).unwrap_or_default();
+                let sparse = sums.iter().enumerate().filter(|(_, t)| **t != Tally::default());
+                reach_signals.push(sparse.map(|(bar, t)| (bar, if loops_ahead { t.repeated() } else { *t })).collect());
             }
+            let mut thread_gates: Vec<Option<Gate>> = vec![None; len + 1];
+            for pc in (0..len).rev() {
+                let Some(instr) = t.program.get(pc) else { continue };
+                let gate = match seal::gate(layout, instr) {
+                    Some((bar, parity)) => Some(Gate { bar, parity, before: Touches::empty(words), signals: Vec::new() }),
+                    None if target(instr).is_some() => None,
+                    None => thread_gates.get(pc + 1).cloned().flatten().map(|mut g| {
+                        if let Some(s) = own.get(pc) {
+                            g.before.union(s);
+                        }
+                        for (bar, signal) in own_signals.get(pc).into_iter().flatten() {
+                            let mut t = Tally::default();
+                            t.add_signal(*signal);
+                            g.signals.push((*bar, t));
+                        }
+                        g
+                    }),
+                };
+                if let Some(slot) = thread_gates.get_mut(pc) {
+                    *slot = gate;
+                }
+            }
+            thread_gates.truncate(len);
+            gates.push(thread_gates);
+            let parts = t.program.iter().map(|instr| {
+                let Instr::Bulk { dst, mbar: Some(bar), multicast: peers, .. } = instr.unwrapped() else { return Vec::new() };
+                if peers.is_empty() {
+                    return Vec::new();
+                }
+                let targets = std::iter::once((dst.clone(), bar.clone())).chain(peers.iter().cloned());
+                targets
+                    .filter_map(|(to, on)| {
+                        let mut single = instr.clone();
+                        if let Instr::Bulk { dst, mbar, multicast, .. } = single.unwrapped_mut() {
+                            (*dst, *mbar, *multicast) = (to.clone(), Some(on), Vec::new());
+                        }
+                        let mut rs = Vec::new();
+                        footprint_touch(layout, t.place, &single, &mut rs);
+                        let mut set = Touches::empty(words);
+                        for (r, touch) in rs {
+                            set.add(*index.get(&r)?, touch);
+                        }
+                        set.add(*own_asyncs, Touch::Read);
+                        Some((layout.loc(&to).ok()?, set))
+                    })
+                    .collect()
+            });
+            multicast.push(parts.collect());
+            signals.push(own_signals);
+            future_signals.push(reach_signals);
             let mut waits = Touches::empty(words);
             if let Some(r) = index.get(&Resource::CtaBarrier(t.place.cta)) {
                 waits.add(*r, Touch::Write);
@@ -413,7 +533,110 @@ impl Stubborn {
             in_barrier.push(waits);
             op.push(ops);
         }
-        Stubborn { step, future, looping, in_barrier, op, cluster_wait }
+        let mbar_bit = (0..layout.mbar_locs.len()).map(|b| index.get(&Resource::Mbar(b)).copied()).collect();
+        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit }
+    }
+
+    /// The signals of a live agent's next step: its instruction's, or an async agent's op's.
+    fn next_signals(&self, m: &Machine, agent: usize) -> Vec<(usize, seal::Signal)> {
+        let Some(a) = m.agents.get(agent) else { return Vec::new() };
+        match &a.kind {
+            AgentKind::Thread(_) if a.status == Status::InBarrier => Vec::new(),
+            AgentKind::Thread(t) => self.signals.get(*t).and_then(|s| s.get(a.pc)).cloned().unwrap_or_default(),
+            AgentKind::Async { op, .. } => seal::of_op(op),
+        }
+    }
+
+    /// The gate a live thread stands before, if its barrier is `sealed` and the wait blocks
+    /// in the barrier's current phase.
+    fn closed_gate(&self, m: &Machine, agent: usize, sealed: &[bool]) -> Option<&Gate> {
+        let a = m.agents.get(agent)?;
+        let AgentKind::Thread(t) = a.kind else { return None };
+        let gate = self.gates.get(t)?.get(a.pc)?.as_ref()?;
+        let blocks = m.mbars.get(gate.bar).is_some_and(|b| (b.phase & 1 == 1) == gate.parity);
+        (blocks && sealed.get(gate.bar).copied().unwrap_or(false)).then_some(gate)
+    }
+
+    /// Adds what a live agent may still signal (up to its closed gate, if any) to `into`.
+    fn tally_ahead(&self, m: &Machine, agent: usize, gate: Option<&Gate>, into: &mut [Tally]) {
+        let Some(a) = m.agents.get(agent) else { return };
+        let mut add = |bar: usize, t: &Tally| {
+            if let Some(sum) = into.get_mut(bar) {
+                sum.add(t);
+            }
+        };
+        match (&a.kind, gate) {
+            (_, Some(gate)) => gate.signals.iter().for_each(|(bar, t)| add(*bar, t)),
+            (AgentKind::Thread(t), None) => {
+                self.future_signals.get(*t).and_then(|f| f.get(a.pc)).into_iter().flatten().for_each(|(bar, t)| add(*bar, t));
+            }
+            (AgentKind::Async { op, .. }, None) => {
+                for (bar, signal) in seal::of_op(op) {
+                    let mut t = Tally::default();
+                    t.add_signal(signal);
+                    add(bar, &t);
+                }
+            }
+        }
+    }
+
+    /// The [`Outlook`] of the groups outside `member`. Gates close where their barrier is
+    /// sealed, which shortens what the outside may do, which may seal more barriers: a few
+    /// rounds, each sound (a gate closes only on a barrier the outside, gated as in that
+    /// round, cannot complete, and closing more only lowers their counts).
+    fn outlook(&self, m: &Machine, live: &[usize], outside_agent: &dyn Fn(usize) -> bool, member_agent: &dyn Fn(usize) -> bool, groups: usize, owner_of: &dyn Fn(usize) -> Option<usize>, words: usize) -> Outlook {
+        let bars = m.mbars.len();
+        let mut member_counts: Vec<Vec<(u32, i64)>> = vec![Vec::new(); bars];
+        for &a in live.iter().filter(|&&a| member_agent(a)) {
+            for (bar, signal) in self.next_signals(m, a) {
+                if let (seal::Signal::Count { arrivals, tx }, Some(counts)) = (signal, member_counts.get_mut(bar)) {
+                    counts.push((arrivals, tx));
+                }
+            }
+        }
+        // Gates close on `closing`; `sealed` is what the outside, so gated, cannot complete.
+        // Each round closes the gates of the barriers the last one sealed.
+        let mut closing = vec![false; bars];
+        let mut outside = vec![Tally::default(); bars];
+        for round in 0..3 {
+            outside.iter_mut().for_each(|t| *t = Tally::default());
+            for &a in live.iter().filter(|&&a| outside_agent(a)) {
+                self.tally_ahead(m, a, self.closed_gate(m, a, &closing), &mut outside);
+            }
+            let sealed: Vec<bool> = m.mbars.iter().zip(&outside).map(|(b, t)| seal::sealed(b, t)).collect();
+            if sealed == closing || round == 2 {
+                break;
+            }
+            closing = sealed;
+        }
+        let mut outlook = Outlook { ahead: vec![Touches::empty(words); groups], sealed: vec![0; words], quiet: vec![0; words] };
+        for (bar, bit) in self.mbar_bit.iter().enumerate() {
+            let (Some(bit), Some(state), Some(out)) = (bit, m.mbars.get(bar), outside.get(bar)) else { continue };
+            if !seal::sealed(state, out) {
+                continue;
+            }
+            if let Some(word) = outlook.sealed.get_mut(bit / 64) {
+                *word |= 1 << (bit % 64);
+            }
+            let counts = member_counts.get(bar).map(Vec::as_slice).unwrap_or_default();
+            if counts.iter().all(|(arrivals, tx)| seal::quiet(state, out, *arrivals, *tx)) {
+                if let Some(word) = outlook.quiet.get_mut(bit / 64) {
+                    *word |= 1 << (bit % 64);
+                }
+            }
+        }
+        for &a in live.iter().filter(|&&a| outside_agent(a)) {
+            let Some(slot) = owner_of(a).and_then(|g| outlook.ahead.get_mut(g)) else { continue };
+            match self.closed_gate(m, a, &closing) {
+                Some(gate) => slot.union(&gate.before),
+                None => {
+                    if let Some(f) = self.ahead(m, a) {
+                        slot.union(f);
+                    }
+                }
+            }
+        }
+        outlook
     }
 
     /// TMA copies and `st.async` stand apart from their issuer: their steps touch only
@@ -442,9 +665,20 @@ impl Stubborn {
         match &a.kind {
             AgentKind::Thread(t) if a.status == Status::InBarrier => self.in_barrier.get(*t),
             AgentKind::Thread(t) => self.step.get(*t)?.get(a.pc),
-            AgentKind::Async { issuer, op } if Stubborn::apart(&op.what) => self.op.get(issuer.thread())?.get(issuer.pc()),
+            AgentKind::Async { issuer, op } if Stubborn::apart(&op.what) => self.op_touches(issuer, &op.what),
             AgentKind::Async { issuer, .. } => self.step.get(issuer.thread())?.get(issuer.pc()),
         }
+    }
+
+    /// What an op apart touches: its own destination's part of a multicast copy, else all
+    /// its instruction names.
+    fn op_touches(&self, issuer: &crate::check::machine::InstrRef, what: &AsyncWhat) -> Option<&Touches> {
+        let parts = self.multicast.get(issuer.thread())?.get(issuer.pc())?;
+        let own = match what {
+            AsyncWhat::Bulk { dst, .. } => parts.iter().find(|(to, _)| to == dst).map(|(_, t)| t),
+            _ => None,
+        };
+        own.or_else(|| self.op.get(issuer.thread())?.get(issuer.pc()))
     }
 
     /// What a live agent may touch from now on.
@@ -452,7 +686,7 @@ impl Stubborn {
         let a = m.agents.get(agent)?;
         match &a.kind {
             AgentKind::Thread(t) => self.future.get(*t)?.get(a.pc),
-            AgentKind::Async { issuer, op } if Stubborn::apart(&op.what) => self.op.get(issuer.thread())?.get(issuer.pc()),
+            AgentKind::Async { issuer, op } if Stubborn::apart(&op.what) => self.op_touches(issuer, &op.what),
             AgentKind::Async { issuer, .. } => self.step.get(issuer.thread())?.get(issuer.pc()),
         }
     }
@@ -498,20 +732,17 @@ impl Stubborn {
         }
         let groups = self.step.len() + m.agents.len();
         let words = self.step.iter().flatten().next().map_or(1, |t| t.reads.len());
-        // Per group: what its live agents touch next, what they may touch from now on,
-        // whether one is enabled.
+        // Per group: what its live agents touch next, whether one is live.
         let mut next = vec![Touches::empty(words); groups];
-        let mut ahead = vec![Touches::empty(words); groups];
         let mut live_group = vec![false; groups];
         for &a in &live {
             let Some(g) = owner_of(a) else { return None };
-            let (Some(n), Some(f)) = (self.next(m, a), self.ahead(m, a)) else { return None };
+            let (Some(n), Some(_)) = (self.next(m, a), self.ahead(m, a)) else { return None };
             let passing = enabled.contains(&(a as u32)) && self.passes_cluster_wait(m, a);
-            if let (Some(gn), Some(ga), Some(l)) = (next.get_mut(g), ahead.get_mut(g), live_group.get_mut(g)) {
+            if let (Some(gn), Some(l)) = (next.get_mut(g), live_group.get_mut(g)) {
                 if !passing {
                     gn.union(n);
                 }
-                ga.union(f);
                 *l = true;
             }
         }
@@ -537,6 +768,9 @@ impl Stubborn {
             }
             let mut size = 1;
             loop {
+                let in_member = |a: usize| owner_of(a).is_some_and(|g| at(&member, g));
+                let Outlook { ahead, sealed, quiet } = self.outlook(m, &live, &|a| !in_member(a), &in_member, groups, &owner_of, words);
+                let none = vec![0u64; words];
                 // Outside groups with no enabled agent stay put on every path of outside
                 // steps unless such a step writes what they wait on: dormant.
                 let mut dormant: Vec<bool> = (0..groups).map(|g| at(&live_group, g) && !at(&member, g) && !at(&enabled_group, g)).collect();
@@ -548,7 +782,7 @@ impl Stubborn {
                             continue;
                         }
                         let stirs = (0..groups).any(|k| {
-                            at(&live_group, k) && !at(&member, k) && !at(&dormant, k) && ahead.get(k).zip(next.get(h)).is_none_or(|(f, n)| f.conflicts(n))
+                            at(&live_group, k) && !at(&member, k) && !at(&dormant, k) && ahead.get(k).zip(next.get(h)).is_none_or(|(f, n)| n.conflicts(f, &sealed, &none))
                         });
                         if stirs {
                             if let Some(slot) = dormant.get_mut(h) {
@@ -566,7 +800,7 @@ impl Stubborn {
                 }
                 let joining: Vec<usize> = (0..groups)
                     .filter(|&k| at(&live_group, k) && at(&scoped, k) && !at(&member, k) && !at(&dormant, k))
-                    .filter(|&k| ahead.get(k).is_none_or(|f| set_next.conflicts(f)))
+                    .filter(|&k| ahead.get(k).is_none_or(|f| set_next.conflicts(f, &sealed, &quiet)))
                     .collect();
                 if joining.is_empty() || size >= best_size {
                     break;

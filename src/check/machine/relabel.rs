@@ -385,6 +385,7 @@ impl Relabel for BarState {
         for (agent, _) in arrived.iter_mut() {
             agent.relabel(map);
         }
+        crate::sort::short_by_key(arrived, |(agent, _)| *agent);
         relabel_merged(msgs, map);
     }
 }
@@ -393,6 +394,7 @@ impl Relabel for ClusterBarState {
     fn relabel(&mut self, map: &Renaming) {
         let ClusterBarState { instance: _, arrived, current, completed, bare, bare_completed } = self;
         arrived.relabel(map);
+        crate::sort::short_by_key(arrived, |agent| *agent);
         relabel_merged(current, map);
         relabel_merged(completed, map);
         relabel_bare(bare, map);

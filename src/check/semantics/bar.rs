@@ -77,7 +77,9 @@ pub fn step(ex: &mut Exec, instr: &Instr) -> Result<(), String> {
     let waits = *kind != BarKind::Arrive;
     let msg = ex.release_all(Scope::Cta, text.clone())?;
     let mut state = BarState { count, ..state };
-    state.arrived.push((ex.agent, waits));
+    // Sorted, so arrival orders that end alike are one state.
+    let at = state.arrived.partition_point(|(a, _)| *a < ex.agent);
+    state.arrived.insert(at, (ex.agent, waits));
     state.lanes += lanes;
     merge(&mut state.msgs, [msg]);
     ex.m.bars.insert((cta, id), state);

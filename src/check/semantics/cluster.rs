@@ -68,7 +68,10 @@ pub fn arrive(ex: &mut Exec, sem: Option<Sem>) -> Result<(), String> {
     });
     let cb = ex.m.cluster_bars.get_mut(cluster).ok_or_else(|| exec::internal("cluster"))?;
     crate::check::machine::merge_bare(&mut cb.bare, bare);
-    cb.arrived.push(agent);
+    // A set: kept sorted, so arrival orders that end alike are one state.
+    if let Err(at) = cb.arrived.binary_search(&agent) {
+        cb.arrived.insert(at, agent);
+    }
     merge(&mut cb.current, msgs);
     let instance = cb.instance;
     ex.me_mut()?.cluster_arrived = Some(instance);

@@ -30,7 +30,7 @@ header lists every such decision with its PTX line.")]
 #[command(after_help = "\
 Examples:
   fencelab import tests/import/relay_pipeline.ptx
-  fencelab import ex48.ptx.gz --entry GemmUniversal --cluster 2,1,1 --check
+  fencelab import ex48.ptx.gz --entry GemmUniversal --cluster 2,1,1 --check --max-states 1000000
   nvcc -arch=sm_90a -ptx k.cu -o - | fencelab import - -o k.fence
 
 Exit status: 0 imported (and, with --check, no finding), 1 --check found something,
@@ -66,6 +66,13 @@ pub struct Args {
     /// Check the scenario in both modes and map each finding to PTX lines
     #[arg(long)]
     check: bool,
+    /// With --check: stop exploring (verdict partial) after this many distinct states
+    #[arg(long, value_name = "N", default_value_t = Options::default().max_states)]
+    max_states: u64,
+    /// With --check: stop exploring (verdict partial) when the states waiting to be
+    /// explored hold about this many MiB
+    #[arg(long, value_name = "MIB", default_value_t = Options::default().max_bytes >> 20)]
+    max_memory: u64,
 }
 
 /// Reads the PTX: plain text or gzip, capped.
@@ -111,7 +118,7 @@ pub fn run(args: &Args, ui: Ui) -> u8 {
     let reports: Vec<Report> = if args.check {
         [Mode::Pragmatic, Mode::Strict]
             .into_iter()
-            .map(|mode| check(&imported.scenario, &Options { mode, ..Options::default() }))
+            .map(|mode| check(&imported.scenario, &Options { mode, max_states: args.max_states, max_bytes: args.max_memory.saturating_mul(1 << 20), ..Options::default() }))
             .collect()
     } else {
         Vec::new()

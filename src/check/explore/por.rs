@@ -90,13 +90,20 @@ fn footprint_touch(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<(
     match facts.footprint {
         Footprint::Local => {}
         Footprint::Shared(Shared { cta_barrier, cluster_barrier, sc_fences, tensor_memory }) => {
+            // A cluster arrive only adds to the instance and a wait only reads it: they
+            // commute while a member of the set has not arrived (`Stubborn::outlook`).
+            let on_cluster = match instr.unwrapped() {
+                Instr::ClusterArrive { .. } => Touch::Count,
+                Instr::ClusterWait => Touch::Read,
+                _ => Touch::Write,
+            };
             let flagged = [
-                (cta_barrier, Resource::CtaBarrier(place.cta)),
-                (cluster_barrier, Resource::ClusterBarrier(place.cluster)),
-                (sc_fences, Resource::FenceSc),
-                (tensor_memory, Resource::Tmem(place.cta)),
+                (cta_barrier, Resource::CtaBarrier(place.cta), Touch::Write),
+                (cluster_barrier, Resource::ClusterBarrier(place.cluster), on_cluster),
+                (sc_fences, Resource::FenceSc, Touch::Write),
+                (tensor_memory, Resource::Tmem(place.cta), Touch::Write),
             ];
-            out.extend(flagged.into_iter().filter(|(on, _)| *on).map(|(_, r)| (r, Touch::Write)));
+            out.extend(flagged.into_iter().filter(|(on, _, _)| *on).map(|(_, r, touch)| (r, touch)));
         }
     }
     // A pair's deallocs meet (`tcgen05::pair_dealloc_readiness`): the peer's allocator too.
@@ -335,15 +342,25 @@ pub struct Stubborn {
     gates: Vec<Vec<Option<Gate>>>,
     /// Per mbarrier: its resource's bit, where some step touches it.
     mbar_bit: Vec<Option<usize>>,
+    /// Per cluster: its barrier's resource's bit, where some step touches it.
+    cluster_bit: Vec<Option<usize>>,
 }
 
-/// A spin wait on an mbarrier parity ahead of a thread, and what the thread does before it.
+/// A wait ahead of a thread that blocks until a barrier completes, and what the thread
+/// does before it.
 #[derive(Clone, Debug)]
 struct Gate {
-    bar: usize,
-    parity: bool,
+    on: Gated,
     before: Touches,
     signals: Vec<(usize, Tally)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Gated {
+    /// A spin wait on an mbarrier's parity.
+    Mbar { bar: usize, parity: bool },
+    /// `barrier.cluster.wait` (after the thread's own arrive).
+    Cluster,
 }
 
 /// What the groups outside a stubborn set can do on paths of their own steps: what they
@@ -476,8 +493,13 @@ impl Stubborn {
             let mut thread_gates: Vec<Option<Gate>> = vec![None; len + 1];
             for pc in (0..len).rev() {
                 let Some(instr) = t.program.get(pc) else { continue };
-                let gate = match seal::gate(layout, instr) {
-                    Some((bar, parity)) => Some(Gate { bar, parity, before: Touches::empty(words), signals: Vec::new() }),
+                let gated = match (seal::gate(layout, instr), instr) {
+                    (Some((bar, parity)), _) => Some(Gated::Mbar { bar, parity }),
+                    (None, Instr::ClusterWait) => Some(Gated::Cluster),
+                    (None, _) => None,
+                };
+                let gate = match gated {
+                    Some(on) => Some(Gate { on, before: Touches::empty(words), signals: Vec::new() }),
                     None if target(instr).is_some() => None,
                     None => thread_gates.get(pc + 1).cloned().flatten().map(|mut g| {
                         if let Some(s) = own.get(pc) {
@@ -534,7 +556,9 @@ impl Stubborn {
             op.push(ops);
         }
         let mbar_bit = (0..layout.mbar_locs.len()).map(|b| index.get(&Resource::Mbar(b)).copied()).collect();
-        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit }
+        let clusters = layout.cta_cluster.iter().max().map_or(0, |c| c + 1);
+        let cluster_bit = (0..clusters).map(|c| index.get(&Resource::ClusterBarrier(c)).copied()).collect();
+        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit }
     }
 
     /// The signals of a live agent's next step: its instruction's, or an async agent's op's.
@@ -547,14 +571,41 @@ impl Stubborn {
         }
     }
 
-    /// The gate a live thread stands before, if its barrier is `sealed` and the wait blocks
-    /// in the barrier's current phase.
-    fn closed_gate(&self, m: &Machine, agent: usize, sealed: &[bool]) -> Option<&Gate> {
+    /// The gate a live thread stands before, if its barrier is sealed (mbarriers by index
+    /// in `sealed`, clusters in `clusters`) and the wait blocks in its current phase.
+    fn closed_gate(&self, m: &Machine, agent: usize, sealed: &[bool], clusters: &[bool]) -> Option<&Gate> {
         let a = m.agents.get(agent)?;
         let AgentKind::Thread(t) = a.kind else { return None };
         let gate = self.gates.get(t)?.get(a.pc)?.as_ref()?;
-        let blocks = m.mbars.get(gate.bar).is_some_and(|b| (b.phase & 1 == 1) == gate.parity);
-        (blocks && sealed.get(gate.bar).copied().unwrap_or(false)).then_some(gate)
+        let closed = match gate.on {
+            Gated::Mbar { bar, parity } => {
+                let blocks = m.mbars.get(bar).is_some_and(|b| (b.phase & 1 == 1) == parity);
+                blocks && sealed.get(bar).copied().unwrap_or(false)
+            }
+            // It waits for the instance it arrives in: the current one, unless it arrived
+            // in one that has completed since (then the wait passes).
+            Gated::Cluster => {
+                let current = m.cluster_bars.get(a.place.cluster).map_or(0, |cb| cb.instance);
+                a.cluster_arrived.is_none_or(|k| k >= current) && clusters.get(a.place.cluster).copied().unwrap_or(false)
+            }
+        };
+        closed.then_some(gate)
+    }
+
+    /// Per cluster: its barrier's current instance cannot complete by outside steps, as a
+    /// live thread of a member group has not arrived in it (every live thread must).
+    fn sealed_clusters(m: &Machine, member_agent: &dyn Fn(usize) -> bool) -> Vec<bool> {
+        let mut sealed = vec![false; m.cluster_bars.len()];
+        for (i, a) in m.agents.iter().enumerate() {
+            let AgentKind::Thread(_) = a.kind else { continue };
+            let Some(cb) = m.cluster_bars.get(a.place.cluster) else { continue };
+            if a.status != Status::Done && member_agent(i) && a.cluster_arrived != Some(cb.instance) {
+                if let Some(slot) = sealed.get_mut(a.place.cluster) {
+                    *slot = true;
+                }
+            }
+        }
+        sealed
     }
 
     /// Adds what a live agent may still signal (up to its closed gate, if any) to `into`.
@@ -594,6 +645,7 @@ impl Stubborn {
                 }
             }
         }
+        let clusters = Stubborn::sealed_clusters(m, member_agent);
         // Gates close on `closing`; `sealed` is what the outside, so gated, cannot complete.
         // Each round closes the gates of the barriers the last one sealed.
         let mut closing = vec![false; bars];
@@ -601,7 +653,7 @@ impl Stubborn {
         for round in 0..3 {
             outside.iter_mut().for_each(|t| *t = Tally::default());
             for &a in live.iter().filter(|&&a| outside_agent(a)) {
-                self.tally_ahead(m, a, self.closed_gate(m, a, &closing), &mut outside);
+                self.tally_ahead(m, a, self.closed_gate(m, a, &closing, &clusters), &mut outside);
             }
             let sealed: Vec<bool> = m.mbars.iter().zip(&outside).map(|(b, t)| seal::sealed(b, t)).collect();
             if sealed == closing || round == 2 {
@@ -625,9 +677,20 @@ impl Stubborn {
                 }
             }
         }
+        // A cluster instance a member has not arrived in: arrivals commute with arrivals and
+        // waits (the last arrival completes it in either order; no wait passes before).
+        for (cluster, bit) in self.cluster_bit.iter().enumerate() {
+            if let (Some(bit), true) = (bit, clusters.get(cluster).copied().unwrap_or(false)) {
+                for set in [&mut outlook.sealed, &mut outlook.quiet] {
+                    if let Some(word) = set.get_mut(bit / 64) {
+                        *word |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
         for &a in live.iter().filter(|&&a| outside_agent(a)) {
             let Some(slot) = owner_of(a).and_then(|g| outlook.ahead.get_mut(g)) else { continue };
-            match self.closed_gate(m, a, &closing) {
+            match self.closed_gate(m, a, &closing, &clusters) {
                 Some(gate) => slot.union(&gate.before),
                 None => {
                     if let Some(f) = self.ahead(m, a) {

@@ -378,17 +378,19 @@ mod tests {
     /// first, may differ), the outcomes
     /// reached (not their path counts), its conditions and expectations.
     fn decided(r: &Report) -> String {
-        let mut findings: Vec<String> = r
-            .findings
-            .iter()
-            .map(|f| {
-                // Which end of a race a schedule reaches first is the witness's choice.
-                let mut accesses: Vec<String> = f.accesses.iter().map(|a| format!("{}:{}:{}:{}", a.thread, a.instr, a.location, a.is_write)).collect();
-                accesses.sort();
-                let blocked: Vec<String> = f.blocked.iter().map(|b| format!("{}:{}", b.thread, b.instr)).collect();
-                format!("{:?} {:?} {accesses:?} {blocked:?}", f.kind, f.reason)
-            })
-            .collect();
+        decision(r, |f| {
+            // Which end of a race a schedule reaches first is the witness's choice.
+            let mut accesses: Vec<String> = f.accesses.iter().map(|a| format!("{}:{}:{}:{}", a.thread, a.instr, a.location, a.is_write)).collect();
+            accesses.sort();
+            let blocked: Vec<String> = f.blocked.iter().map(|b| format!("{}:{}", b.thread, b.instr)).collect();
+            format!("{:?} {:?} {accesses:?} {blocked:?}", f.kind, f.reason)
+        })
+    }
+
+    /// A report's verdict, its findings as `finding` describes them (sorted), the outcomes
+    /// reached, its conditions and expectations.
+    fn decision(r: &Report, finding: fn(&crate::check::Finding) -> String) -> String {
+        let mut findings: Vec<String> = r.findings.iter().map(finding).collect();
         findings.sort();
         let mut outcomes: Vec<String> = r.outcomes.iter().map(|o| format!("{:?}", o.values)).collect();
         outcomes.sort();
@@ -480,25 +482,15 @@ mod tests {
     /// or the same instruction's undefined behaviour on another barrier of its multicast.
     /// A race or deadlock still counts by the instructions it names.
     fn decided_up_to_representatives(r: &Report) -> String {
-        let mut findings: Vec<String> = r
-            .findings
-            .iter()
-            .map(|f| {
-                let mut at: Vec<String> = f.accesses.iter().map(|a| format!("{}:{}", a.thread, a.instr)).collect();
-                at.extend(f.blocked.iter().map(|b| format!("{}:{}", b.thread, b.instr)));
-                at.sort();
-                match f.kind {
-                    crate::check::FindingKind::Undefined => "Undefined".to_string(),
-                    kind => format!("{kind:?} {at:?}"),
-                }
-            })
-            .collect();
-        findings.sort();
-        let mut outcomes: Vec<String> = r.outcomes.iter().map(|o| format!("{:?}", o.values)).collect();
-        outcomes.sort();
-        let conditions: Vec<bool> = r.conditions.iter().map(|c| c.holds).collect();
-        let expectations: Vec<bool> = r.expectations.iter().map(|e| e.ok).collect();
-        format!("{:?} {findings:?} {outcomes:?} {conditions:?} {expectations:?} {:?}", r.verdict, r.hangs)
+        decision(r, |f| {
+            let mut at: Vec<String> = f.accesses.iter().map(|a| format!("{}:{}", a.thread, a.instr)).collect();
+            at.extend(f.blocked.iter().map(|b| format!("{}:{}", b.thread, b.instr)));
+            at.sort();
+            match f.kind {
+                crate::check::FindingKind::Undefined => "Undefined".to_string(),
+                kind => format!("{kind:?} {at:?}"),
+            }
+        })
     }
 
     /// Small random programs over the steps the sealed-phase rule (`seal.rs`) reasons

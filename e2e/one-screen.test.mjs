@@ -76,6 +76,25 @@ async function position(page) {
     return Number(await page.getByLabel("Jump to step").inputValue());
 }
 
+/** Waits until transitions have ended and no scroller moves between two frames: what a reader sees once the step has landed. */
+function settled(page) {
+    return page.evaluate(async () => {
+        await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {})));
+        const scrolls = () =>
+            [document.scrollingElement, ...document.querySelectorAll("*")]
+                .filter((el) => el && (el.scrollTop || el.scrollLeft))
+                .map((el) => `${el.scrollTop},${el.scrollLeft}`)
+                .join(";");
+        let before = scrolls();
+        for (let frame = 0; frame < 60; frame++) {
+            await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+            const now = scrolls();
+            if (now === before) return;
+            before = now;
+        }
+    });
+}
+
 /** Keys go to the page, not to the template menu that has the focus. */
 async function press(page, key, times = 1) {
     await page.evaluate(() => document.activeElement?.blur());
@@ -109,7 +128,7 @@ describe("one screen per step", { skip: skip ?? false }, () => {
                 for (const [at, isLast] of [[Math.ceil(last / 2), false], [last, true]]) {
                     if (isLast) await press(page, "End");
                     assert.equal(await position(page), at);
-                    await page.waitForTimeout(50);
+                    await settled(page);
                     const wrong =
                         viewport === DESKTOP
                             ? await explorerProblems(page, { last: isLast })
@@ -201,6 +220,7 @@ describe("one screen per step", { skip: skip ?? false }, () => {
                 for (const at of [Math.ceil(last / 2), last]) {
                     while ((await lanes.getByLabel("Jump to step").inputValue()) !== String(at)) await forward.click();
                     await card.evaluate((el) => el.scrollIntoView({ block: "start" }));
+                    await settled(page);
                     const wrong = await misplaced(page, [
                         ["the step forward button", forward],
                         ["the lanes", lanes.locator(".lanes")],
@@ -227,6 +247,7 @@ describe("one screen per step", { skip: skip ?? false }, () => {
         await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
         await loadTemplate(page, "mp-relaxed");
         await press(page, "End");
+        await settled(page);
         const done = page.locator("[data-step-dock] .lane-done");
         assert.ok((await done.count()) >= 2, "both threads have finished");
         // WCAG contrast of each finished lane's instruction text on the lane, its fading included.

@@ -560,6 +560,67 @@ mod tests {
             .collect()
     }
 
+    /// Small random programs over named barriers: counted ones whose arrivals commute
+    /// (`seal::NamedBar`), one whose arrivals disagree on the count, the whole CTA's, and
+    /// threads of one and two warps, with shared accesses and exits between them.
+    fn generated_named_barriers(count: usize) -> Vec<(String, crate::model::Scenario)> {
+        let mut seed: u64 = 0x0ba5_51e7;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        (0..count)
+            .map(|k| {
+                let ctas: &[&str] = if next(3) == 0 { &["A", "B"] } else { &["A"] };
+                let mut text = String::from("cluster C\n");
+                for cta in ctas {
+                    text += &format!("cta {cta} in C\n");
+                }
+                text += "shared s0 @A = 0 size 16\nshared s1 @A = 0 size 16\nmbarrier m0 @A count 1\n";
+                for t in 0..2 + next(4) {
+                    let cta = ctas[next(ctas.len())];
+                    let lanes = [32, 32, 32, 64][next(4)];
+                    text += &format!("\nthread t{t} @{cta} lanes {lanes}:\n");
+                    for i in 0..2 + next(6) {
+                        let s = ["s0", "s1"][next(2)];
+                        let options = [
+                            "bar.sync 1, 64".to_string(),
+                            "bar.sync 1, 64".to_string(),
+                            "bar.arrive 1, 64".to_string(),
+                            "bar.sync 2, 32".to_string(),
+                            "bar.sync 3, 96".to_string(),
+                            "bar.arrive 3, 96".to_string(),
+                            "bar.sync 3, 96".to_string(),
+                            if k % 4 == 0 { "bar.sync 1, 96".to_string() } else { "bar.sync 0".to_string() },
+                            format!("st.shared::cluster [{s}], {}", 1 + next(9)),
+                            format!("ld.shared::cluster r{i}, [{s}]"),
+                            "mbarrier.arrive.shared::cta [m0]".to_string(),
+                            "wait mbarrier.try_wait.parity.shared::cta [m0], 0".to_string(),
+                            "exit".to_string(),
+                        ];
+                        text += &format!("    {}\n", options.get(next(options.len())).map_or("exit", String::as_str));
+                    }
+                }
+                (format!("generated barriers {k}:\n{text}"), crate::load(&text).scenario)
+            })
+            .collect()
+    }
+
+    /// The counted-arrival rule for named barriers keeps every decision on programs
+    /// written to stress it: arrivals that complete an instance in one order and not the
+    /// other, arrivals twice in one instance, exits, and barriers it must not touch.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "run in release by make test-native")]
+    fn stubborn_sets_keep_generated_named_barriers_decided() {
+        let (differ, counts) = compare_by(&generated_named_barriers(1_500), decided_up_to_representatives);
+        assert!(differ.is_empty(), "decisions changed by the reduction:\n{}", differ.join("\n"));
+        assert!(counts.len() > 2_000, "only {} runs compared", counts.len());
+        let fewer = counts.iter().filter(|(full, reduced)| reduced < full).count();
+        assert!(fewer * 4 > counts.len(), "the reduction cut states in only {fewer} of {} runs", counts.len());
+    }
+
     /// The sealed-phase rule keeps every decision on programs written to stress it: where
     /// counts could complete a phase in another order, waits could run in between, or a
     /// gate could open. (Five weakenings of the rule, each tried by hand on 4,000 such

@@ -25,6 +25,8 @@ enum Resource {
     Cell(usize),
     Mbar(usize),
     CtaBarrier(usize),
+    /// A named barrier of a CTA whose arrivals only count ([`seal::NamedBar`]).
+    NamedBar(usize, u32),
     ClusterBarrier(usize),
     FenceSc,
     /// A CTA's tensor memory allocator and in-flight tcgen05 ops (alloc blocks, dealloc checks).
@@ -53,12 +55,13 @@ enum Touch {
 /// instruction's facts are exhaustive, and only a [`Footprint::Local`] step shares nothing.
 fn footprint(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<Resource>) {
     let mut touched = Vec::new();
-    footprint_touch(layout, place, instr, &mut touched);
+    footprint_touch(layout, &[], place, instr, &mut touched);
     out.extend(touched.into_iter().map(|(r, _)| r));
 }
 
-/// [`footprint`], each resource with how the step uses it.
-fn footprint_touch(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<(Resource, Touch)>) {
+/// [`footprint`], each resource with how the step uses it; an arrival at one of `named`
+/// counts there rather than writing its CTA's barriers.
+fn footprint_touch(layout: &Layout, named: &[seal::NamedBar], place: Place, instr: &Instr, out: &mut Vec<(Resource, Touch)>) {
     let facts = instr.facts();
     let signals = seal::indexed(layout, instr);
     let counts = |name: &str| layout.mbar(name).is_ok_and(|b| signals.iter().any(|(bar, s)| *bar == b && matches!(s, seal::Signal::Count { .. })));
@@ -97,8 +100,12 @@ fn footprint_touch(layout: &Layout, place: Place, instr: &Instr, out: &mut Vec<(
                 Instr::ClusterWait => Touch::Read,
                 _ => Touch::Write,
             };
+            let (on_cta, cta_touch) = match seal::arrival(named, place.cta, instr).and_then(|(at, _)| named.get(at)) {
+                Some(bar) => (Resource::NamedBar(place.cta, bar.id), Touch::Count),
+                None => (Resource::CtaBarrier(place.cta), Touch::Write),
+            };
             let flagged = [
-                (cta_barrier, Resource::CtaBarrier(place.cta), Touch::Write),
+                (cta_barrier, on_cta, cta_touch),
                 (cluster_barrier, Resource::ClusterBarrier(place.cluster), on_cluster),
                 (sc_fences, Resource::FenceSc, Touch::Write),
                 (tensor_memory, Resource::Tmem(place.cta), Touch::Write),
@@ -344,6 +351,16 @@ pub struct Stubborn {
     mbar_bit: Vec<Option<usize>>,
     /// Per cluster: its barrier's resource's bit, where some step touches it.
     cluster_bit: Vec<Option<usize>>,
+    /// Named barriers whose arrivals only count. Their tallies follow the mbarriers' in
+    /// `signals`, `future_signals` and gates (index `mbars + k`), in PTX threads.
+    named: Vec<seal::NamedBar>,
+    mbars: usize,
+    /// Per named barrier: what a thread stopped there waits on (a read of it).
+    named_wait: Vec<Touches>,
+    /// Per named barrier: its resource's bit.
+    named_bit: Vec<Option<usize>>,
+    /// Per thread and pc: the named barrier a `bar` there arrives at, and whether it blocks.
+    arrives: Vec<Vec<Option<(usize, bool)>>>,
 }
 
 /// A wait ahead of a thread that blocks until a barrier completes, and what the thread
@@ -361,13 +378,16 @@ enum Gated {
     Mbar { bar: usize, parity: bool },
     /// `barrier.cluster.wait` (after the thread's own arrive).
     Cluster,
+    /// `bar.sync` on a named barrier whose arrivals only count (it arrives, then waits).
+    Named(usize),
 }
 
 /// What the groups outside a stubborn set can do on paths of their own steps: what they
 /// may touch, the mbarriers whose phase they cannot complete (sealed), and those where the
 /// members' next counts commute with them too (quiet).
 struct Outlook {
-    ahead: Vec<Touches>,
+    /// Per group, where it is live and outside.
+    ahead: Vec<Option<Touches>>,
     sealed: Vec<u64>,
     quiet: Vec<u64>,
 }
@@ -382,6 +402,8 @@ impl Stubborn {
         let ends = |place: Place| {
             [Resource::CtaBarrier(place.cta), Resource::ClusterBarrier(place.cluster), Resource::CtaLife(place.cta), Resource::Tmem(place.cta)]
         };
+        let named = seal::named_bars(layout);
+        let mbars = layout.mbar_locs.len();
         // Interned first, so the sets know their width.
         let mut raw: Vec<Vec<Vec<(usize, Touch)>>> = Vec::new();
         let mut exits: Vec<Vec<usize>> = Vec::new();
@@ -389,7 +411,7 @@ impl Stubborn {
             let mut per_pc = Vec::new();
             for instr in &t.program {
                 let mut rs = Vec::new();
-                footprint_touch(layout, t.place, instr, &mut rs);
+                footprint_touch(layout, &named, t.place, instr, &mut rs);
                 per_pc.push(rs.into_iter().map(|(r, touch)| (intern(r), touch)).collect());
             }
             raw.push(per_pc);
@@ -407,6 +429,7 @@ impl Stubborn {
         let mut future_signals = Vec::new();
         let mut gates = Vec::new();
         let mut multicast = Vec::new();
+        let mut arrives = Vec::new();
         for (((t, per_pc), exit), own_asyncs) in layout.threads.iter().zip(&raw).zip(&exits).zip(&asyncs) {
             let len = t.program.len();
             let accumulators: Vec<&str> = t.program.iter().filter_map(|i| i.facts().accumulator).collect();
@@ -455,10 +478,26 @@ impl Stubborn {
                     *slot = set;
                 }
             }
-            let own_signals: Vec<Vec<(usize, seal::Signal)>> = t.program.iter().map(|i| seal::indexed(layout, i)).collect();
-            let mut signal_suffix: Vec<Vec<Tally>> = vec![vec![Tally::default(); layout.mbar_locs.len()]; len + 1];
+            let own_arrivals: Vec<Option<(usize, bool)>> = t.program.iter().map(|i| seal::arrival(&named, t.place.cta, i)).collect();
+            let own_signals: Vec<Vec<(usize, seal::Signal)>> = t
+                .program
+                .iter()
+                .zip(&own_arrivals)
+                .map(|(i, at)| {
+                    let mut signals = seal::indexed(layout, i);
+                    signals.extend(at.map(|(k, _)| (mbars + k, seal::Signal::Count { arrivals: t.lanes, tx: 0 })));
+                    signals
+                })
+                .collect();
+            let mut signal_suffix: Vec<Vec<Tally>> = vec![vec![Tally::default(); mbars + named.len()]; len + 1];
             for pc in (0..len).rev() {
                 let mut sums = signal_suffix.get(pc + 1).cloned().unwrap_or_default();
+                // Past a `bar.sync` the thread arrives only in later instances.
+                if let Some(Some((k, true))) = own_arrivals.get(pc) {
+                    if let Some(sum) = sums.get_mut(mbars + k) {
+                        *sum = Tally::default();
+                    }
+                }
                 for (bar, signal) in own_signals.get(pc).into_iter().flatten() {
                     if let Some(sum) = sums.get_mut(*bar) {
                         sum.add_signal(*signal);
@@ -493,12 +532,19 @@ impl Stubborn {
             let mut thread_gates: Vec<Option<Gate>> = vec![None; len + 1];
             for pc in (0..len).rev() {
                 let Some(instr) = t.program.get(pc) else { continue };
-                let gated = match (seal::gate(layout, instr), instr) {
-                    (Some((bar, parity)), _) => Some(Gated::Mbar { bar, parity }),
-                    (None, Instr::ClusterWait) => Some(Gated::Cluster),
-                    (None, _) => None,
+                let gated = match (seal::gate(layout, instr), instr, own_arrivals.get(pc)) {
+                    (Some((bar, parity)), _, _) => Some(Gated::Mbar { bar, parity }),
+                    (None, Instr::ClusterWait, _) => Some(Gated::Cluster),
+                    (None, _, Some(Some((k, true)))) => Some(Gated::Named(*k)),
+                    (None, _, _) => None,
                 };
                 let gate = match gated {
+                    // It arrives, then waits: its own arrival comes before the gate.
+                    Some(on @ Gated::Named(_)) => {
+                        let before = own.get(pc).cloned().unwrap_or_else(|| Touches::empty(words));
+                        let signals = own_signals.get(pc).into_iter().flatten().map(|(bar, signal)| (*bar, Tally::of(*signal))).collect();
+                        Some(Gate { on, before, signals })
+                    }
                     Some(on) => Some(Gate { on, before: Touches::empty(words), signals: Vec::new() }),
                     None if target(instr).is_some() => None,
                     None => thread_gates.get(pc + 1).cloned().flatten().map(|mut g| {
@@ -506,9 +552,7 @@ impl Stubborn {
                             g.before.union(s);
                         }
                         for (bar, signal) in own_signals.get(pc).into_iter().flatten() {
-                            let mut t = Tally::default();
-                            t.add_signal(*signal);
-                            g.signals.push((*bar, t));
+                            g.signals.push((*bar, Tally::of(*signal)));
                         }
                         g
                     }),
@@ -532,7 +576,7 @@ impl Stubborn {
                             (*dst, *mbar, *multicast) = (to.clone(), Some(on), Vec::new());
                         }
                         let mut rs = Vec::new();
-                        footprint_touch(layout, t.place, &single, &mut rs);
+                        footprint_touch(layout, &named, t.place, &single, &mut rs);
                         let mut set = Touches::empty(words);
                         for (r, touch) in rs {
                             set.add(*index.get(&r)?, touch);
@@ -543,6 +587,7 @@ impl Stubborn {
                     .collect()
             });
             multicast.push(parts.collect());
+            arrives.push(own_arrivals);
             signals.push(own_signals);
             future_signals.push(reach_signals);
             let mut waits = Touches::empty(words);
@@ -558,7 +603,18 @@ impl Stubborn {
         let mbar_bit = (0..layout.mbar_locs.len()).map(|b| index.get(&Resource::Mbar(b)).copied()).collect();
         let clusters = layout.cta_cluster.iter().max().map_or(0, |c| c + 1);
         let cluster_bit = (0..clusters).map(|c| index.get(&Resource::ClusterBarrier(c)).copied()).collect();
-        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit }
+        let named_bit: Vec<Option<usize>> = named.iter().map(|b| index.get(&Resource::NamedBar(b.cta, b.id)).copied()).collect();
+        let named_wait = named_bit
+            .iter()
+            .map(|bit| {
+                let mut wait = Touches::empty(words);
+                if let Some(bit) = bit {
+                    wait.add(*bit, Touch::Read);
+                }
+                wait
+            })
+            .collect();
+        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit, named, mbars, named_wait, named_bit, arrives }
     }
 
     /// The signals of a live agent's next step: its instruction's, or an async agent's op's.
@@ -576,6 +632,9 @@ impl Stubborn {
     fn closed_gate(&self, m: &Machine, agent: usize, sealed: &[bool], clusters: &[bool]) -> Option<&Gate> {
         let a = m.agents.get(agent)?;
         let AgentKind::Thread(t) = a.kind else { return None };
+        if a.status == Status::InBarrier {
+            return None;
+        }
         let gate = self.gates.get(t)?.get(a.pc)?.as_ref()?;
         let closed = match gate.on {
             Gated::Mbar { bar, parity } => {
@@ -588,6 +647,8 @@ impl Stubborn {
                 let current = m.cluster_bars.get(a.place.cluster).map_or(0, |cb| cb.instance);
                 a.cluster_arrived.is_none_or(|k| k >= current) && clusters.get(a.place.cluster).copied().unwrap_or(false)
             }
+            // Sealed counting its own arrival, which therefore does not complete the instance.
+            Gated::Named(k) => sealed.get(self.mbars + k).copied().unwrap_or(false),
         };
         closed.then_some(gate)
     }
@@ -608,11 +669,24 @@ impl Stubborn {
         sealed
     }
 
+    /// The named barrier a thread stopped at `bar.sync` waits at, where its arrivals only count.
+    fn parked(&self, m: &Machine, agent: usize) -> Option<usize> {
+        let a = m.agents.get(agent).filter(|a| a.status == Status::InBarrier)?;
+        let AgentKind::Thread(t) = a.kind else { return None };
+        self.arrives.get(t)?.get(a.pc)?.map(|(k, _)| k)
+    }
+
     /// Adds what a live agent may still signal (up to its closed gate, if any) to `into`.
-    fn tally_ahead(&self, m: &Machine, agent: usize, gate: Option<&Gate>, into: &mut [Tally]) {
+    /// A thread stopped at a named barrier adds nothing there (it arrives again only in a
+    /// later instance), and nothing at all while that barrier is `closing`.
+    fn tally_ahead(&self, m: &Machine, agent: usize, gate: Option<&Gate>, closing: &[bool], into: &mut [Tally]) {
         let Some(a) = m.agents.get(agent) else { return };
+        let waiting_at = self.parked(m, agent).map(|k| self.mbars + k);
+        if waiting_at.is_some_and(|at| closing.get(at).copied().unwrap_or(false)) {
+            return;
+        }
         let mut add = |bar: usize, t: &Tally| {
-            if let Some(sum) = into.get_mut(bar) {
+            if let (Some(sum), false) = (into.get_mut(bar), waiting_at == Some(bar)) {
                 sum.add(t);
             }
         };
@@ -623,12 +697,20 @@ impl Stubborn {
             }
             (AgentKind::Async { op, .. }, None) => {
                 for (bar, signal) in seal::of_op(op) {
-                    let mut t = Tally::default();
-                    t.add_signal(signal);
-                    add(bar, &t);
+                    add(bar, &Tally::of(signal));
                 }
             }
         }
+    }
+
+    /// Per mbarrier, then per named barrier: the outside steps `outside` tallies cannot
+    /// complete its current phase or instance.
+    fn seals(&self, m: &Machine, outside: &[Tally]) -> Vec<bool> {
+        let mbars = (0..self.mbars).map(|b| m.mbars.get(b).zip(outside.get(b)).is_some_and(|(state, out)| seal::sealed(state, out)));
+        let named = self.named.iter().enumerate().map(|(k, bar)| {
+            outside.get(self.mbars + k).is_some_and(|out| seal::named_sealed(bar, m.bars.get(&(bar.cta, bar.id)), out))
+        });
+        mbars.chain(named).collect()
     }
 
     /// The [`Outlook`] of the groups outside `member`. Gates close where their barrier is
@@ -636,7 +718,7 @@ impl Stubborn {
     /// rounds, each sound (a gate closes only on a barrier the outside, gated as in that
     /// round, cannot complete, and closing more only lowers their counts).
     fn outlook(&self, m: &Machine, live: &[usize], outside_agent: &dyn Fn(usize) -> bool, member_agent: &dyn Fn(usize) -> bool, groups: usize, owner_of: &dyn Fn(usize) -> Option<usize>, words: usize) -> Outlook {
-        let bars = m.mbars.len();
+        let bars = self.mbars + self.named.len();
         let mut member_counts: Vec<Vec<(u32, i64)>> = vec![Vec::new(); bars];
         for &a in live.iter().filter(|&&a| member_agent(a)) {
             for (bar, signal) in self.next_signals(m, a) {
@@ -650,46 +732,56 @@ impl Stubborn {
         // Each round closes the gates of the barriers the last one sealed.
         let mut closing = vec![false; bars];
         let mut outside = vec![Tally::default(); bars];
-        for round in 0..3 {
+        let mut sealed;
+        let mut round = 0;
+        loop {
             outside.iter_mut().for_each(|t| *t = Tally::default());
             for &a in live.iter().filter(|&&a| outside_agent(a)) {
-                self.tally_ahead(m, a, self.closed_gate(m, a, &closing, &clusters), &mut outside);
+                self.tally_ahead(m, a, self.closed_gate(m, a, &closing, &clusters), &closing, &mut outside);
             }
-            let sealed: Vec<bool> = m.mbars.iter().zip(&outside).map(|(b, t)| seal::sealed(b, t)).collect();
-            if sealed == closing || round == 2 {
+            sealed = self.seals(m, &outside);
+            round += 1;
+            if sealed == closing || round == 3 {
                 break;
             }
-            closing = sealed;
+            closing = sealed.clone();
         }
-        let mut outlook = Outlook { ahead: vec![Touches::empty(words); groups], sealed: vec![0; words], quiet: vec![0; words] };
-        for (bar, bit) in self.mbar_bit.iter().enumerate() {
-            let (Some(bit), Some(state), Some(out)) = (bit, m.mbars.get(bar), outside.get(bar)) else { continue };
-            if !seal::sealed(state, out) {
-                continue;
-            }
-            if let Some(word) = outlook.sealed.get_mut(bit / 64) {
+        let mut outlook = Outlook { ahead: vec![None; groups], sealed: vec![0; words], quiet: vec![0; words] };
+        let mark = |set: &mut Vec<u64>, bit: usize| {
+            if let Some(word) = set.get_mut(bit / 64) {
                 *word |= 1 << (bit % 64);
             }
-            let counts = member_counts.get(bar).map(Vec::as_slice).unwrap_or_default();
-            if counts.iter().all(|(arrivals, tx)| seal::quiet(state, out, *arrivals, *tx)) {
-                if let Some(word) = outlook.quiet.get_mut(bit / 64) {
-                    *word |= 1 << (bit % 64);
-                }
+        };
+        let named = self.named.iter().enumerate().map(|(k, bar)| (self.mbars + k, self.named_bit.get(k).copied().flatten(), Some(bar)));
+        let mbars = self.mbar_bit.iter().enumerate().map(|(b, bit)| (b, *bit, None));
+        for (at, bit, named_bar) in mbars.chain(named) {
+            let (Some(bit), Some(out), true) = (bit, outside.get(at), sealed.get(at).copied().unwrap_or(false)) else { continue };
+            mark(&mut outlook.sealed, bit);
+            let counts = member_counts.get(at).map(Vec::as_slice).unwrap_or_default();
+            let quiet = match named_bar {
+                Some(bar) => counts.iter().all(|(lanes, _)| seal::named_quiet(bar, m.bars.get(&(bar.cta, bar.id)), out, *lanes)),
+                None => m.mbars.get(at).is_some_and(|state| counts.iter().all(|(arrivals, tx)| seal::quiet(state, out, *arrivals, *tx))),
+            };
+            if quiet {
+                mark(&mut outlook.quiet, bit);
             }
         }
         // A cluster instance a member has not arrived in: arrivals commute with arrivals and
         // waits (the last arrival completes it in either order; no wait passes before).
         for (cluster, bit) in self.cluster_bit.iter().enumerate() {
             if let (Some(bit), true) = (bit, clusters.get(cluster).copied().unwrap_or(false)) {
-                for set in [&mut outlook.sealed, &mut outlook.quiet] {
-                    if let Some(word) = set.get_mut(bit / 64) {
-                        *word |= 1 << (bit % 64);
-                    }
-                }
+                mark(&mut outlook.sealed, *bit);
+                mark(&mut outlook.quiet, *bit);
             }
         }
         for &a in live.iter().filter(|&&a| outside_agent(a)) {
             let Some(slot) = owner_of(a).and_then(|g| outlook.ahead.get_mut(g)) else { continue };
+            let slot = slot.get_or_insert_with(|| Touches::empty(words));
+            let stays = self.parked(m, a).filter(|k| closing.get(self.mbars + k).copied().unwrap_or(false));
+            if let Some(wait) = stays.and_then(|k| self.named_wait.get(k)) {
+                slot.union(wait);
+                continue;
+            }
             match self.closed_gate(m, a, &closing, &clusters) {
                 Some(gate) => slot.union(&gate.before),
                 None => {
@@ -726,7 +818,10 @@ impl Stubborn {
     fn next(&self, m: &Machine, agent: usize) -> Option<&Touches> {
         let a = m.agents.get(agent)?;
         match &a.kind {
-            AgentKind::Thread(t) if a.status == Status::InBarrier => self.in_barrier.get(*t),
+            AgentKind::Thread(t) if a.status == Status::InBarrier => match self.parked(m, agent) {
+                Some(k) => self.named_wait.get(k),
+                None => self.in_barrier.get(*t),
+            },
             AgentKind::Thread(t) => self.step.get(*t)?.get(a.pc),
             AgentKind::Async { issuer, op } if Stubborn::apart(&op.what) => self.op_touches(issuer, &op.what),
             AgentKind::Async { issuer, .. } => self.step.get(issuer.thread())?.get(issuer.pc()),
@@ -822,6 +917,7 @@ impl Stubborn {
             }
         }
         let at = |v: &[bool], g: usize| v.get(g).copied().unwrap_or(false);
+        let live_groups: Vec<usize> = (0..groups).filter(|g| at(&live_group, *g)).collect();
         let mut best: Option<Vec<bool>> = None;
         let mut best_size = (0..groups).filter(|g| at(&live_group, *g) && at(&scoped, *g)).count();
         for start in (0..groups).filter(|g| at(&enabled_group, *g) && at(&scoped, *g)) {
@@ -836,22 +932,23 @@ impl Stubborn {
                 let none = vec![0u64; words];
                 // Outside groups with no enabled agent stay put on every path of outside
                 // steps unless such a step writes what they wait on: dormant.
+                // (A conflict with a union is a conflict with one of its parts.)
+                let ahead_of = |k: usize| ahead.get(k).and_then(Option::as_ref);
                 let mut dormant: Vec<bool> = (0..groups).map(|g| at(&live_group, g) && !at(&member, g) && !at(&enabled_group, g)).collect();
-                let mut woken = true;
-                while woken {
-                    woken = false;
-                    for h in 0..groups {
-                        if !at(&dormant, h) {
-                            continue;
+                loop {
+                    let mut stirring = Touches::empty(words);
+                    for &k in live_groups.iter().filter(|&&k| !at(&member, k) && !at(&dormant, k)) {
+                        if let Some(f) = ahead_of(k) {
+                            stirring.union(f);
                         }
-                        let stirs = (0..groups).any(|k| {
-                            at(&live_group, k) && !at(&member, k) && !at(&dormant, k) && ahead.get(k).zip(next.get(h)).is_none_or(|(f, n)| n.conflicts(f, &sealed, &none))
-                        });
-                        if stirs {
-                            if let Some(slot) = dormant.get_mut(h) {
-                                *slot = false;
-                            }
-                            woken = true;
+                    }
+                    let woken: Vec<usize> = live_groups.iter().copied().filter(|&h| at(&dormant, h) && next.get(h).is_none_or(|n| n.conflicts(&stirring, &sealed, &none))).collect();
+                    if woken.is_empty() {
+                        break;
+                    }
+                    for h in woken {
+                        if let Some(slot) = dormant.get_mut(h) {
+                            *slot = false;
                         }
                     }
                 }
@@ -861,9 +958,11 @@ impl Stubborn {
                         set_next.union(n);
                     }
                 }
-                let joining: Vec<usize> = (0..groups)
-                    .filter(|&k| at(&live_group, k) && at(&scoped, k) && !at(&member, k) && !at(&dormant, k))
-                    .filter(|&k| ahead.get(k).is_none_or(|f| set_next.conflicts(f, &sealed, &quiet)))
+                let joining: Vec<usize> = live_groups
+                    .iter()
+                    .copied()
+                    .filter(|&k| at(&scoped, k) && !at(&member, k) && !at(&dormant, k))
+                    .filter(|&k| ahead_of(k).is_some_and(|f| set_next.conflicts(f, &sealed, &quiet)))
                     .collect();
                 if joining.is_empty() || size >= best_size {
                     break;

@@ -1,11 +1,12 @@
-//! When steps on one mbarrier commute: plain arrivals and transaction counts add up, and
-//! a wait sees only completed phases, so none of them depends on another unless one
-//! completes the phase. A phase whose pending arrivals outnumber every arrival the agents
-//! outside a stubborn set can still make is *sealed*: outside steps alone never complete
-//! it, so they neither wake a waiter of the set nor change what it reads.
+//! When steps on one mbarrier, or one named CTA barrier, commute: plain arrivals and
+//! transaction counts add up, and a wait sees only completed phases, so none of them
+//! depends on another unless one completes the phase. A phase whose pending arrivals
+//! outnumber every arrival the agents outside a stubborn set can still make is *sealed*:
+//! outside steps alone never complete it, so they neither wake a waiter of the set nor
+//! change what it reads.
 
-use crate::check::machine::{AsyncOp, AsyncWhat, Layout, MbarState, Stage, TcWhat};
-use crate::model::{Instr, MbarKind, MbarOp, Object, Operand, TcOp};
+use crate::check::machine::{AsyncOp, AsyncWhat, BarState, Layout, MbarState, Stage, TcWhat};
+use crate::model::{BarKind, Instr, MbarKind, MbarOp, Object, Operand, TcOp};
 
 /// The largest tx-count magnitude (§9.7.13.15.15); beyond it the step is undefined.
 const MAX_TX: u64 = (1 << 20) - 1;
@@ -162,6 +163,12 @@ pub struct Tally {
 }
 
 impl Tally {
+    pub fn of(signal: Signal) -> Tally {
+        let mut t = Tally::default();
+        t.add_signal(signal);
+        t
+    }
+
     pub fn add_signal(&mut self, signal: Signal) {
         match signal {
             Signal::Count { arrivals, tx } => {
@@ -252,4 +259,69 @@ pub fn quiet(state: &MbarState, outside: &Tally, arrivals: u32, tx: i64) -> bool
     // With no outside raise, the tx-count reaches zero only once all outside lowering is done.
     let completes_last = up == 0 && arrived == pending && now + tx == down && !outside.may_pass(state);
     never_completes || completes_last
+}
+
+/// A named CTA barrier whose arrivals only count: every `bar` of its CTA names barriers by
+/// constant ids, and every one naming it syncs or arrives (no `red`) with the same
+/// constant thread count. Its instance completes when that many PTX threads arrived, so
+/// thread exits do not move it (a barrier of the whole CTA counts live threads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NamedBar {
+    pub cta: usize,
+    pub id: u32,
+    pub count: u32,
+}
+
+/// The named barriers of `layout` whose arrivals only count ([`NamedBar`]).
+pub fn named_bars(layout: &Layout) -> Vec<NamedBar> {
+    let mut out: Vec<NamedBar> = Vec::new();
+    let mut mixed: Vec<(usize, u32)> = Vec::new();
+    let mut dynamic: Vec<usize> = Vec::new();
+    for t in &layout.threads {
+        let cta = t.place.cta;
+        for instr in &t.program {
+            let Instr::Bar { kind, id, count, .. } = instr.unwrapped() else { continue };
+            let Operand::Imm(id) = id else {
+                dynamic.push(cta);
+                continue;
+            };
+            let Ok(id) = u32::try_from(*id) else { continue };
+            let count = match (kind, count) {
+                (BarKind::Sync | BarKind::Arrive, Some(Operand::Imm(c))) => u32::try_from(*c).ok().filter(|c| *c > 0),
+                _ => None,
+            };
+            match (count, out.iter().position(|b| b.cta == cta && b.id == id)) {
+                (Some(count), None) => out.push(NamedBar { cta, id, count }),
+                (Some(count), Some(at)) if out.get(at).is_some_and(|b| b.count == count) => {}
+                _ => mixed.push((cta, id)),
+            }
+        }
+    }
+    out.retain(|b| b.id < 16 && !dynamic.contains(&b.cta) && !mixed.contains(&(b.cta, b.id)));
+    out
+}
+
+/// The named barrier (index into `named`) that `instr`, run in `cta`, arrives at, and
+/// whether it then blocks there (`bar.sync`; a guarded one may not arrive at all).
+pub fn arrival(named: &[NamedBar], cta: usize, instr: &Instr) -> Option<(usize, bool)> {
+    let Instr::Bar { id: Operand::Imm(id), .. } = instr.unwrapped() else { return None };
+    let at = named.iter().position(|b| b.cta == cta && i64::from(b.id) == *id)?;
+    Some((at, matches!(instr, Instr::Bar { kind: BarKind::Sync, .. })))
+}
+
+/// The current instance of `bar` cannot complete by the arrivals `outside` tallies, in
+/// PTX threads. A tally stops at a thread's next `bar.sync` there, and leaves out threads
+/// already waiting there: what they do after it comes after the instance completed. An
+/// arrival twice in one instance is undefined and adds nothing, so counting it errs high.
+pub fn named_sealed(bar: &NamedBar, state: Option<&BarState>, outside: &Tally) -> bool {
+    let arrived = u64::from(state.map_or(0, |s| s.lanes));
+    outside.unbounded == 0 && outside.others == 0 && arrived + outside.arrivals < u64::from(bar.count)
+}
+
+/// A member's arrival of `lanes` PTX threads at `bar` commutes with every outside step on
+/// it: with every arrival counted the instance never completes, or the last arrival of
+/// all completes it in either order (outside threads see only completion).
+pub fn named_quiet(bar: &NamedBar, state: Option<&BarState>, outside: &Tally, lanes: u32) -> bool {
+    let total = u64::from(state.map_or(0, |s| s.lanes)) + outside.arrivals + u64::from(lanes);
+    named_sealed(bar, state, outside) && total <= u64::from(bar.count)
 }

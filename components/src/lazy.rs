@@ -1,7 +1,7 @@
 //! Panels whose code is not in the first load: each lives in a wasm chunk of its own
 //! (split off by `scripts/split-app-wasm.sh`, docs/loading.md), fetched the first time the
 //! panel is shown. Until then the panel's place says it is loading; if its chunk cannot be
-//! fetched, it says so, and a later showing tries again.
+//! fetched, it says so, and a later showing tries again (the split loader keeps no failure).
 //!
 //! A split function is declared with `#[leptos::wasm_split::wasm_split(CHUNK, fallible,
 //! wasm_split_path = ::leptos::wasm_split)]` and returns `Result<AnyView, ChunkLoadFailed>`:
@@ -64,7 +64,7 @@ pub fn lazy_panel(what: &'static str, panel: impl Future<Output = Result<AnyView
             Some(Ok(view)) => view,
             Some(Err(ChunkLoadFailed)) => view! {
                 <p class="step-error lazy-failed" data-lazy-failed=what role="alert">
-                    {format!("The code for {what} did not load (see the browser's console). Reload the page to try again.")}
+                    {format!("The code for {what} did not load (the browser's console says why). Leave it and come back to try again, or reload the page.")}
                 </p>
             }
             .into_any(),

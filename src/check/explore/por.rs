@@ -355,8 +355,9 @@ pub struct Stubborn {
     /// `signals`, `future_signals` and gates (index `mbars + k`), in PTX threads.
     named: Vec<seal::NamedBar>,
     mbars: usize,
-    /// Per named barrier: what a thread stopped there waits on (a read of it).
-    named_wait: Vec<Touches>,
+    /// Per named barrier: the gate of a thread stopped there, its arrival behind it (it
+    /// reads the barrier and signals nothing more in this instance).
+    parked_gates: Vec<Gate>,
     /// Per named barrier: its resource's bit.
     named_bit: Vec<Option<usize>>,
     /// Per thread and pc: the named barrier a `bar` there arrives at, and whether it blocks.
@@ -604,17 +605,18 @@ impl Stubborn {
         let clusters = layout.cta_cluster.iter().max().map_or(0, |c| c + 1);
         let cluster_bit = (0..clusters).map(|c| index.get(&Resource::ClusterBarrier(c)).copied()).collect();
         let named_bit: Vec<Option<usize>> = named.iter().map(|b| index.get(&Resource::NamedBar(b.cta, b.id)).copied()).collect();
-        let named_wait = named_bit
+        let parked_gates = named_bit
             .iter()
-            .map(|bit| {
-                let mut wait = Touches::empty(words);
+            .enumerate()
+            .map(|(k, bit)| {
+                let mut before = Touches::empty(words);
                 if let Some(bit) = bit {
-                    wait.add(*bit, Touch::Read);
+                    before.add(*bit, Touch::Read);
                 }
-                wait
+                Gate { on: Gated::Named(k), before, signals: Vec::new() }
             })
             .collect();
-        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit, named, mbars, named_wait, named_bit, arrives }
+        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit, named, mbars, parked_gates, named_bit, arrives }
     }
 
     /// The signals of a live agent's next step: its instruction's, or an async agent's op's.
@@ -633,7 +635,8 @@ impl Stubborn {
         let a = m.agents.get(agent)?;
         let AgentKind::Thread(t) = a.kind else { return None };
         if a.status == Status::InBarrier {
-            return None;
+            let k = self.parked(m, agent)?;
+            return sealed.get(self.mbars + k).copied().unwrap_or(false).then(|| self.parked_gates.get(k)).flatten();
         }
         let gate = self.gates.get(t)?.get(a.pc)?.as_ref()?;
         let closed = match gate.on {
@@ -677,14 +680,11 @@ impl Stubborn {
     }
 
     /// Adds what a live agent may still signal (up to its closed gate, if any) to `into`.
-    /// A thread stopped at a named barrier adds nothing there (it arrives again only in a
-    /// later instance), and nothing at all while that barrier is `closing`.
-    fn tally_ahead(&self, m: &Machine, agent: usize, gate: Option<&Gate>, closing: &[bool], into: &mut [Tally]) {
+    /// A thread stopped at a named barrier adds nothing there: it arrives again only in a
+    /// later instance.
+    fn tally_ahead(&self, m: &Machine, agent: usize, gate: Option<&Gate>, into: &mut [Tally]) {
         let Some(a) = m.agents.get(agent) else { return };
         let waiting_at = self.parked(m, agent).map(|k| self.mbars + k);
-        if waiting_at.is_some_and(|at| closing.get(at).copied().unwrap_or(false)) {
-            return;
-        }
         let mut add = |bar: usize, t: &Tally| {
             if let (Some(sum), false) = (into.get_mut(bar), waiting_at == Some(bar)) {
                 sum.add(t);
@@ -737,7 +737,7 @@ impl Stubborn {
         loop {
             outside.iter_mut().for_each(|t| *t = Tally::default());
             for &a in live.iter().filter(|&&a| outside_agent(a)) {
-                self.tally_ahead(m, a, self.closed_gate(m, a, &closing, &clusters), &closing, &mut outside);
+                self.tally_ahead(m, a, self.closed_gate(m, a, &closing, &clusters), &mut outside);
             }
             sealed = self.seals(m, &outside);
             round += 1;
@@ -777,11 +777,6 @@ impl Stubborn {
         for &a in live.iter().filter(|&&a| outside_agent(a)) {
             let Some(slot) = owner_of(a).and_then(|g| outlook.ahead.get_mut(g)) else { continue };
             let slot = slot.get_or_insert_with(|| Touches::empty(words));
-            let stays = self.parked(m, a).filter(|k| closing.get(self.mbars + k).copied().unwrap_or(false));
-            if let Some(wait) = stays.and_then(|k| self.named_wait.get(k)) {
-                slot.union(wait);
-                continue;
-            }
             match self.closed_gate(m, a, &closing, &clusters) {
                 Some(gate) => slot.union(&gate.before),
                 None => {
@@ -819,7 +814,7 @@ impl Stubborn {
         let a = m.agents.get(agent)?;
         match &a.kind {
             AgentKind::Thread(t) if a.status == Status::InBarrier => match self.parked(m, agent) {
-                Some(k) => self.named_wait.get(k),
+                Some(k) => self.parked_gates.get(k).map(|g| &g.before),
                 None => self.in_barrier.get(*t),
             },
             AgentKind::Thread(t) => self.step.get(*t)?.get(a.pc),

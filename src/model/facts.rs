@@ -98,8 +98,20 @@ pub struct Shared {
     pub cluster_barrier: bool,
     /// `fence.sc` orders against every other `fence.sc`.
     pub sc_fences: bool,
-    /// The CTA's tensor-memory allocator and its in-flight tcgen05 operations.
-    pub tensor_memory: bool,
+    pub tensor_memory: TensorMemory,
+}
+
+/// How a step meets its CTA's tensor memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TensorMemory {
+    /// Not a tcgen05 op.
+    #[default]
+    Untouched,
+    /// A tcgen05 op: the TMEM it names must be allocated when it issues, and a `dealloc`
+    /// finds it in flight until it completes. Uses commute with each other.
+    Uses,
+    /// `alloc`, `dealloc` and `relinquish_alloc_permit` change the allocator.
+    Allocates,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,8 +169,7 @@ fn sink(name: &str) -> Option<&str> {
     (name != "_").then_some(name)
 }
 
-const NOTHING: Shared = Shared { cta_barrier: false, cluster_barrier: false, sc_fences: false, tensor_memory: false };
-const TMEM: Shared = Shared { tensor_memory: true, ..NOTHING };
+const NOTHING: Shared = Shared { cta_barrier: false, cluster_barrier: false, sc_fences: false, tensor_memory: TensorMemory::Untouched };
 
 impl<'a> Facts<'a> {
     fn new(footprint: Footprint) -> Facts<'a> {
@@ -513,9 +524,23 @@ impl Instr {
     }
 }
 
-/// tcgen05 (reference §8): every op shares the CTA's tensor-memory state with the others.
+/// tcgen05 (reference §8): every op meets the CTA's tensor-memory allocator.
 fn tc_facts(op: &TcOp) -> Facts<'_> {
-    let facts = Facts::new(Footprint::Shared(TMEM));
+    let allocator = match op {
+        TcOp::Alloc { .. } | TcOp::Dealloc { .. } | TcOp::Relinquish { .. } => TensorMemory::Allocates,
+        TcOp::Mma { .. }
+        | TcOp::MmaPair { .. }
+        | TcOp::Cp { .. }
+        | TcOp::Shift { .. }
+        | TcOp::Ld { .. }
+        | TcOp::St { .. }
+        | TcOp::Commit { .. }
+        | TcOp::WaitLd
+        | TcOp::WaitSt
+        | TcOp::FenceBeforeThreadSync
+        | TcOp::FenceAfterThreadSync => TensorMemory::Uses,
+    };
+    let facts = Facts::new(Footprint::Shared(Shared { tensor_memory: allocator, ..NOTHING }));
     match op {
         // The TMEM address is written into shared memory with a weak store (§8.2).
         TcOp::Alloc { dst, .. } => facts.loc(dst, Use::Write, By::Thread, Proxy::Generic),

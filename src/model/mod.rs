@@ -13,7 +13,7 @@ mod ranges;
 mod pair;
 
 pub use cond::{CmpOp, Cond, Expect, Expectation, FinalCondition, Mode, Quantifier, Term};
-pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, Use, Via};
+pub use facts::{By, Facts, Footprint, Named, Object, Shared, Silence, Sync, TensorMemory, Use, Via};
 pub use instr::{
     AddrSpace, AtomOp, BarKind, BulkDir, Fence, FenceSem, Instr, MbarKind, MbarOp, MmaHalf, Operand,
     ProxyKind, Scope, Sem, Sugar, SyncRestrict, TcOp, WaitTarget, WgmmaOp,

@@ -609,6 +609,65 @@ mod tests {
             .collect()
     }
 
+    /// Small random programs over CTA lifetimes and tensor memory: a CTA pair whose
+    /// threads touch the peer's shared memory and mbarriers (`st.async` too), issue TMA
+    /// copies, wait at gates and named barriers, exit, and allocate, use and free TMEM
+    /// (one CTA or both), with commits and thread-sync fences.
+    fn generated_lifetimes(count: usize) -> Vec<(String, crate::model::Scenario)> {
+        let mut next = xorshift(0x11fe_7173);
+        (0..count)
+            .map(|k| {
+                let mut text = cluster_of(&["A", "B"]);
+                text += "global g0 = 1 size 16\nshared s0 @A = 0 size 16\nshared s1 @B = 0 size 16\nshared ta @A = 0\nshared tb @B = 0\n";
+                text += "tmem acc @A = 0\ntmem accb @B = 0\nmbarrier m0 @A count 1\nmbarrier m1 @B count 1\n";
+                let group = 1 + next(2);
+                for t in 0..2 + next(3) {
+                    let (cta, own, peer, own_s, peer_s, taddr, tmem) =
+                        if next(2) == 0 { ("A", "m0", "m1", "s0", "s1", "ta", "acc") } else { ("B", "m1", "m0", "s1", "s0", "tb", "accb") };
+                    text += &format!("\nthread t{t} @{cta}:\n");
+                    for i in 0..2 + next(5) {
+                        let options = [
+                            format!("st.shared::cluster [{peer_s}], {}", 1 + next(9)),
+                            format!("ld.shared::cluster r{i}, [{peer_s}]"),
+                            format!("st.shared::cta [{own_s}], {}", 1 + next(9)),
+                            format!("mbarrier.arrive.release.cluster.shared::cluster [{peer}]"),
+                            format!("mbarrier.arrive.shared::cta [{own}]"),
+                            format!("wait mbarrier.try_wait.parity.acquire.cluster.shared::cta [{own}], {}", next(2)),
+                            format!("st.async.shared::cluster.mbarrier::complete_tx::bytes [{peer_s}], {}, [{peer}]", 1 + next(9)),
+                            format!("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{own_s}], [g0], 16, [{own}]"),
+                            format!("tcgen05.alloc.cta_group::{group}.sync.aligned [{taddr}], 32"),
+                            format!("tcgen05.dealloc.cta_group::{group}.sync.aligned 32"),
+                            format!("tcgen05.relinquish_alloc_permit.cta_group::{group}.sync.aligned"),
+                            format!("tcgen05.ld.sync.aligned r{i}, [{tmem}]"),
+                            format!("tcgen05.st.sync.aligned [{tmem}], {}", 1 + next(9)),
+                            "tcgen05.wait::ld.sync.aligned".to_string(),
+                            format!("tcgen05.commit.cta_group::1.mbarrier::arrive::one [{own}]"),
+                            "tcgen05.fence::before_thread_sync".to_string(),
+                            "tcgen05.fence::after_thread_sync".to_string(),
+                            "barrier.cluster.arrive.relaxed".to_string(),
+                            "barrier.cluster.wait".to_string(),
+                            "bar.sync 1, 64".to_string(),
+                            "bar.arrive 1, 64".to_string(),
+                            "bar.sync 0".to_string(),
+                            "exit".to_string(),
+                        ];
+                        text += &format!("    {}\n", options.get(next(options.len())).map_or("exit", String::as_str));
+                    }
+                }
+                (format!("generated lifetimes {k}:\n{text}"), crate::load(&text).scenario)
+            })
+            .collect()
+    }
+
+    /// The lifetime rules keep every decision on programs written to stress them: a CTA
+    /// is alive for the outside only while a thread of the set or a thread gated short of
+    /// its end is, and TMEM uses commute with each other but not with the allocator.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "run in release by make test-native")]
+    fn stubborn_sets_keep_generated_lifetimes_decided() {
+        assert_generated_decided(&generated_lifetimes(1_500), 4);
+    }
+
     /// The counted-arrival rule for named barriers keeps every decision on programs
     /// written to stress it: arrivals that complete an instance in one order and not the
     /// other, arrivals twice in one instance, exits, and barriers it must not touch.

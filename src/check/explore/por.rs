@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use super::seal::{self, Tally};
 use crate::check::machine::{AgentKind, AsyncWhat, Layout, Machine, Place, Status, TcWhat};
 use crate::check::semantics::current_step_facts;
-use crate::model::{By, Footprint, Instr, Object, Shared, Space, TcOp, Use, Via};
+use crate::model::{By, Footprint, Instr, Object, Shared, Space, TcOp, TensorMemory, Use, Via};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Resource {
@@ -29,10 +29,12 @@ enum Resource {
     NamedBar(usize, u32),
     ClusterBarrier(usize),
     FenceSc,
-    /// A CTA's tensor memory allocator and in-flight tcgen05 ops (alloc blocks, dealloc checks).
+    /// A CTA's tensor-memory allocator: alloc, dealloc and relinquish write it; a tcgen05
+    /// op (checked at issue, and in flight until a dealloc finds it complete) reads it.
     Tmem(usize),
     /// A CTA's lifetime: it ends when its last thread does, and a peer's access to its
-    /// shared memory, mbarriers or TMEM afterwards is undefined behaviour.
+    /// shared memory, mbarriers or TMEM afterwards is undefined behaviour. Only threads'
+    /// ends write it.
     CtaLife(usize),
     /// A thread's asynchronous operations in flight (`Stubborn` only): the steps that look
     /// at them (issues that chain or group ops, waits for them, fences ordering them,
@@ -83,6 +85,10 @@ fn footprint_touch(layout: &Layout, named: &[seal::NamedBar], place: Place, inst
             }
         };
         out.extend(resource.map(|r| (r, touch)));
+        // A tcgen05 op checks, as it issues, that the TMEM it names is allocated.
+        if let Some(Space::Tmem(cta)) = loc.map(|l| l.space) {
+            out.push((Resource::Tmem(cta), Touch::Read));
+        }
         let owner = loc.and_then(|l| match l.space {
             Space::Shared(cta) | Space::Tmem(cta) => Some(cta),
             Space::Global => None,
@@ -108,9 +114,16 @@ fn footprint_touch(layout: &Layout, named: &[seal::NamedBar], place: Place, inst
                 (cta_barrier, on_cta, cta_touch),
                 (cluster_barrier, Resource::ClusterBarrier(place.cluster), on_cluster),
                 (sc_fences, Resource::FenceSc, Touch::Write),
-                (tensor_memory, Resource::Tmem(place.cta), Touch::Write),
             ];
             out.extend(flagged.into_iter().filter(|(on, _, _)| *on).map(|(_, r, touch)| (r, touch)));
+            // Uses of TMEM commute; the allocator's changes decide whether they are defined.
+            // (The CTA's exit reads what is still allocated, but only its own threads change
+            // that, and while one is live the exit cannot come.)
+            match tensor_memory {
+                TensorMemory::Untouched => {}
+                TensorMemory::Uses => out.push((Resource::Tmem(place.cta), Touch::Read)),
+                TensorMemory::Allocates => out.push((Resource::Tmem(place.cta), Touch::Write)),
+            }
         }
     }
     // A pair's deallocs meet (`tcgen05::pair_dealloc_readiness`): the peer's allocator too.
@@ -251,7 +264,7 @@ fn observes_asyncs(instr: &Instr, accumulators: &[&str]) -> bool {
     }
     let issues = facts.names.iter().any(|n| n.by == By::Async);
     let orders = facts.sync.is_some_and(|s| matches!(s.via, Via::AsyncCompletion | Via::AsyncOrder));
-    let tensor = matches!(facts.footprint, Footprint::Shared(Shared { tensor_memory: true, .. }));
+    let tensor = matches!(facts.footprint, Footprint::Shared(Shared { tensor_memory: TensorMemory::Uses | TensorMemory::Allocates, .. }));
     issues || orders || tensor || facts.accumulator.is_some() || facts.touched().any(|r| accumulators.contains(&r))
 }
 
@@ -276,6 +289,12 @@ impl Touches {
         };
         if let Some(word) = set.get_mut(r / 64) {
             *word |= 1 << (r % 64);
+        }
+    }
+
+    fn forget_write(&mut self, r: usize) {
+        if let Some(word) = self.writes.get_mut(r / 64) {
+            *word &= !(1 << (r % 64));
         }
     }
 
@@ -360,6 +379,14 @@ pub struct Stubborn {
     parked_gates: Vec<Gate>,
     /// Per named barrier: its resource's bit.
     named_bit: Vec<Option<usize>>,
+    /// Per CTA: its lifetime's bit.
+    life_bit: Vec<Option<usize>>,
+    /// Per thread: the pcs of its blocking waits, in order, with what each waits on.
+    waits: Vec<Vec<(usize, Gated)>>,
+    /// Per thread and pc: the first pc from there whose step branches or may end the thread.
+    straight: Vec<Vec<usize>>,
+    /// The CTA barriers' bits: only threads' ends count there, and ends commute.
+    ends_commute: Vec<u64>,
     /// Per thread and pc: the named barrier a `bar` there arrives at, and whether it blocks.
     arrives: Vec<Vec<Option<(usize, bool)>>>,
 }
@@ -383,6 +410,14 @@ enum Gated {
     Named(usize),
 }
 
+/// The threads of a CTA that keep it alive while outside steps run.
+#[derive(Clone, Copy, Debug, Default)]
+struct Keepers {
+    all: u32,
+    /// Members whose next step may end them.
+    ending: u32,
+}
+
 /// What the groups outside a stubborn set can do on paths of their own steps: what they
 /// may touch, the mbarriers whose phase they cannot complete (sealed), and those where the
 /// members' next counts commute with them too (quiet).
@@ -391,6 +426,10 @@ struct Outlook {
     ahead: Vec<Option<Touches>>,
     sealed: Vec<u64>,
     quiet: Vec<u64>,
+    /// Per CTA lifetime bit: how many of its threads stay live on every path of outside
+    /// steps (members, and outside threads short of their end; a member whose next step
+    /// may end it counts, but only for the others' ends).
+    kept: Vec<(usize, Keepers)>,
 }
 
 impl Stubborn {
@@ -400,14 +439,16 @@ impl Stubborn {
             let next = index.len();
             *index.entry(r).or_insert(next)
         };
+        // A thread's end leaves its barriers' expected counts (ends commute with each other
+        // and complete an instance in either order, like arrivals) and may end its CTA.
         let ends = |place: Place| {
-            [Resource::CtaBarrier(place.cta), Resource::ClusterBarrier(place.cluster), Resource::CtaLife(place.cta), Resource::Tmem(place.cta)]
+            [(Resource::CtaBarrier(place.cta), Touch::Count), (Resource::ClusterBarrier(place.cluster), Touch::Count), (Resource::CtaLife(place.cta), Touch::Write)]
         };
         let named = seal::named_bars(layout);
         let mbars = layout.mbar_locs.len();
         // Interned first, so the sets know their width.
         let mut raw: Vec<Vec<Vec<(usize, Touch)>>> = Vec::new();
-        let mut exits: Vec<Vec<usize>> = Vec::new();
+        let mut exits: Vec<Vec<(usize, Touch)>> = Vec::new();
         for t in &layout.threads {
             let mut per_pc = Vec::new();
             for instr in &t.program {
@@ -416,7 +457,7 @@ impl Stubborn {
                 per_pc.push(rs.into_iter().map(|(r, touch)| (intern(r), touch)).collect());
             }
             raw.push(per_pc);
-            exits.push(ends(t.place).into_iter().map(&mut intern).collect());
+            exits.push(ends(t.place).into_iter().map(|(r, touch)| (intern(r), touch)).collect());
         }
         let asyncs: Vec<usize> = (0..layout.threads.len()).map(|t| intern(Resource::Asyncs(t))).collect();
         let words = index.len().div_ceil(64).max(1);
@@ -431,6 +472,8 @@ impl Stubborn {
         let mut gates = Vec::new();
         let mut multicast = Vec::new();
         let mut arrives = Vec::new();
+        let mut waits = Vec::new();
+        let mut straight = Vec::new();
         for (((t, per_pc), exit), own_asyncs) in layout.threads.iter().zip(&raw).zip(&exits).zip(&asyncs) {
             let len = t.program.len();
             let accumulators: Vec<&str> = t.program.iter().filter_map(|i| i.facts().accumulator).collect();
@@ -453,8 +496,8 @@ impl Stubborn {
                     set.add(*own_asyncs, Touch::Write);
                 }
                 if ends_thread {
-                    for r in exit {
-                        set.add(*r, Touch::Write);
+                    for (r, touch) in exit {
+                        set.add(*r, *touch);
                     }
                 }
                 own.push(set);
@@ -522,8 +565,8 @@ impl Stubborn {
                     }
                 }
                 let mut set = suffix.get(lowest).cloned().unwrap_or_else(|| Touches::empty(words));
-                for r in exit {
-                    set.add(*r, Touch::Write);
+                for (r, touch) in exit {
+                    set.add(*r, *touch);
                 }
                 reach.push(set);
                 let sums = signal_suffix.get(lowest).map(Vec::as_slice).unwrap_or_default();
@@ -531,6 +574,8 @@ impl Stubborn {
                 reach_signals.push(sparse.map(|(bar, t)| (bar, if loops_ahead { t.repeated() } else { *t })).collect());
             }
             let mut thread_gates: Vec<Option<Gate>> = vec![None; len + 1];
+            let mut thread_waits = Vec::new();
+            let mut thread_straight = vec![len; len + 1];
             for pc in (0..len).rev() {
                 let Some(instr) = t.program.get(pc) else { continue };
                 let gated = match (seal::gate(layout, instr), instr, own_arrivals.get(pc)) {
@@ -539,6 +584,12 @@ impl Stubborn {
                     (None, _, Some(Some((k, true)))) => Some(Gated::Named(*k)),
                     (None, _, _) => None,
                 };
+                thread_waits.extend(gated.map(|on| (pc, on)));
+                let turns = target(instr).is_some() || t.step_may_end(pc);
+                let limit = if turns { pc } else { thread_straight.get(pc + 1).copied().unwrap_or(len) };
+                if let Some(slot) = thread_straight.get_mut(pc) {
+                    *slot = limit;
+                }
                 let gate = match gated {
                     // It arrives, then waits: its own arrival comes before the gate.
                     Some(on @ Gated::Named(_)) => {
@@ -564,6 +615,9 @@ impl Stubborn {
             }
             thread_gates.truncate(len);
             gates.push(thread_gates);
+            thread_waits.reverse();
+            waits.push(thread_waits);
+            straight.push(thread_straight);
             let parts = t.program.iter().map(|instr| {
                 let Instr::Bulk { dst, mbar: Some(bar), multicast: peers, .. } = instr.unwrapped() else { return Vec::new() };
                 if peers.is_empty() {
@@ -616,7 +670,15 @@ impl Stubborn {
                 Gate { on: Gated::Named(k), before, signals: Vec::new() }
             })
             .collect();
-        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit, named, mbars, parked_gates, named_bit, arrives }
+        let life_bit = (0..layout.cta_names.len()).map(|c| index.get(&Resource::CtaLife(c)).copied()).collect();
+        let mut ends_commute = Touches::empty(words);
+        for (r, bit) in &index {
+            if let Resource::CtaBarrier(_) = r {
+                ends_commute.add(*bit, Touch::Count);
+            }
+        }
+        let ends_commute = ends_commute.counts;
+        Stubborn { step, future, looping, in_barrier, op, multicast, cluster_wait, signals, future_signals, gates, mbar_bit, cluster_bit, named, mbars, parked_gates, named_bit, life_bit, waits, straight, ends_commute, arrives }
     }
 
     /// The signals of a live agent's next step: its instruction's, or an async agent's op's.
@@ -639,7 +701,15 @@ impl Stubborn {
             return sealed.get(self.mbars + k).copied().unwrap_or(false).then(|| self.parked_gates.get(k)).flatten();
         }
         let gate = self.gates.get(t)?.get(a.pc)?.as_ref()?;
-        let closed = match gate.on {
+        self.blocks(m, agent, gate.on, sealed, clusters).then_some(gate)
+    }
+
+    /// Whether a wait of `agent` on `on` blocks on every path of outside steps: its barrier
+    /// is sealed (mbarriers and named barriers by index in `sealed`, clusters in
+    /// `clusters`), so its phase or instance stays as it is now, and the wait blocks in it.
+    fn blocks(&self, m: &Machine, agent: usize, on: Gated, sealed: &[bool], clusters: &[bool]) -> bool {
+        let Some(a) = m.agents.get(agent) else { return false };
+        match on {
             Gated::Mbar { bar, parity } => {
                 let blocks = m.mbars.get(bar).is_some_and(|b| (b.phase & 1 == 1) == parity);
                 blocks && sealed.get(bar).copied().unwrap_or(false)
@@ -652,8 +722,37 @@ impl Stubborn {
             }
             // Sealed counting its own arrival, which therefore does not complete the instance.
             Gated::Named(k) => sealed.get(self.mbars + k).copied().unwrap_or(false),
+        }
+    }
+
+    /// Whether a member thread stays live while outside steps run (it does: a member stopped
+    /// at a barrier waits on it, so no outside arrival completes it), and if so whether its
+    /// own next step may end it (or branch).
+    fn member_keeps(&self, m: &Machine, agent: usize) -> Option<bool> {
+        let a = m.agents.get(agent)?;
+        let AgentKind::Thread(t) = a.kind else { return None };
+        match a.status {
+            Status::Done => None,
+            Status::Running => Some(self.straight.get(t).and_then(|s| s.get(a.pc)).is_none_or(|&limit| limit == a.pc)),
+            Status::InBarrier => Some(false),
+        }
+    }
+
+    /// Whether a live thread stays short of its end on every path of outside steps: a wait
+    /// ahead of it, with no branch and no possible end before, blocks there
+    /// ([`Stubborn::blocks`]), or it stands at a named barrier that is sealed.
+    fn short_of_end(&self, m: &Machine, agent: usize, sealed: &[bool], clusters: &[bool]) -> bool {
+        let Some(a) = m.agents.get(agent) else { return false };
+        let AgentKind::Thread(t) = a.kind else { return false };
+        let from = match a.status {
+            Status::Done => return false,
+            Status::InBarrier if self.parked(m, agent).is_some_and(|k| sealed.get(self.mbars + k).copied().unwrap_or(false)) => return true,
+            Status::InBarrier => a.pc + 1,
+            Status::Running => a.pc,
         };
-        closed.then_some(gate)
+        let (Some(waits), Some(&limit)) = (self.waits.get(t), self.straight.get(t).and_then(|s| s.get(from))) else { return false };
+        let first = waits.partition_point(|(pc, _)| *pc < from);
+        waits.iter().skip(first).take_while(|(pc, _)| *pc <= limit).any(|(_, on)| self.blocks(m, agent, *on, sealed, clusters))
     }
 
     /// Per cluster: its barrier's current instance cannot complete by outside steps, as a
@@ -746,7 +845,7 @@ impl Stubborn {
             }
             closing = sealed.clone();
         }
-        let mut outlook = Outlook { ahead: vec![None; groups], sealed: vec![0; words], quiet: vec![0; words] };
+        let mut outlook = Outlook { ahead: vec![None; groups], sealed: vec![0; words], quiet: self.ends_commute.clone(), kept: Vec::new() };
         let mark = |set: &mut Vec<u64>, bit: usize| {
             if let Some(word) = set.get_mut(bit / 64) {
                 *word |= 1 << (bit % 64);
@@ -774,6 +873,19 @@ impl Stubborn {
                 mark(&mut outlook.quiet, *bit);
             }
         }
+        // A CTA outlives every path of outside steps while one of its threads is in the set,
+        // or stays short of its end. An outside end is then not its last; nor does it make a
+        // member's end the last, unless that member is the only one keeping it.
+        let mut kept = Vec::new();
+        let thread_life = |a: usize| match m.agents.get(a) {
+            Some(x) if matches!(x.kind, AgentKind::Thread(_)) => self.life_bit.get(x.place.cta).copied().flatten(),
+            _ => None,
+        };
+        for &a in live.iter().filter(|&&a| member_agent(a)) {
+            if let Some(ending) = self.member_keeps(m, a) {
+                kept.extend(thread_life(a).map(|bit| (bit, ending)));
+            }
+        }
         for &a in live.iter().filter(|&&a| outside_agent(a)) {
             let Some(slot) = owner_of(a).and_then(|g| outlook.ahead.get_mut(g)) else { continue };
             let slot = slot.get_or_insert_with(|| Touches::empty(words));
@@ -783,6 +895,26 @@ impl Stubborn {
                     if let Some(f) = self.ahead(m, a) {
                         slot.union(f);
                     }
+                }
+            }
+            if self.short_of_end(m, a, &closing, &clusters) {
+                kept.extend(thread_life(a).map(|bit| (bit, false)));
+            }
+        }
+        crate::sort::sort(&mut kept);
+        for &(bit, ending) in &kept {
+            if outlook.kept.last().is_none_or(|(last, _)| *last != bit) {
+                outlook.kept.push((bit, Keepers::default()));
+            }
+            if let Some((_, keepers)) = outlook.kept.last_mut() {
+                keepers.all += 1;
+                keepers.ending += u32::from(ending);
+            }
+        }
+        for (bit, keepers) in &outlook.kept {
+            if keepers.all >= 2 || keepers.ending == 0 {
+                for slot in outlook.ahead.iter_mut().flatten() {
+                    slot.forget_write(*bit);
                 }
             }
         }
@@ -923,7 +1055,7 @@ impl Stubborn {
             let mut size = 1;
             loop {
                 let in_member = |a: usize| owner_of(a).is_some_and(|g| at(&member, g));
-                let Outlook { ahead, sealed, quiet } = self.outlook(m, &live, &|a| !in_member(a), &in_member, groups, &owner_of, words);
+                let Outlook { ahead, sealed, quiet, kept } = self.outlook(m, &live, &|a| !in_member(a), &in_member, groups, &owner_of, words);
                 let none = vec![0u64; words];
                 // Outside groups with no enabled agent stay put on every path of outside
                 // steps unless such a step writes what they wait on: dormant.
@@ -952,6 +1084,10 @@ impl Stubborn {
                     if let Some(n) = next.get(g) {
                         set_next.union(n);
                     }
+                }
+                // A member's end is not its CTA's last while another thread keeps it alive.
+                for (bit, _) in kept.iter().filter(|(_, keepers)| keepers.all >= 2) {
+                    set_next.forget_write(*bit);
                 }
                 let joining: Vec<usize> = live_groups
                     .iter()

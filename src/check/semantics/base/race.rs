@@ -6,7 +6,7 @@
 
 use super::exec::{instr_text, op_of, Exec, FailedEdge};
 use super::tc_explain;
-use crate::check::machine::{needed, AsyncWhat, EventId, Filter, InstrRef, ProxyKey, Via};
+use crate::check::machine::{needed, AsyncWhat, EventId, FailedRec, Filter, InstrRef, ProxyKey, Via};
 use crate::check::report::RaceReason;
 
 /// Why `event` (an access to `loc` through `from`) is not ordered before the executing
@@ -192,15 +192,17 @@ fn classify_failed(ex: &Exec, event: EventId, loc: usize, from: Via, to: Via) ->
     // parity 1 on its empty barrier, then acquiring a consumer's release), the valid
     // start-up wait is a bystander and the access simply follows that release.
     let synced_with_other = me.knowledge.main().is_some_and(|m| m.vv.get(event.agent) > 0);
+    // Read side: an edge into this agent that would have carried the earlier access. Write
+    // side: an edge into the earlier reader that this agent (or nobody) failed to form. The
+    // read side names the release that should have carried it, so it comes first: which of
+    // the two the witness failed first is the schedule's choice (bug 39: the reader's own
+    // relaxed cluster arrive fails into the writer too).
+    let read_side = |f: &FailedRec| (f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.carried.contains(event);
+    let write_side = |f: &FailedRec| f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX);
     for reason in priority {
-        // Read side: an edge into this agent that would have carried the write. Write side:
-        // an edge into the earlier reader that this agent (or nobody) failed to form.
-        let hit = ex.m.trace.0.failed().chain(&ex.out.failed).find(|f| {
-            f.reason == reason
-                && !(f.from_agent == u32::MAX && synced_with_other)
-                && (((f.to_agent == ex.agent || Some(f.to_agent) == issuer) && f.carried.contains(event))
-                    || (f.to_agent == event.agent && (f.from_agent == ex.agent || f.from_agent == u32::MAX)))
-        });
+        let candidate = |f: &&FailedRec| f.reason == reason && !(f.from_agent == u32::MAX && synced_with_other);
+        let failed = || ex.m.trace.0.failed().chain(&ex.out.failed).filter(candidate);
+        let hit = failed().find(|f| read_side(f)).or_else(|| failed().find(|f| write_side(f)));
         if let Some(f) = hit {
             return (reason, f.text.clone(), Some((f.from_step.into_iter().collect(), f.to_step)));
         }

@@ -13,7 +13,8 @@ import { launch, repoRoot, skipReason } from "./harness.mjs";
 const skip = await skipReason();
 /** The longest main-thread task a lesson's checks may leave: a frame or two of the cards' own rendering. */
 const LONGEST_TASK_MS = 400;
-const HEAVY = readFileSync(join(repoRoot, "benches/data/cutlass_sm90_ex48_imported.fence"), "utf8");
+/** Seconds of checking per mode (a 3x3 pipeline explored to the state cap). */
+const HEAVY = readFileSync(join(repoRoot, "benches/data/pipeline_ws_3x3_missing_proxy_fence.fence"), "utf8");
 
 /** `course.txt` (a line `fencelab course 1`, then per file `NAME BYTES`, its bytes and a
  * newline) with `file`'s text passed through `edit`. */

@@ -99,7 +99,7 @@ describe("checker engine", { skip: skip ?? false }, () => {
         const { page, problems } = await openExplorer(browser);
         assert.equal((await checkUntilAnsweredBy(page, PIPELINE, "engine")).by, "engine");
         // A 3x3 warp-specialized pipeline missing its proxy fence: seconds of exploring to
-        // the state cap in each mode (example 48, used before, now decides in 0.1 s).
+        // the state cap in each mode.
         const big = readFileSync(join(repoRoot, "benches/data/pipeline_ws_3x3_missing_proxy_fence.fence"), "utf8");
         await page.getByRole("textbox", { name: /Scenario source/ }).fill(big);
         await page.getByRole("progressbar", { name: /states/ }).waitFor({ timeout: 10000 });

@@ -876,14 +876,15 @@ impl Stubborn {
         // A CTA outlives every path of outside steps while one of its threads is in the set,
         // or stays short of its end. An outside end is then not its last; nor does it make a
         // member's end the last, unless that member is the only one keeping it.
-        let mut kept = Vec::new();
-        let thread_life = |a: usize| match m.agents.get(a) {
-            Some(x) if matches!(x.kind, AgentKind::Thread(_)) => self.life_bit.get(x.place.cta).copied().flatten(),
-            _ => None,
+        let mut per_cta = vec![Keepers::default(); self.life_bit.len()];
+        let mut keep = |a: usize, ending: bool| {
+            let Some(keepers) = m.agents.get(a).and_then(|x| per_cta.get_mut(x.place.cta)) else { return };
+            keepers.all += 1;
+            keepers.ending += u32::from(ending);
         };
         for &a in live.iter().filter(|&&a| member_agent(a)) {
             if let Some(ending) = self.member_keeps(m, a) {
-                kept.extend(thread_life(a).map(|bit| (bit, ending)));
+                keep(a, ending);
             }
         }
         for &a in live.iter().filter(|&&a| outside_agent(a)) {
@@ -898,19 +899,10 @@ impl Stubborn {
                 }
             }
             if self.short_of_end(m, a, &closing, &clusters) {
-                kept.extend(thread_life(a).map(|bit| (bit, false)));
+                keep(a, false);
             }
         }
-        crate::sort::sort(&mut kept);
-        for &(bit, ending) in &kept {
-            if outlook.kept.last().is_none_or(|(last, _)| *last != bit) {
-                outlook.kept.push((bit, Keepers::default()));
-            }
-            if let Some((_, keepers)) = outlook.kept.last_mut() {
-                keepers.all += 1;
-                keepers.ending += u32::from(ending);
-            }
-        }
+        outlook.kept = self.life_bit.iter().zip(per_cta).filter(|(_, keepers)| keepers.all > 0).filter_map(|(bit, keepers)| Some(((*bit)?, keepers))).collect();
         for (bit, keepers) in &outlook.kept {
             if keepers.all >= 2 || keepers.ending == 0 {
                 for slot in outlook.ahead.iter_mut().flatten() {
